@@ -1,0 +1,37 @@
+# Bookdesk: `make demo` runs the sandbox and the frontend; `make test` runs every test.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test lint translations translations-update bench clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[test]'
+	touch $(STAMP)
+
+translations: $(STAMP)
+	$(BIN)/pybabel compile -q -d translations
+
+translations-update: $(STAMP)
+	$(BIN)/pybabel extract -q -F babel.cfg -k _l -k lazy_gettext -k ngettext:1,2 --omit-header -o translations/messages.pot .
+	$(BIN)/pybabel update -q -N --omit-header -i translations/messages.pot -d translations
+
+demo: $(STAMP) translations
+	$(BIN)/bookdesk demo
+
+test: $(STAMP) translations
+	$(BIN)/ruff check .
+	$(BIN)/pytest -n $${PYTEST_WORKERS:-auto} --dist loadgroup $(PYTEST_ARGS)
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+bench: $(STAMP) translations
+	$(BIN)/python -m bench.sandbox_scale
+
+clean:
+	rm -rf $(VENV) instance .pytest_cache
+	find translations -name '*.mo' -delete

@@ -1,0 +1,61 @@
+"""The sandbox: a faithful emulator of the upstream accounting data API on SQLite."""
+from __future__ import annotations
+
+import importlib
+
+from flask import Flask
+
+from . import auth, db, errors, faults, requestlog
+from .models import Base
+
+# One module per API area, each exposing `bp`; order does not matter.
+BLUEPRINT_MODULES = [
+    "sandbox.controls",
+    "sandbox.api_company",
+]
+
+CURRENCIES = (("HUF", "Magyar forint"), ("EUR", "Euró"), ("USD", "Amerikai dollár"),
+              ("GBP", "Angol font"), ("CHF", "Svájci frank"), ("CZK", "Cseh korona"),
+              ("PLN", "Lengyel zloty"), ("RON", "Román lej"))
+
+
+def create_app(db_url: str = "sqlite://", seed: str = "empty") -> Flask:
+    """Build the sandbox API app on db_url, seeded with `empty` or `demo` data."""
+    app = Flask(__name__)
+    app.json.sort_keys = False
+    app.json.ensure_ascii = False
+    app.url_map.strict_slashes = False
+    requestlog.init_app(app)
+    faults.init_app(app)
+    auth.init_app(app)
+    db.init_app(app, db_url)
+    errors.register_handlers(app)
+    _register_blueprints(app)
+    _create_schema(app, seed)
+    return app
+
+
+def _register_blueprints(app: Flask) -> None:
+    for name in BLUEPRINT_MODULES:
+        app.register_blueprint(importlib.import_module(name).bp)
+
+
+def _create_schema(app: Flask, seed: str) -> None:
+    engine = app.extensions["sandbox_engine"]
+    Base.metadata.create_all(engine)
+    session = app.extensions["sandbox_sessionmaker"]()
+    with session.begin():
+        _seed_currencies(session)
+        if seed == "demo":
+            from .seed import seed_demo
+
+            seed_demo(session)
+    session.close()
+
+
+def _seed_currencies(session) -> None:
+    from .models import Currency
+
+    if session.query(Currency).count() == 0:
+        session.add_all([Currency(code=c, name=n) for c, n in CURRENCIES])
+        session.flush()

@@ -1,0 +1,24 @@
+"""Declarative base and shared column helpers."""
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from decimal import Decimal
+
+from sqlalchemy import Numeric
+from sqlalchemy.orm import DeclarativeBase
+
+Money = Numeric(14, 2, asdecimal=True)
+
+
+class Base(DeclarativeBase):
+    """Base of every sandbox model."""
+
+
+def utcnow() -> datetime:
+    """Timezone-aware now in UTC."""
+    return datetime.now(UTC)
+
+
+def money_str(value: Decimal | None) -> str | None:
+    """Amounts travel as decimal strings with two places."""
+    return None if value is None else f"{Decimal(value):.2f}"

@@ -1,0 +1,77 @@
+"""Companies, API tokens, currencies and partners."""
+from __future__ import annotations
+
+import hashlib
+from datetime import datetime
+
+from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from .base import Base, utcnow
+
+ROLES = ("admin", "bookkeeper", "viewer")
+
+
+def hash_token(token: str) -> str:
+    """Tokens are stored as SHA-256 hex digests, never in clear."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Currency(Base):
+    __tablename__ = "currency"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    code: Mapped[str] = mapped_column(String(3), unique=True)
+    name: Mapped[str] = mapped_column(String(60), default="")
+
+
+class Company(Base):
+    __tablename__ = "company"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(200))
+    tax_account_number: Mapped[str] = mapped_column(String(40), default="")
+    default_currency_id: Mapped[int] = mapped_column(ForeignKey("currency.id"))
+    expense_email: Mapped[str] = mapped_column(String(200), default="")
+    document_email: Mapped[str] = mapped_column(String(200), default="")
+    advanced_accounting: Mapped[bool] = mapped_column(Boolean, default=False)
+    enable_accounting_id: Mapped[bool] = mapped_column(Boolean, default=False)
+    enable_vat_period: Mapped[bool] = mapped_column(Boolean, default=False)
+    requires_2fa: Mapped[bool] = mapped_column(Boolean, default=False)
+    income_policies: Mapped[dict | None] = mapped_column(JSON, nullable=True)
+    default_currency: Mapped[Currency] = relationship(lazy="joined")
+
+
+class ApiToken(Base):
+    __tablename__ = "api_token"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    name: Mapped[str] = mapped_column(String(100), default="")
+    company_id: Mapped[int] = mapped_column(ForeignKey("company.id"), index=True)
+    role: Mapped[str] = mapped_column(String(20), default="admin")
+    user_name: Mapped[str] = mapped_column(String(100), default="")
+    user_has_2fa: Mapped[bool] = mapped_column(Boolean, default=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    company: Mapped[Company] = relationship(lazy="joined")
+
+
+class Partner(Base):
+    __tablename__ = "partner"
+    __table_args__ = (UniqueConstraint("company_id", "name", "tax_number", name="uq_partner"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    company_id: Mapped[int] = mapped_column(ForeignKey("company.id"), index=True)
+    name: Mapped[str] = mapped_column(String(200))
+    tax_number: Mapped[str | None] = mapped_column(String(40), nullable=True, index=True)
+    eu_tax_number: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    zip_code: Mapped[str | None] = mapped_column(String(20), nullable=True)
+    city: Mapped[str | None] = mapped_column(String(100), nullable=True)
+    address: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    country: Mapped[str | None] = mapped_column(String(2), nullable=True)
+    email: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    phone: Mapped[str | None] = mapped_column(String(50), nullable=True)
+    is_customer: Mapped[bool] = mapped_column(Boolean, default=False)
+    is_vendor: Mapped[bool] = mapped_column(Boolean, default=False)
+    default_account_number: Mapped[str | None] = mapped_column(String(60), nullable=True)
+    default_account_name: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    # Partners synced from an integration only accept the restricted update set (spec 4.4 rule 3).
+    source: Mapped[str] = mapped_column(String(40), default="manual")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    version: Mapped[int] = mapped_column(Integer, default=1)

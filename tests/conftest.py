@@ -1,0 +1,162 @@
+"""Shared fixtures: a live sandbox over real HTTP, a fresh company per test, faults, request log."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+import pytest
+import requests
+
+from sandbox.server import start
+
+
+@pytest.fixture(scope="session")
+def sandbox_server(tmp_path_factory):
+    """One live sandbox per test worker, on a free loopback port."""
+    db_path = tmp_path_factory.mktemp("sandbox") / "sandbox.db"
+    server, url = start(port=0, db_path=str(db_path))
+    yield url, db_path
+    server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def sandbox_url(sandbox_server) -> str:
+    """Base URL of the live sandbox."""
+    return sandbox_server[0]
+
+
+@pytest.fixture(scope="session")
+def sandbox_db_path(sandbox_server):
+    """Path of the live sandbox's SQLite file (for white-box checks)."""
+    return sandbox_server[1]
+
+
+@dataclass
+class SandboxCompany:
+    """A company created for one test, with one token per role."""
+
+    id: int
+    name: str
+    tokens: dict[str, str]
+
+
+def create_company(sandbox_url: str, **spec) -> SandboxCompany:
+    """Create a fresh company in the sandbox (roles: admin, bookkeeper, viewer, no_2fa)."""
+    resp = requests.post(f"{sandbox_url}/_sandbox/companies/", json=spec, timeout=10)
+    resp.raise_for_status()
+    data = resp.json()
+    return SandboxCompany(id=data["id"], name=data["name"], tokens=data["tokens"])
+
+
+@pytest.fixture
+def company(sandbox_url) -> SandboxCompany:
+    """A fresh company for this test."""
+    return create_company(sandbox_url)
+
+
+@pytest.fixture
+def make_company(sandbox_url):
+    """Factory for further companies with settings: make_company(advanced_accounting=True)."""
+    return lambda **spec: create_company(sandbox_url, **spec)
+
+
+class Api:
+    """Tiny requests wrapper bound to a company: api.get(path, token="admin")."""
+
+    def __init__(self, base: str, company: SandboxCompany):
+        self.base, self.company = base, company
+
+    def request(self, method: str, path: str, token: str | None = "admin", headers=None,
+                **kwargs) -> requests.Response:
+        """Send a request with the role's token (or a raw token string, or None)."""
+        headers = dict(headers or {})
+        if token is not None:
+            value = self.company.tokens.get(token, token)
+            headers["Authorization"] = f"Token {value}"
+        headers.setdefault("Accept", "application/json")
+        return requests.request(method, f"{self.base}{path}", headers=headers, timeout=30,
+                                **kwargs)
+
+    def get(self, path, **kw):
+        """GET."""
+        return self.request("GET", path, **kw)
+
+    def post(self, path, **kw):
+        """POST."""
+        return self.request("POST", path, **kw)
+
+    def patch(self, path, **kw):
+        """PATCH."""
+        return self.request("PATCH", path, **kw)
+
+    def delete(self, path, **kw):
+        """DELETE."""
+        return self.request("DELETE", path, **kw)
+
+
+@pytest.fixture
+def api(sandbox_url, company) -> Api:
+    """Client for the test's company."""
+    return Api(sandbox_url, company)
+
+
+class SandboxLog:
+    """Reads the sandbox request log, from the point the fixture was created."""
+
+    def __init__(self, base: str):
+        self.base = base
+        self.mark = self._last_seq()
+
+    def _last_seq(self) -> int:
+        items = requests.get(f"{self.base}/_sandbox/requests/", timeout=10).json()["requests"]
+        return items[-1]["seq"] if items else 0
+
+    def entries(self, company_id: int | None = None, method: str | None = None,
+                path: str | None = None) -> list[dict]:
+        """Requests recorded since the mark, filtered."""
+        url = f"{self.base}/_sandbox/requests/?since={self.mark}"
+        rows = requests.get(url, timeout=10).json()["requests"]
+        return [r for r in rows
+                if (company_id is None or r["company_id"] == company_id)
+                and (method is None or r["method"] == method)
+                and (path is None or r["path"].startswith(path))]
+
+    def reset(self) -> None:
+        """Move the mark to now."""
+        self.mark = self._last_seq()
+
+
+@pytest.fixture
+def sandbox_log(sandbox_url) -> SandboxLog:
+    """The sandbox request log from this test's start."""
+    return SandboxLog(sandbox_url)
+
+
+class Faults:
+    """Switches the sandbox's fault injection; cleared when the test ends."""
+
+    def __init__(self, base: str):
+        self.base = base
+
+    def add(self, **spec) -> dict:
+        """Add a rule: path, method, kind, status, rate, count, latency_ms, retry_after."""
+        resp = requests.post(f"{self.base}/_sandbox/faults/", json=spec, timeout=10)
+        resp.raise_for_status()
+        return resp.json()
+
+    def clear(self) -> None:
+        """Switch every fault off."""
+        requests.delete(f"{self.base}/_sandbox/faults/", timeout=10).raise_for_status()
+
+
+@pytest.fixture
+def faults(sandbox_url):
+    """Fault injection for this test only."""
+    board = Faults(sandbox_url)
+    yield board
+    board.clear()
+
+
+def in_ci() -> bool:
+    """True on CI, where a missing system dependency must fail rather than skip."""
+    return bool(os.environ.get("CI"))

@@ -1,0 +1,30 @@
+"""Fill translations into a locale's messages.po from a JSON object {msgid: translation}."""
+import json
+import sys
+from pathlib import Path
+
+from babel.messages.pofile import read_po, write_po
+
+
+def fill(locale: str, source: str) -> int:
+    """Set translations for known msgids; return how many were set."""
+    path = Path("translations") / locale / "LC_MESSAGES" / "messages.po"
+    with path.open("rb") as fh:
+        catalog = read_po(fh, locale=locale)
+    pairs = json.loads(Path(source).read_text(encoding="utf-8"))
+    count = 0
+    for msgid, text in pairs.items():
+        message = catalog.get(msgid)
+        if message is None:
+            print(f"not in catalog (extract first?): {msgid!r}", file=sys.stderr)
+            continue
+        message.string = text
+        message.flags.discard("fuzzy")
+        count += 1
+    with path.open("wb") as fh:
+        write_po(fh, catalog, width=100, omit_header=True)
+    return count
+
+
+if __name__ == "__main__":
+    print(fill(sys.argv[1], sys.argv[2]), "translations set")
