@@ -2,17 +2,15 @@
 from __future__ import annotations
 
 import importlib
+import pkgutil
 
 from flask import Flask
 
 from . import auth, db, errors, faults, requestlog
 from .models import Base
 
-# One module per API area, each exposing `bp`; order does not matter.
-BLUEPRINT_MODULES = [
-    "sandbox.controls",
-    "sandbox.api_company",
-]
+# Every module named api_*.py or controls*.py exposes a blueprint `bp`; they are found, not listed.
+BLUEPRINT_PREFIXES = ("api_", "controls")
 
 CURRENCIES = (("HUF", "Magyar forint"), ("EUR", "Euró"), ("USD", "Amerikai dollár"),
               ("GBP", "Angol font"), ("CHF", "Svájci frank"), ("CZK", "Cseh korona"),
@@ -36,8 +34,9 @@ def create_app(db_url: str = "sqlite://", seed: str = "empty") -> Flask:
 
 
 def _register_blueprints(app: Flask) -> None:
-    for name in BLUEPRINT_MODULES:
-        app.register_blueprint(importlib.import_module(name).bp)
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        if info.name.startswith(BLUEPRINT_PREFIXES):
+            app.register_blueprint(importlib.import_module(f"{__name__}.{info.name}").bp)
 
 
 def _create_schema(app: Flask, seed: str) -> None:
