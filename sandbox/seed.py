@@ -1,0 +1,61 @@
+"""Demo data: companies, demo tokens, then every area's seed_<area>.seed_demo in turn."""
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import random
+
+from sqlalchemy.orm import Session
+
+from .models import ApiToken, Company, Currency, hash_token
+from .seed_basics import seed_company_basics
+
+# Demo tokens are documented in the README; they exist only in seeded sandboxes.
+DEMO_TOKENS = (
+    ("demo-admin", 1, "admin", "Kovács Anna", True),
+    ("demo-bookkeeper", 1, "bookkeeper", "Szabó Péter", True),
+    ("demo-viewer", 1, "viewer", "Tóth Eszter", True),
+    ("demo-admin-2", 2, "admin", "Nagy Gábor", True),
+    ("demo-no-2fa", 1, "admin", "Kiss Béla", False),
+)
+SEED = 20261121
+AREA_ORDER = ("partners", "incomes", "expenses", "documents", "taxes", "policies")
+
+
+def seed_demo(session: Session) -> dict[int, Company]:
+    """Create the demo companies and tokens, then let each area add its data."""
+    companies = _companies(session)
+    for token, company_no, role, user, has_2fa in DEMO_TOKENS:
+        session.add(ApiToken(token_hash=hash_token(token), company=companies[company_no],
+                             role=role, name=f"{token} (demo)", user_name=user,
+                             user_has_2fa=has_2fa))
+    session.flush()
+    for module in _area_modules():
+        module.seed_demo(session, companies, random.Random(SEED))
+        session.flush()
+    return companies
+
+
+def _companies(session: Session) -> dict[int, Company]:
+    huf = session.query(Currency).filter_by(code="HUF").one()
+    first = Company(name="Példa Kft.", tax_account_number="12345676-2-42",
+                    default_currency=huf, advanced_accounting=True, requires_2fa=True,
+                    expense_email="koltseg@pelda.hu", document_email="dokumentum@pelda.hu")
+    second = Company(name="Második Bt.", tax_account_number="87654321-1-13",
+                     default_currency=huf, expense_email="szamla@masodik.hu",
+                     document_email="iratok@masodik.hu")
+    session.add_all([first, second])
+    session.flush()
+    for company in (first, second):
+        seed_company_basics(session, company)
+    return {1: first, 2: second}
+
+
+def _area_modules() -> list:
+    """seed_<area> modules in dependency order (unknown areas last, by name)."""
+    from . import __path__ as package_path
+
+    names = [m.name[5:] for m in pkgutil.iter_modules(package_path)
+             if m.name.startswith("seed_") and m.name != "seed_basics"]
+    ordered = sorted(names, key=lambda n: (AREA_ORDER.index(n) if n in AREA_ORDER else 99, n))
+    return [importlib.import_module(f"sandbox.seed_{name}") for name in ordered]
