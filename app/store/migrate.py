@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import zlib
 from pathlib import Path
 
@@ -16,6 +17,8 @@ from app.store.engine import is_sqlite_memory, make_sqlite_locking_engine
 MIGRATIONS_DIR = Path(__file__).parent / "migrations"
 # Any fixed 64-bit number works; deriving it from a name keeps it recognisable in pg_locks.
 ADVISORY_LOCK_ID = zlib.crc32(b"bookdesk.store.migrations")
+# Alembic's `context` is a module-global proxy, so two threads must never migrate at once.
+_THREAD_LOCK = threading.Lock()
 
 
 def alembic_config() -> Config:
@@ -40,7 +43,7 @@ def upgrade_to_head(engine: Engine) -> None:
     """Migrate the engine's database to head in one transaction, holding a migration lock."""
     migration_engine = _migration_engine(engine)
     try:
-        with migration_engine.begin() as conn:
+        with _THREAD_LOCK, migration_engine.begin() as conn:
             _take_lock(conn)
             config = alembic_config()
             config.attributes["connection"] = conn
