@@ -1,0 +1,112 @@
+"""One-time form keys: one winner under concurrency, failed keys retriable, old keys purged."""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
+
+import pytest
+from sqlalchemy.orm import Session
+
+from app.store.db import Store
+from app.store.idempotency import (
+    Claim,
+    KeyMismatchError,
+    claim,
+    fail,
+    finish,
+    new_key,
+    purge_expired,
+)
+from app.store.models import utcnow
+
+THREADS = 8
+
+
+def _claim_at_once(store: Store, key: str, company_id: int = 1) -> list[Claim]:
+    """Claim key from THREADS threads, each with its own session, released together."""
+    barrier = threading.Barrier(THREADS)
+
+    def one() -> Claim:
+        with store.sessions() as s:
+            barrier.wait(timeout=30)
+            return claim(key, company_id, "income_create", session=s)
+
+    with ThreadPoolExecutor(THREADS) as pool:
+        return [f.result() for f in [pool.submit(one) for _ in range(THREADS)]]
+
+
+def test_new_keys_are_random_url_safe_and_fit_the_column() -> None:
+    keys = {new_key() for _ in range(100)}
+    assert len(keys) == 100
+    assert all(len(k) <= 64 and k.replace("-", "").replace("_", "").isalnum() for k in keys)
+
+
+def test_second_claim_of_a_key_says_the_first_is_still_pending(session: Session) -> None:
+    key = new_key()
+    assert claim(key, 1, "income_create", session=session) == Claim(True, "pending")
+    second = claim(key, 1, "income_create", session=session)
+    assert (second.first, second.pending, second.result) == (False, True, None)
+
+
+def test_claim_after_finish_returns_the_result_to_redirect_to(session: Session) -> None:
+    key = new_key()
+    claim(key, 1, "income_create", session=session)
+    assert finish(key, {"id": 42, "url": "/c/1/incomes/42"}, session=session)
+    again = claim(key, 1, "income_create", session=session)
+    assert (again.first, again.done) == (False, True)
+    assert again.result == {"id": 42, "url": "/c/1/incomes/42"}
+
+
+def test_a_failed_key_can_be_claimed_again(session: Session) -> None:
+    key = new_key()
+    claim(key, 1, "income_create", session=session)
+    assert fail(key, session=session)
+    assert claim(key, 1, "income_create", session=session).first
+    assert not claim(key, 1, "income_create", session=session).first
+
+
+def test_finish_and_fail_only_apply_to_pending_keys(session: Session) -> None:
+    key = new_key()
+    assert not finish(key, {"id": 1}, session=session)
+    claim(key, 1, "income_create", session=session)
+    finish(key, {"id": 1}, session=session)
+    assert not fail(key, session=session)
+    assert claim(key, 1, "income_create", session=session).result == {"id": 1}
+
+
+def test_a_key_issued_for_another_company_or_form_is_refused(session: Session) -> None:
+    key = new_key()
+    claim(key, 1, "income_create", session=session)
+    with pytest.raises(KeyMismatchError):
+        claim(key, 2, "income_create", session=session)
+    with pytest.raises(KeyMismatchError):
+        claim(key, 1, "expense_create", session=session)
+
+
+def test_concurrent_claims_of_one_key_have_exactly_one_winner(store: Store) -> None:
+    for _ in range(3):
+        claims = _claim_at_once(store, new_key())
+        assert sum(c.first for c in claims) == 1
+        assert all(c.pending for c in claims)
+
+
+def test_concurrent_reclaims_of_a_failed_key_have_exactly_one_winner(
+    store: Store, session: Session
+) -> None:
+    key = new_key()
+    claim(key, 1, "income_create", session=session)
+    fail(key, session=session)
+    claims = _claim_at_once(store, key)
+    assert sum(c.first for c in claims) == 1
+
+
+def test_keys_older_than_a_day_are_purged(session: Session) -> None:
+    keys = [new_key(), new_key()]
+    for key in keys:
+        claim(key, 1, "income_create", session=session)
+    assert purge_expired(now=utcnow() + timedelta(hours=23), session=session) == 0
+    purged = purge_expired(now=utcnow() + timedelta(days=1, seconds=1), session=session)
+    assert purged == 2
+    assert claim(keys[0], 1, "income_create", session=session).first
