@@ -1,0 +1,112 @@
+"""Server-side sessions: the store, the signed-in companies, idle and absolute expiry.
+
+Session layout (plain types only, so the Redis serializer takes it):
+    session["companies"] = {"<company_id>": {"token", "company_name", "user_name"}}
+    session["started_at"], session["seen_at"]: epoch seconds
+    session["user_name"]: the name given at the latest sign-in
+"""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from flask import Flask, current_app, flash, session
+from flask_babel import _
+from flask_session import Session
+
+# Rewriting the session on every request would race concurrent htmx requests; a coarse
+# last-seen stamp is enough for an idle timeout measured in minutes.
+SEEN_RESOLUTION_SECONDS = 30
+
+
+def init_app(app: Flask) -> None:
+    """Configure Flask-Session (files in the instance folder, or Redis) and the expiry check."""
+    if app.config.get("SESSION_REDIS_URL"):
+        import redis
+
+        app.config["SESSION_TYPE"] = "redis"
+        app.config["SESSION_REDIS"] = redis.Redis.from_url(app.config["SESSION_REDIS_URL"])
+    else:
+        from cachelib.file import FileSystemCache
+
+        folder = Path(app.instance_path) / "sessions"
+        app.config["SESSION_TYPE"] = "cachelib"
+        app.config["SESSION_CACHELIB"] = FileSystemCache(str(folder), threshold=0, mode=0o600)
+    Session(app)
+    _secure_cookie_over_https(app.session_interface)
+    app.before_request(enforce_lifetime)
+
+
+def _secure_cookie_over_https(interface) -> None:
+    from flask import request
+
+    def get_cookie_secure(app):
+        return bool(app.config["SESSION_COOKIE_SECURE"] or request.is_secure)
+
+    interface.get_cookie_secure = get_cookie_secure
+
+
+def now() -> float:
+    """Current time in epoch seconds (one place to move time in tests)."""
+    return time.time()
+
+
+def companies() -> dict[str, dict]:
+    """The companies signed in this session, keyed by str(company_id)."""
+    return session.get("companies") or {}
+
+
+def company_entry(company_id: int) -> dict | None:
+    """The session record of one signed-in company, or None."""
+    return companies().get(str(company_id))
+
+
+def add_company(company_id: int, token: str, company_name: str, user_name: str) -> None:
+    """Sign a company in; a first sign-in starts a fresh session under a new id."""
+    if not companies():
+        start_session()
+    entries = dict(companies())
+    entries[str(company_id)] = {
+        "token": token,
+        "company_name": company_name,
+        "user_name": user_name,
+    }
+    session["companies"] = entries
+    session["user_name"] = user_name
+    session.modified = True
+
+
+def drop_company(company_id: int) -> None:
+    """Forget one company's token (e.g. after the upstream answered 401)."""
+    entries = dict(companies())
+    if entries.pop(str(company_id), None) is not None:
+        session["companies"] = entries
+
+
+def start_session() -> None:
+    """Give the session a new id (no fixation) and stamp its start."""
+    current_app.session_interface.regenerate(session)
+    stamp = now()
+    session["started_at"] = stamp
+    session["seen_at"] = stamp
+
+
+def end_session() -> None:
+    """Delete the server-side record and everything in it; the old cookie becomes worthless."""
+    current_app.session_interface.regenerate(session)
+    session.clear()
+
+
+def enforce_lifetime() -> None:
+    """End a signed-in session that was idle too long or has lived past its maximum."""
+    if not companies():
+        return
+    stamp = now()
+    cfg = current_app.config
+    idle = stamp - float(session.get("seen_at", 0))
+    age = stamp - float(session.get("started_at", 0))
+    if idle > cfg["SESSION_IDLE_MINUTES"] * 60 or age > cfg["SESSION_MAX_HOURS"] * 3600:
+        end_session()
+        flash(_("Your session has expired. Please sign in again."), "warning")
+    elif idle > min(SEEN_RESOLUTION_SECONDS, cfg["SESSION_IDLE_MINUTES"] * 6):
+        session["seen_at"] = stamp

@@ -1,0 +1,130 @@
+"""Sign-in, demo sign-in and sign-out."""
+from __future__ import annotations
+
+from flask import (
+    Blueprint,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from flask_babel import _
+from flask_babel import lazy_gettext as _l
+
+from app.auth.forms import DemoLoginForm, LoginForm, LogoutForm
+from app.auth.session import add_company, companies, end_session
+from app.nav import safe_next
+from app.upstream import errors as up
+
+bp = Blueprint("auth", __name__)
+
+DEMO_ROLE_LABELS = {
+    "admin": _l("Administrator"),
+    "bookkeeper": _l("Bookkeeper"),
+    "viewer": _l("Viewer (read only)"),
+    "no_2fa": _l("Administrator without two-factor authentication"),
+}
+
+
+@bp.route("/login", methods=["GET", "POST"])
+def login():
+    """Show the sign-in form; on POST validate the token with the upstream and sign in."""
+    form = LoginForm()
+    if request.method == "GET":
+        form.company_id.data = request.args.get("company_id", type=int)
+        form.next.data = safe_next(request.args.get("next"))
+        form.name.data = session.get("user_name")
+    elif form.validate_on_submit():
+        done = _sign_in(form, form.token.data.strip(), form.company_id.data, form.name.data)
+        if done is not None:
+            return done
+    status = 200 if request.method == "GET" else getattr(form, "status", 400)
+    return _login_page(form, status)
+
+
+@bp.post("/login/demo")
+def demo_login():
+    """One-click demo sign-in: the server looks the token up by the user's key."""
+    demo = DemoLoginForm()
+    users = current_app.config.get("DEMO_USERS") or {}
+    if not current_app.config.get("DEMO") or not demo.validate_on_submit() \
+            or demo.user.data not in users:
+        flash(_("This demo user is not available."), "error")
+        return redirect(url_for("auth.login"), code=303)
+    user = users[demo.user.data]
+    form = LoginForm(formdata=None, name=user["name"], company_id=user.get("company_id"),
+                     next=demo.next.data)
+    done = _sign_in(form, user["token"], user.get("company_id"), user["name"])
+    return done if done is not None else _login_page(form, getattr(form, "status", 400))
+
+
+@bp.post("/logout")
+def logout():
+    """Delete the server-side session record entirely, keeping only the language choice."""
+    LogoutForm()  # CSRF is checked by CSRFProtect before the view runs
+    lang = session.get("lang")
+    end_session()
+    if lang:
+        session["lang"] = lang
+    flash(_("You have signed out."), "info")
+    return redirect(url_for("auth.login"), code=303)
+
+
+def _login_page(form: LoginForm, status: int):
+    demo_users = current_app.config.get("DEMO_USERS") if current_app.config.get("DEMO") else {}
+    return render_template("auth/login.html", form=form, demo_form=DemoLoginForm(),
+                           demo_users=demo_users, role_labels=DEMO_ROLE_LABELS,
+                           signed_in=companies(),
+                           logout_form=LogoutForm()), status
+
+
+def _sign_in(form: LoginForm, token: str, company_id: int | None, name: str):
+    """Check the token against the upstream; sign in and redirect, or put errors on the form."""
+    name = (name or "").strip()
+    try:
+        info = _company_info(token, company_id)
+    except up.UpstreamError as exc:
+        _explain(form, exc, company_id)
+        return None
+    if company_id is not None and int(info.get("id", -1)) != int(company_id):
+        form.company_id.errors = [_("This token does not belong to company %(id)s.", id=company_id)]
+        return None
+    add_company(int(info["id"]), token, info.get("name") or str(info["id"]), name)
+    flash(_("Signed in to %(company)s.", company=info.get("name")), "success")
+    target = safe_next(form.next.data) or url_for("dashboard.index", company_id=info["id"])
+    return redirect(target, code=303)
+
+
+def _company_info(token: str, company_id: int | None) -> dict:
+    from app.upstream import make_client
+
+    # No company given: the token's own company answers (an empty header selects none).
+    return make_client(company_id if company_id is not None else "", token).get(
+        "/2/company-info/")
+
+
+def _explain(form: LoginForm, exc: Exception, company_id: int | None) -> None:
+    """Turn an upstream error into a message on the right field (the token is never echoed)."""
+    form.status = 400
+    if isinstance(exc, up.AuthenticationError):
+        form.token.errors = [_("The accounting service did not accept this token. Check that "
+                               "it was copied completely and has not been deleted.")]
+    elif isinstance(exc, up.PermissionDenied) and exc.two_factor:
+        form.form_errors.append(_(
+            "This company requires two-factor authentication, and the user this token belongs "
+            "to has not enabled it. Enable two-factor authentication in the accounting service, "
+            "then sign in again."))
+        form.status = 403
+    elif isinstance(exc, up.PermissionDenied) and company_id is not None:
+        form.company_id.errors = [_("This token does not belong to company %(id)s.", id=company_id)]
+        form.status = 403
+    elif isinstance(exc, up.PermissionDenied):
+        form.token.errors = [_("This token may not read the company's data.")]
+        form.status = 403
+    else:
+        form.form_errors.append(_("The accounting service is not reachable right now. "
+                                  "Please try again in a moment."))
+        form.status = 503

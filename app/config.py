@@ -1,0 +1,90 @@
+"""Configuration: defaults, `BOOKDESK_*` environment variables, overrides, derived settings."""
+from __future__ import annotations
+
+import os
+from datetime import timedelta
+from pathlib import Path
+
+from flask import Flask
+
+ENV_PREFIX = "BOOKDESK"
+
+DEFAULTS = {
+    "UPSTREAM_URL": None,
+    "SECRET_KEY": None,
+    "SESSION_REDIS_URL": None,
+    "COMPANY_HEADER": "Service-Company-Id",
+    "DEFAULT_LOCALE": "hu",
+    "LOCALES": ("hu", "en"),
+    "DATABASE_URL": None,
+    "SESSION_IDLE_MINUTES": 60,
+    "SESSION_MAX_HOURS": 12,
+    "DEMO": False,
+    "PROXY_COUNT": 0,
+    "SESSION_COOKIE_NAME": "bookdesk_session",
+    "SESSION_COOKIE_HTTPONLY": True,
+    "SESSION_COOKIE_SAMESITE": "Lax",
+    "SESSION_COOKIE_SECURE": False,
+    "SESSION_KEY_PREFIX": "bookdesk:session:",
+    "SESSION_PERMANENT": True,
+    # Stored only when modified; the last-seen stamp is refreshed often enough (see app.auth).
+    "SESSION_REFRESH_EACH_REQUEST": False,
+    "WTF_CSRF_TIME_LIMIT": None,
+    "MAX_CONTENT_LENGTH": 20 * 1024 * 1024,
+}
+
+# Demo users of the sandbox's `--seed demo` (README). Tokens stay on the server: the login page
+# only ever shows the key and the label.
+DEMO_USERS = {
+    "admin": {"token": "demo-admin", "name": "Kovács Anna", "role": "admin", "company_id": 1},
+    "bookkeeper": {"token": "demo-bookkeeper", "name": "Szabó Péter", "role": "bookkeeper",
+                   "company_id": 1},
+    "viewer": {"token": "demo-viewer", "name": "Tóth Eszter", "role": "viewer", "company_id": 1},
+    "admin2": {"token": "demo-admin-2", "name": "Nagy Gábor", "role": "admin", "company_id": 2},
+    "no_2fa": {"token": "demo-no-2fa", "name": "Kiss Béla", "role": "no_2fa", "company_id": 1},
+}
+
+
+class ConfigError(RuntimeError):
+    """Bookdesk cannot start with this configuration."""
+
+
+def instance_path_from(overrides: dict | None) -> str | None:
+    """The instance folder asked for by overrides or `BOOKDESK_INSTANCE_PATH`, if any."""
+    path = (overrides or {}).get("INSTANCE_PATH") or os.environ.get(f"{ENV_PREFIX}_INSTANCE_PATH")
+    return str(Path(path).resolve()) if path else None
+
+
+def load_config(app: Flask, overrides: dict | None = None) -> None:
+    """Fill app.config: defaults, then the environment, then overrides, then derived values."""
+    app.config.update(DEFAULTS)
+    app.config.from_prefixed_env(ENV_PREFIX)
+    app.config.update(overrides or {})
+    _derive(app)
+    _check(app)
+
+
+def _derive(app: Flask) -> None:
+    cfg = app.config
+    cfg["SECRET_KEY"] = str(cfg["SECRET_KEY"]) if cfg.get("SECRET_KEY") else None
+    cfg["SESSION_IDLE_MINUTES"] = float(cfg["SESSION_IDLE_MINUTES"])
+    cfg["SESSION_MAX_HOURS"] = float(cfg["SESSION_MAX_HOURS"])
+    cfg["PERMANENT_SESSION_LIFETIME"] = timedelta(hours=cfg["SESSION_MAX_HOURS"])
+    cfg.setdefault("DEMO_USERS", DEMO_USERS if cfg["DEMO"] else {})
+    if cfg.get("UPSTREAM_URL"):
+        cfg["UPSTREAM_URL"] = str(cfg["UPSTREAM_URL"]).rstrip("/")
+
+
+def _check(app: Flask) -> None:
+    cfg = app.config
+    if not cfg["SECRET_KEY"]:
+        if not (cfg.get("TESTING") or cfg.get("DEMO")):
+            raise ConfigError(
+                "BOOKDESK_SECRET_KEY is not set. Bookdesk refuses to start without a secret key "
+                "outside demo and test mode. Set it to a long random value, e.g. "
+                "`export BOOKDESK_SECRET_KEY=$(python3 -c 'import secrets; "
+                "print(secrets.token_hex(32))')`."
+            )
+        cfg["SECRET_KEY"] = os.urandom(32).hex()
+    if cfg["DEFAULT_LOCALE"] not in cfg["LOCALES"]:
+        raise ConfigError(f"BOOKDESK_DEFAULT_LOCALE must be one of {', '.join(cfg['LOCALES'])}.")

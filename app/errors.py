@@ -1,0 +1,127 @@
+"""Error pages: upstream errors and HTTP errors become friendly pages (or htmx messages).
+
+Never a traceback, a token or an upstream body; always the request id.
+  AuthenticationError -> that company's token is dropped, back to /login with a message
+  PermissionDenied    -> 403 page saying what was refused (two-factor case told apart)
+  NotFound            -> 404 page
+  RateLimited, Unavailable -> 503 "the accounting service is not reachable, try again"
+  ValidationError left unhandled by a view -> 400 page
+htmx requests get a small message fragment swapped into the page's message area.
+"""
+from __future__ import annotations
+
+from flask import Flask, flash, g, make_response, render_template, request, url_for
+from flask_babel import _
+from flask_babel import lazy_gettext as _l
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException, InternalServerError
+
+from app.auth.session import drop_company
+from app.htmx import is_htmx, redirect_to, retarget_to_messages
+
+TITLES = {
+    400: _l("The request could not be processed"),
+    403: _l("Not allowed"),
+    404: _l("Page not found"),
+    405: _l("Not allowed"),
+    413: _l("The upload is too large"),
+    429: _l("Too many requests"),
+    500: _l("Something went wrong"),
+    503: _l("The accounting service is not reachable"),
+}
+MESSAGES = {
+    400: _l("The request could not be processed. Please check what you entered and try again."),
+    403: _l("You do not have permission to do this."),
+    404: _l("The page or record you asked for does not exist."),
+    405: _l("This action is not available here."),
+    413: _l("The file you sent is too large."),
+    429: _l("Too many requests. Please wait a moment and try again."),
+    500: _l("An unexpected error happened on our side. It has been logged."),
+    503: _l("The accounting service is not reachable right now. Please try again in a moment."),
+}
+
+
+def init_app(app: Flask) -> None:
+    """Register the handlers for upstream errors, CSRF failures and HTTP errors."""
+    app.register_error_handler(CSRFError, _csrf_error)
+    app.register_error_handler(HTTPException, _http_error)
+    app.register_error_handler(Exception, _unexpected_error)
+    _register_upstream_handlers(app)
+
+
+def error_response(status: int, message=None, title=None):
+    """Render the error page (or, for htmx, the message fragment) with this status."""
+    context = {"status": status, "title": title or TITLES.get(status, TITLES[500]),
+               "message": message or MESSAGES.get(status, MESSAGES[500])}
+    if is_htmx():
+        response = make_response(render_template("errors/_message.html", **context), status)
+        return retarget_to_messages(response)
+    return make_response(render_template("errors/error.html", **context), status)
+
+
+def _csrf_error(exc: CSRFError):
+    return error_response(400, _("This form has expired or was sent from elsewhere. Reload the "
+                                 "page and try again."), _("The form has expired"))
+
+
+def _http_error(exc: HTTPException):
+    if exc.code is None or exc.code < 400:
+        return exc
+    if isinstance(exc, InternalServerError):
+        return _unexpected_error(exc.original_exception or exc)
+    return error_response(exc.code, title=TITLES.get(exc.code, exc.name))
+
+
+def _unexpected_error(exc: Exception):
+    if isinstance(exc, HTTPException):
+        return _http_error(exc)
+    from flask import current_app
+
+    current_app.logger.exception("Unhandled error on %s %s", request.method, request.path)
+    return error_response(500)
+
+
+def _register_upstream_handlers(app: Flask) -> None:
+    try:
+        from app.upstream import errors as up
+    except ImportError:  # the client lands separately
+        return
+    app.register_error_handler(up.AuthenticationError, _upstream_authentication)
+    app.register_error_handler(up.PermissionDenied, _upstream_permission)
+    app.register_error_handler(up.NotFound, lambda exc: error_response(404))
+    app.register_error_handler(up.RateLimited, _upstream_unavailable)
+    app.register_error_handler(up.Unavailable, _upstream_unavailable)
+    app.register_error_handler(up.ValidationError, _upstream_validation)
+
+
+def _upstream_authentication(exc):
+    company_id = g.get("company_id")
+    name = (g.get("company") or {}).get("name") or company_id
+    if company_id is not None:
+        drop_company(company_id)
+    flash(_("The accounting service no longer accepts the token for %(company)s. "
+            "Please sign in again.", company=name), "warning")
+    return redirect_to(url_for("auth.login", company_id=company_id))
+
+
+def _upstream_permission(exc):
+    if getattr(exc, "two_factor", False):
+        return error_response(403, _(
+            "The company requires two-factor authentication, and the user this token belongs "
+            "to has not enabled it. Enable two-factor authentication in the accounting service, "
+            "then try again."), _("Two-factor authentication required"))
+    return error_response(403, _(
+        "The accounting service refused this action for your token. Your role in this company "
+        "may not allow it (for example, a viewer cannot change records)."))
+
+
+def _upstream_unavailable(exc):
+    response = error_response(503)
+    retry_after = getattr(exc, "retry_after", None)
+    if retry_after:
+        response.headers["Retry-After"] = str(int(retry_after))
+    return response
+
+
+def _upstream_validation(exc):
+    return error_response(400, _("The accounting service did not accept the data sent."))

@@ -1,0 +1,67 @@
+// Bookdesk progressive enhancements. Everything works without this file; it only smooths edges.
+// Loaded with `defer` from base.html; no inline scripts anywhere (strict CSP).
+(function () {
+  "use strict";
+
+  var MESSAGES_ID = "messages";
+
+  // <details> menus: close on outside click and on Escape, one open at a time.
+  function closeMenus(except) {
+    document.querySelectorAll("details.menu[open]").forEach(function (menu) {
+      if (menu !== except) { menu.removeAttribute("open"); }
+    });
+  }
+  document.addEventListener("click", function (event) {
+    closeMenus(event.target.closest("details.menu"));
+  });
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "Escape") { return; }
+    var open = document.querySelector("details.menu[open]");
+    if (open) {
+      open.removeAttribute("open");
+      var summary = open.querySelector("summary");
+      if (summary) { summary.focus(); }
+    }
+  });
+
+  // Forms marked data-autosubmit submit when one of their selects/checkboxes changes (filters).
+  document.addEventListener("change", function (event) {
+    var form = event.target.closest("form[data-autosubmit]");
+    if (form && event.target.matches("select, input[type=checkbox], input[type=radio]")) {
+      if (form.requestSubmit) { form.requestSubmit(); } else { form.submit(); }
+    }
+  });
+
+  // Buttons/links marked data-confirm ask first (htmx's hx-confirm covers htmx requests).
+  document.addEventListener("click", function (event) {
+    var el = event.target.closest("[data-confirm]");
+    if (el && !window.confirm(el.getAttribute("data-confirm"))) {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+    }
+  }, true);
+
+  // A network failure on an htmx request: say so in the message area instead of doing nothing.
+  function showMessage(text) {
+    var area = document.getElementById(MESSAGES_ID);
+    if (!area) { return; }
+    var div = document.createElement("div");
+    div.className = "alert alert--error";
+    div.setAttribute("role", "alert");
+    div.textContent = text;
+    area.replaceChildren(div);
+  }
+  document.addEventListener("htmx:sendError", function () {
+    var text = document.body.getAttribute("data-network-error") ||
+      "The server could not be reached. Check your connection and try again.";
+    showMessage(text);
+  });
+
+  // After an error message is swapped in, move focus there so keyboard users notice it.
+  document.addEventListener("htmx:afterSwap", function (event) {
+    if (event.detail && event.detail.target && event.detail.target.id === MESSAGES_ID) {
+      event.detail.target.setAttribute("tabindex", "-1");
+      event.detail.target.focus();
+    }
+  });
+})();
