@@ -1,0 +1,100 @@
+"""Assemble the OpenAPI 3.1 document from the operations table and component schemas."""
+from __future__ import annotations
+
+from typing import Any
+
+from . import texts
+from .model import Op, T
+
+COMPANY_PARAM = {"$ref": "#/components/parameters/ServiceCompanyId"}
+ERROR_SCHEMAS = {400: "ValidationError", 401: "Detail", 403: "Detail", 404: "Detail"}
+
+
+def document(operations: tuple[Op, ...], schemas: dict, lang: str) -> dict:
+    """The whole document in one language (hu unless lang is en)."""
+    by_id = {op.op_id: op for op in operations}
+    doc = {
+        "openapi": "3.1.0",
+        "info": {"title": texts.TITLE, "version": "2", "description": texts.DESCRIPTION},
+        "tags": [{"name": name, "description": text} for name, text in texts.TAGS],
+        "security": [{"TokenAuth": []}],
+        "paths": _paths(operations, by_id),
+        "components": _components(schemas),
+    }
+    return localize(doc, "en" if lang == "en" else "hu")
+
+
+def localize(value: Any, lang: str) -> Any:
+    """Replace every bilingual text in value by its lang version."""
+    if isinstance(value, T):
+        return getattr(value, lang)
+    if isinstance(value, dict):
+        return {key: localize(item, lang) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [localize(item, lang) for item in value]
+    return value
+
+
+def _paths(operations: tuple[Op, ...], by_id: dict[str, Op]) -> dict:
+    paths: dict[str, dict] = {}
+    for op in operations:
+        paths.setdefault(op.path, {})[op.method.lower()] = _operation(op, by_id)
+    return paths
+
+
+def _operation(op: Op, by_id: dict[str, Op]) -> dict:
+    entry: dict[str, Any] = {"operationId": op.op_id, "tags": [op.tag], "summary": op.summary}
+    if op.description is not None:
+        entry["description"] = op.description
+    entry["parameters"] = [COMPANY_PARAM, *op.params]
+    if op.body is not None:
+        entry["requestBody"] = {"required": True,
+                                "content": {op.body_type: {"schema": _schema(op.body)}}}
+    entry["responses"] = _responses(op)
+    if op.successor:
+        entry.update(_deprecation(op, by_id[op.successor]))
+    entry.update(op.extra)
+    return entry
+
+
+def _schema(value: str | dict) -> dict:
+    return {"$ref": f"#/components/schemas/{value}"} if isinstance(value, str) else value
+
+
+def _responses(op: Op) -> dict:
+    if op.status == 204:
+        responses: dict[str, Any] = {"204": {"description": texts.NO_CONTENT}}
+    else:
+        responses = {str(op.status): {"description": texts.SUCCESS, "content": {
+            "application/json": {"schema": _schema(op.response or {})}}}}
+    errors = set(op.errors) | ({404} if "{" in op.path else set())
+    for status in sorted(errors):
+        responses[str(status)] = {"$ref": f"#/components/responses/Error{status}"}
+    return responses
+
+
+def _deprecation(op: Op, successor: Op) -> dict:
+    names = {"method": successor.method.upper(), "path": successor.path,
+             "op_id": successor.op_id}
+    note = T(texts.DEPRECATED.hu.format(**names), texts.DEPRECATED.en.format(**names))
+    text = note if op.description is None else T(f"{note.hu} {op.description.hu}",
+                                                 f"{note.en} {op.description.en}")
+    return {"deprecated": True, "description": text,
+            "x-successor": {"operationId": successor.op_id, "method": names["method"],
+                            "path": successor.path}}
+
+
+def _components(schemas: dict) -> dict:
+    return {
+        "securitySchemes": {"TokenAuth": {"type": "apiKey", "in": "header",
+                                          "name": "Authorization",
+                                          "description": texts.TOKEN_AUTH}},
+        "parameters": {"ServiceCompanyId": {
+            "name": "Service-Company-Id", "in": "header", "required": False,
+            "description": texts.COMPANY_HEADER, "schema": {"type": "integer"}}},
+        "responses": {f"Error{status}": {
+            "description": texts.ERRORS[status],
+            "content": {"application/json": {"schema": _schema(name)}}}
+            for status, name in ERROR_SCHEMAS.items()},
+        "schemas": schemas,
+    }
