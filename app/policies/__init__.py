@@ -4,7 +4,10 @@ No Flask, HTTP or database here: the sandbox runs it when it imports an income a
 editor uses it to validate, preview and summarise changes.
 """
 
+from .evaluate import Outcome, evaluate
+from .facts import facts_from_income
 from .messages import N_
+from .names import apply_names, names_in_config
 from .problems import ERROR, WARNING, InvalidConfig, Problem, has_errors
 from .schema import (
     FIELDS,
@@ -32,8 +35,13 @@ __all__ = [
     "TEXT_FIELDS",
     "WARNING",
     "InvalidConfig",
+    "Outcome",
     "Problem",
+    "apply_names",
     "empty_config",
+    "evaluate",
+    "facts_from_income",
     "has_errors",
+    "names_in_config",
     "validate",
 ]
