@@ -43,6 +43,8 @@ def init_app(app: Flask) -> Store:
     app.extensions[EXTENSION] = store
     app.teardown_appcontext(_close_session)
     _purge_expired_keys(store)
+    # Workers forked after start-up (gunicorn --preload) must not share these connections.
+    store.engine.dispose()
     return store
 
 

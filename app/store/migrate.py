@@ -1,7 +1,13 @@
-"""Run the store's Alembic migrations to head, safely when several processes start at once."""
+"""Run the store's Alembic migrations to head, safely when several processes start at once.
+
+To add a migration after changing models.py:
+    .venv/bin/python -c "from app.store.migrate import new_revision; new_revision('what changed')"
+then review the generated file in app/store/migrations/versions/.
+"""
 
 from __future__ import annotations
 
+import tempfile
 import threading
 import zlib
 from pathlib import Path
@@ -12,7 +18,7 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, Engine, text
 
-from app.store.engine import is_sqlite_memory, make_sqlite_locking_engine
+from app.store.engine import is_sqlite_memory, make_engine, make_sqlite_locking_engine
 
 MIGRATIONS_DIR = Path(__file__).parent / "migrations"
 # Any fixed 64-bit number works; deriving it from a name keeps it recognisable in pg_locks.
@@ -51,6 +57,18 @@ def upgrade_to_head(engine: Engine) -> None:
     finally:
         if migration_engine is not engine:
             migration_engine.dispose()
+
+
+def new_revision(message: str) -> None:
+    """Autogenerate a revision from the models' difference to a scratch database at head."""
+    with tempfile.TemporaryDirectory() as scratch:
+        engine = make_engine(f"sqlite:///{scratch}/scratch.db")
+        upgrade_to_head(engine)
+        with engine.begin() as conn:
+            config = alembic_config()
+            config.attributes["connection"] = conn
+            command.revision(config, message=message, autogenerate=True)
+        engine.dispose()
 
 
 def _migration_engine(engine: Engine) -> Engine:
