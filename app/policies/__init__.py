@@ -4,6 +4,7 @@ No Flask, HTTP or database here: the sandbox runs it when it imports an income a
 editor uses it to validate, preview and summarise changes.
 """
 
+from .diff import Change, diff_configs
 from .evaluate import Outcome, evaluate
 from .facts import facts_from_income
 from .messages import N_
@@ -34,10 +35,12 @@ __all__ = [
     "TAGS",
     "TEXT_FIELDS",
     "WARNING",
+    "Change",
     "InvalidConfig",
     "Outcome",
     "Problem",
     "apply_names",
+    "diff_configs",
     "empty_config",
     "evaluate",
     "facts_from_income",

@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass, field
 
-from .messages import UNKNOWN_KEY
+from . import messages as M
 
 ERROR = "error"
 WARNING = "warning"
@@ -40,7 +40,7 @@ def has_errors(problems):
 def unknown_keys(mapping, known, path):
     """Warn about keys the engine does not use; they are kept, never rejected."""
     return [
-        warning(tuple(path) + (key,), UNKNOWN_KEY, key=str(key))
+        warning(tuple(path) + (key,), M.UNKNOWN_KEY, key=str(key))
         for key in mapping
         if key not in known
     ]
