@@ -1,0 +1,63 @@
+"""Incomes (spec 2.2, 4.2): list, detail, create, update. Rules live in the incomes_* modules."""
+from __future__ import annotations
+
+from flask import Blueprint, jsonify, request
+from sqlalchemy.orm import selectinload
+
+from .auth import current_company, require_write
+from .errors import validation_error
+from .incomes_create import create_income
+from .incomes_detail import detail_json, load_income, parse_expand
+from .incomes_filters import income_query
+from .incomes_image import read_payload
+from .incomes_serialize import list_results
+from .incomes_update import update_income
+from .models.incomes import Income, IncomeAssignment
+from .pagination import page_number_page
+
+bp = Blueprint("incomes", __name__)
+
+LIST_LOADS = (selectinload(Income.assignments).selectinload(IncomeAssignment.tags),
+              selectinload(Income.items), selectinload(Income.tags),
+              selectinload(Income.simple_tags))
+
+
+@bp.get("/1/incomes/")
+def income_list():
+    """GET /1/incomes: page envelope, results = {incomes, lookup tables} (filters: see module
+    incomes_filters)."""
+    company = current_company()
+    stmt = income_query(company).options(*LIST_LOADS)
+    return jsonify(page_number_page(stmt, lambda rows: list_results(rows, company)))
+
+
+@bp.get("/1/incomes/<int:income_id>/")
+def income_detail(income_id: int):
+    """GET /1/incomes/{id}/ with ?fields=accounting,items,payment_history."""
+    company = current_company()
+    income = load_income(income_id, company)
+    return jsonify(detail_json(income, company, parse_expand(request.args.get("fields"))))
+
+
+@bp.post("/2/incomes/create/")
+def income_create():
+    """POST /2/incomes/create/: one transaction; answers the detail record with 201."""
+    require_write()
+    company = current_company()
+    data, image = read_payload()
+    income = create_income(data, image, company)
+    return jsonify(detail_json(load_income(income.id, company), company)), 201
+
+
+@bp.patch("/2/incomes/<int:income_id>/update/")
+def income_update(income_id: int):
+    """PATCH /2/incomes/{id}/update/: answers the same shape as the detail."""
+    require_write()
+    company = current_company()
+    income = load_income(income_id, company)
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise validation_error(non_field=["Invalid data. Expected a dictionary."])
+    update_income(income, data, company)
+    expand = parse_expand(request.args.get("fields"))
+    return jsonify(detail_json(income, company, expand))

@@ -1,0 +1,136 @@
+"""Parsing of request values with DRF's messages: dates, amounts, booleans, ids, text."""
+from __future__ import annotations
+
+from datetime import date, datetime
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+DATE_MSG = "Date has wrong format. Use one of these formats instead: YYYY-MM-DD."
+DATETIME_MSG = ("Datetime has wrong format. Use one of these formats instead: "
+                "YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z].")
+BOOL_MSG = "Must be a valid boolean."
+NUMBER_MSG = "A valid number is required."
+INT_MSG = "A valid integer is required."
+BLANK_MSG = "This field may not be blank."
+NULL_MSG = "This field may not be null."
+REQUIRED_MSG = "This field is required."
+TRUE_WORDS, FALSE_WORDS = ("true", "1", "yes", "on"), ("false", "0", "no", "off")
+
+
+class FieldError(ValueError):
+    """One field's validation message."""
+
+
+def parse_date(value: Any, nullable: bool = True) -> date | None:
+    """YYYY-MM-DD (an ISO datetime is accepted and cut to its date)."""
+    if value is None:
+        if nullable:
+            return None
+        raise FieldError(NULL_MSG)
+    if isinstance(value, str):
+        text = value.strip()
+        try:
+            return date.fromisoformat(text) if len(text) == 10 else _datetime(text).date()
+        except ValueError:
+            pass
+    raise FieldError(DATE_MSG)
+
+
+def _datetime(text: str) -> datetime:
+    if "T" not in text and " " not in text:
+        raise ValueError(text)
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+def parse_money(value: Any, nullable: bool = False) -> Decimal | None:
+    """A decimal amount from a string or number, two places."""
+    if value is None:
+        if nullable:
+            return None
+        raise FieldError(NULL_MSG)
+    return _decimal(value).quantize(Decimal("0.01"))
+
+
+def parse_rate(value: Any) -> Decimal:
+    """A positive exchange rate."""
+    if value is None:
+        raise FieldError(NULL_MSG)
+    rate = _decimal(value)
+    if rate <= 0:
+        raise FieldError("Ensure this value is greater than 0.")
+    return rate.quantize(Decimal("0.000001"))
+
+
+def _decimal(value: Any) -> Decimal:
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        raise FieldError(NUMBER_MSG)
+    try:
+        amount = Decimal(str(value).strip())
+    except InvalidOperation:
+        raise FieldError(NUMBER_MSG) from None
+    if not amount.is_finite():
+        raise FieldError(NUMBER_MSG)
+    return amount
+
+
+def parse_bool(value: Any) -> bool:
+    """A JSON boolean (DRF also takes the usual words)."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.lower() in TRUE_WORDS + FALSE_WORDS:
+        return value.lower() in TRUE_WORDS
+    raise FieldError(BOOL_MSG)
+
+
+def parse_int(value: Any, nullable: bool = True) -> int | None:
+    """An integer id; {"id": n} objects from detail responses are taken too."""
+    if isinstance(value, dict) and "id" in value:
+        value = value["id"]
+    if value is None:
+        if nullable:
+            return None
+        raise FieldError(NULL_MSG)
+    if isinstance(value, bool):
+        raise FieldError(INT_MSG)
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        return int(value)
+    raise FieldError(INT_MSG)
+
+
+def parse_text(value: Any, max_length: int, nullable: bool = True) -> str | None:
+    """A non-blank string up to max_length; null clears when nullable."""
+    if value is None:
+        if nullable:
+            return None
+        raise FieldError(NULL_MSG)
+    if not isinstance(value, str | int | float) or isinstance(value, bool):
+        raise FieldError("Not a valid string.")
+    text = str(value).strip()
+    if not text:
+        raise FieldError(BLANK_MSG)
+    if len(text) > max_length:
+        raise FieldError(f"Ensure this field has no more than {max_length} characters.")
+    return text
+
+
+def parse_choice(value: Any, choices: tuple, nullable: bool = True):
+    """One of choices."""
+    if value is None and nullable:
+        return None
+    if value not in choices:
+        raise FieldError(f"\"{value}\" is not a valid choice.")
+    return value
+
+
+def collect(data: dict, parsers: dict, errors: dict) -> dict:
+    """Parse each present key of data with its parser; messages go into errors."""
+    out = {}
+    for key, parser in parsers.items():
+        if key in data:
+            try:
+                out[key] = parser(data[key])
+            except FieldError as exc:
+                errors[key] = [str(exc)]
+    return out
