@@ -9,7 +9,7 @@ from flask import Flask, current_app, g
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.store.engine import make_engine
+from app.store.engine import is_sqlite_memory, make_engine
 from app.store.migrate import upgrade_to_head
 
 EXTENSION = "bookdesk.store"
@@ -43,8 +43,10 @@ def init_app(app: Flask) -> Store:
     app.extensions[EXTENSION] = store
     app.teardown_appcontext(_close_session)
     _purge_expired_keys(store)
-    # Workers forked after start-up (gunicorn --preload) must not share these connections.
-    store.engine.dispose()
+    # Workers forked after start-up (gunicorn --preload) must not share these connections;
+    # an in-memory database lives only in its one connection, so it is kept.
+    if not is_sqlite_memory(store.engine.url):
+        store.engine.dispose()
     return store
 
 

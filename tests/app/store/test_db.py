@@ -71,3 +71,8 @@ def test_in_memory_sqlite_is_shared_by_all_sessions(tmp_path: Path) -> None:
 def test_store_session_without_init_app_says_what_is_missing(tmp_path: Path) -> None:
     with _app(tmp_path).app_context(), pytest.raises(RuntimeError, match="init_app"):
         store_session()
+
+
+def test_init_app_leaves_no_pooled_connection_for_forked_workers(tmp_path: Path) -> None:
+    store = init_app(_app(tmp_path))
+    assert store.engine.pool.checkedin() == 0
