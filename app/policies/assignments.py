@@ -17,13 +17,12 @@ def base_assignments(income):
     existing = [item for item in income.get("assignments") or [] if isinstance(item, dict)]
     if existing:
         return [_normalized(item) for item in existing]
-    return [_normalized({"vat": None, **_totals(income)})]
+    return [_normalized({key: income.get(key) for key in AMOUNT_KEYS})]
 
 
-def _totals(income):
-    net = to_decimal(income.get("net_amount"))
-    vat = to_decimal(income.get("vat_amount"))
-    gross = to_decimal(income.get("gross_amount"))
+def _totals(amounts):
+    """Fill a missing amount from the other two (gross = net + vat)."""
+    net, vat, gross = (to_decimal(amounts.get(key)) for key in AMOUNT_KEYS)
     if gross is None:
         gross = (net or ZERO) + (vat or ZERO)
     if net is None:
@@ -35,12 +34,17 @@ def _totals(income):
 
 def _normalized(assignment):
     """Copy an assignment with ids for references and amounts as decimal strings."""
-    result = {"revenue_type": None, "job_number": None, "ledger_number_id": None, "tags": []}
+    result = {
+        "revenue_type": None,
+        "job_number": None,
+        "ledger_number_id": None,
+        "tags": [],
+        "vat": None,
+    }
     result.update(assignment)
     result["revenue_type"] = _id_of(result["revenue_type"])
     result["tags"] = [_id_of(tag) for tag in result["tags"] or []]
-    for key in AMOUNT_KEYS:
-        result[key] = money_text(to_decimal(result.get(key)) or ZERO)
+    result.update({key: money_text(value) for key, value in _totals(result).items()})
     return result
 
 

@@ -3,7 +3,7 @@
 from dataclasses import dataclass, field
 
 from . import messages as M
-from .schema import CONFIG_KEYS, IGNORE_KEYS, POLICY_KEYS, rules
+from .schema import CONFIG_KEYS, IGNORE_KEYS, POLICY_KEYS, is_enabled, rules
 
 
 @dataclass(frozen=True)
@@ -25,9 +25,7 @@ def diff_configs(old, new):
     if new is None and old is not None:
         changes.append(Change("deleted", M.CONFIG_DELETED))
     old, new = _as_config(old), _as_config(new)
-    if bool(old.get("skip_for_multiple_match")) != bool(new.get("skip_for_multiple_match")):
-        on = bool(new.get("skip_for_multiple_match"))
-        changes.append(Change("switch", M.SWITCH_ON if on else M.SWITCH_OFF))
+    changes += _switch_changes(old, new)
     changes += _rule_list_changes(rules(old, "policies"), rules(new, "policies"), "policy")
     changes += _rule_list_changes(
         rules(old, "ignore_policies"), rules(new, "ignore_policies"), "ignore"
@@ -35,6 +33,13 @@ def diff_configs(old, new):
     if _others(old, CONFIG_KEYS) != _others(new, CONFIG_KEYS):
         changes.append(Change("other", M.OTHER_SETTINGS))
     return changes
+
+
+def _switch_changes(old, new):
+    on = bool(new.get("skip_for_multiple_match"))
+    if bool(old.get("skip_for_multiple_match")) == on:
+        return []
+    return [Change("switch", M.SWITCH_ON if on else M.SWITCH_OFF)]
 
 
 def _as_config(config):
@@ -72,15 +77,15 @@ def _rule_list_changes(old_list, new_list, section):
 
 def _rule_changes(old, new, section):
     whats = []
-    if (old.get("enabled", True) is not False) != (new.get("enabled", True) is not False):
-        whats.append("enabled" if new.get("enabled", True) is not False else "disabled")
+    if is_enabled(old) != is_enabled(new):
+        whats.append("enabled" if is_enabled(new) else "disabled")
     if old.get("match", "all") != new.get("match", "all"):
         whats.append("match_any" if new.get("match") == "any" else "match_all")
     if (old.get("conditions") or []) != (new.get("conditions") or []):
         whats.append("conditions")
-    known = POLICY_KEYS if section == "policy" else IGNORE_KEYS
     if section == "policy" and old.get("set") != new.get("set"):
         whats.append("actions")
+    known = POLICY_KEYS if section == "policy" else IGNORE_KEYS
     if _others(old, known) != _others(new, known):
         whats.append("changed")
     return whats

@@ -41,9 +41,8 @@ def evaluate(config, income, currency_codes=None):
     ensure_valid(config)
     facts = facts_from_income(income, currency_codes)
     outcome = Outcome(assignments=base_assignments(income), facts=facts)
-    ignore_rule = next(_matching(rules(config, "ignore_policies"), facts), None)
-    if ignore_rule is not None:
-        outcome.ignored, outcome.ignored_by = True, ignore_rule[1]["name"]
+    for _, ignore_rule in _matching(rules(config, "ignore_policies"), facts):
+        outcome.ignored, outcome.ignored_by = True, ignore_rule["name"]
         return outcome
     policies = rules(config, "policies")
     outcome.matched = [index for index, _ in _matching(policies, facts)]

@@ -245,3 +245,9 @@ def test_warnings_do_not_stop_evaluation():
 def test_facts_are_reported_for_preview():
     outcome = evaluate(None, INCOME, {1: "HUF"})
     assert outcome.facts["currency"] == "HUF"
+
+
+def test_existing_assignment_missing_an_amount_gets_it_from_the_other_two():
+    existing = {"net_amount": "100", "vat_amount": "27", "revenue_type": 3}
+    (assignment,) = evaluate(None, {**INCOME, "assignments": [existing]}).assignments
+    assert (assignment["gross_amount"], assignment["vat"]) == ("127.00", None)
