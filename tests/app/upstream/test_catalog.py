@@ -1,0 +1,142 @@
+"""Catalogue cache: fresh for its TTL, dropped on invalidation, scoped to company and token."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from app.upstream import UpstreamClient, catalog
+from app.upstream.catalog import CatalogCache
+
+TAGS = [{"id": 1, "name": "Q1"}, {"id": 2, "name": "Rent"}]
+
+
+class Clock:
+    """A hand-moved monotonic clock."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _paths(stub) -> list[str]:
+    return [r["path"] for r in stub.requests]
+
+
+def test_a_catalogue_is_loaded_once_within_its_ttl_and_again_after(stub, stub_client):
+    clock = Clock()
+    cache = CatalogCache(clock)
+    stub.default = stub.reply(body=TAGS)
+    assert cache.get(stub_client, "tags", ttl=60) == TAGS
+    clock.now += 59
+    assert cache.get(stub_client, "tags", ttl=60) == TAGS
+    assert _paths(stub) == ["/2/tags/"]
+    clock.now += 2
+    cache.get(stub_client, "tags", ttl=60)
+    assert _paths(stub) == ["/2/tags/", "/2/tags/"]
+
+
+def test_ttl_comes_from_the_client(stub):
+    stub.default = stub.reply(body=[])
+    client = UpstreamClient(stub.url, "t", 1, catalog_ttl=0.2)
+    catalog.get(client, "currencies")
+    catalog.get(client, "currencies")
+    time.sleep(0.25)
+    catalog.get(client, "currencies")
+    assert _paths(stub) == ["/2/currencies/"] * 2
+
+
+def test_invalidate_drops_one_catalogue_of_one_company(stub):
+    stub.default = stub.reply(body=TAGS)
+    one, two = UpstreamClient(stub.url, "t", 1), UpstreamClient(stub.url, "t2", 2)
+    for client in (one, two):
+        catalog.get(client, "tags")
+        catalog.get(client, "revenue_types")
+    catalog.invalidate(1, "tags")
+    for client in (one, two):
+        catalog.get(client, "tags")
+        catalog.get(client, "revenue_types")
+    assert len(stub.requests) == 5
+    assert stub.requests[-1]["headers"]["Service-Company-Id"] == "1"
+
+
+def test_invalidate_without_a_name_drops_all_of_the_company_whatever_the_id_type(stub):
+    stub.default = stub.reply(body=[])
+    client = UpstreamClient(stub.url, "t", "3")
+    catalog.get_many(client, ["tags", "currencies"])
+    catalog.invalidate(3)
+    catalog.get_many(client, ["tags", "currencies"])
+    assert sorted(_paths(stub)) == ["/2/currencies/"] * 2 + ["/2/tags/"] * 2
+
+
+def test_another_token_does_not_read_a_cached_catalogue(stub):
+    stub.default = stub.reply(body=TAGS)
+    catalog.get(UpstreamClient(stub.url, "admin-token", 1), "tags")
+    catalog.get(UpstreamClient(stub.url, "someone-else", 1), "tags")
+    assert len(stub.requests) == 2
+
+
+def test_a_load_running_while_invalidated_is_not_stored(stub):
+    stub.then(stub.reply(body=[{"id": 1, "name": "old"}], delay=0.3))
+    stub.default = stub.reply(body=[{"id": 1, "name": "new"}])
+    client = UpstreamClient(stub.url, "t", 1)
+    loader = threading.Thread(target=catalog.get, args=(client, "tags"))
+    loader.start()
+    time.sleep(0.1)
+    catalog.invalidate(1, "tags")
+    loader.join()
+    assert catalog.names(client, "tags") == {1: "new"}
+
+
+def test_concurrent_gets_load_once(stub):
+    stub.default = stub.reply(body=TAGS, delay=0.1)
+    client = UpstreamClient(stub.url, "t", 1)
+    threads = [threading.Thread(target=catalog.get, args=(client, "tags")) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(stub.requests) == 1
+
+
+def test_get_many_loads_every_catalogue_path_in_parallel(stub):
+    stub.default = stub.reply(body=TAGS, delay=0.2)
+    client = UpstreamClient(stub.url, "t", 1)
+    started = time.monotonic()
+    names = catalog.names_many(client, ["tags", "expense_types", "revenue_types"])
+    assert time.monotonic() - started < 0.5
+    assert names["expense_types"] == {1: "Q1", 2: "Rent"}
+    catalog.get_many(client, ["vat_categories", "ledger_numbers", "currencies"])
+    assert sorted(_paths(stub)) == sorted([
+        "/2/tags/", "/2/expense-types/", "/2/revenue-types/",
+        "/2/accounting/vat-categories/", "/2/accounting/ledger-numbers/", "/2/currencies/",
+    ])
+
+
+def test_paginated_catalogue_is_read_whole(stub):
+    stub.then(
+        stub.reply(body={"next": f"{stub.url}/2/tags/?page=2", "results": TAGS[:1]}),
+        stub.reply(body={"next": None, "results": TAGS[1:]}),
+    )
+    assert catalog.get(UpstreamClient(stub.url, "t", 1), "tags") == TAGS
+
+
+def test_callers_cannot_change_the_cached_list(stub):
+    stub.default = stub.reply(body=TAGS)
+    client = UpstreamClient(stub.url, "t", 1)
+    catalog.get(client, "tags").append({"id": 99})
+    assert catalog.get(client, "tags") == TAGS
+
+
+def test_names_with_another_field(stub):
+    stub.default = stub.reply(body=[{"id": 1, "name": "Forint", "code": "HUF"}])
+    assert catalog.names(UpstreamClient(stub.url, "t", 1), "currencies", "code") == {1: "HUF"}
+
+
+def test_unknown_catalogue_is_refused(stub_client):
+    with pytest.raises(ValueError, match="unknown catalogue"):
+        catalog.get(stub_client, "partners")
