@@ -108,10 +108,20 @@ def _init_templates(app: Flask) -> None:
     init_app(app)
 
 
+# Work areas in navigation order; each package/module exposes init_app(app).
+AREAS = ("dashboard", "incomes", "review", "expenses", "partners", "taxes", "catalog",
+         "settings", "policy_editor")
+
+
 def _register_areas(app: Flask) -> None:
     """Mount every area; each registers its navigation entry through app.nav.register_area."""
-    from app import auth, dashboard, nav
+    import importlib
+    import importlib.util
+
+    from app import auth, nav
 
     nav.init_app(app)
     auth.init_app(app)
-    dashboard.init_app(app)
+    for name in AREAS:
+        if importlib.util.find_spec(f"app.{name}") is not None:
+            importlib.import_module(f"app.{name}").init_app(app)
