@@ -1,0 +1,102 @@
+"""Expenses (spec 2.3, 3, 4.3): /2/ list, detail, create, update; deprecated /1/ list and detail."""
+from __future__ import annotations
+
+from flask import Blueprint, jsonify, request
+from sqlalchemy import select
+from sqlalchemy.orm import selectinload
+
+from .auth import current_company, current_token, require_write
+from .db import db
+from .errors import not_found
+from .expenses_create import attach_file, build_expense, checked_upload, form_data
+from .expenses_fields import Ctx
+from .expenses_filters import conditions
+from .expenses_rules import HEADER_ORDER, editable_fields
+from .expenses_serialize import detail_record, list_record, lookup_tables
+from .expenses_update import apply_patch
+from .models.expenses import Expense, ExpenseAssignment
+from .pagination import cursor_page, page_number_page
+
+bp = Blueprint("expenses", __name__)
+
+# Fields the create request takes; excluding is an action on an existing expense, not a field.
+CREATE_FIELDS = tuple(name for name in HEADER_ORDER if name != "excluded_from_accounting")
+LIST_LOADING = (selectinload(Expense.partner), selectinload(Expense.tags),
+                selectinload(Expense.simple_tags), selectinload(Expense.items),
+                selectinload(Expense.assignments).selectinload(ExpenseAssignment.tags),
+                selectinload(Expense.assignments).selectinload(ExpenseAssignment.vat))
+
+
+def _list_statement():
+    return select(Expense).where(*conditions(request.args, db(), current_company())) \
+        .options(*LIST_LOADING)
+
+
+@bp.get("/2/expenses/")
+def list_v2():
+    """Cursor page: {next, previous, results: {expenses: [...], <lookup tables>}}."""
+    def build(rows):
+        return {"expenses": [list_record(e) for e in rows], **lookup_tables(db(), rows)}
+    return jsonify(cursor_page(_list_statement(), Expense.id, build))
+
+
+@bp.get("/2/expenses/<int:expense_id>/")
+def detail_v2(expense_id: int):
+    """The detail record with editable_fields."""
+    return jsonify(_detail(_expense(expense_id)))
+
+
+@bp.post("/2/expenses/create/")
+def create():
+    """Multipart create; the file's content must really be PDF, JPEG, PNG or XML."""
+    require_write()
+    filename, data, kind = checked_upload(request.files.get("file"))
+    ctx = Ctx(db(), current_company())
+    expense = build_expense(ctx, form_data(request.form), CREATE_FIELDS)
+    attach_file(expense, filename, data, kind)
+    db().add(expense)
+    db().flush()
+    return jsonify(_detail(expense)), 201
+
+
+@bp.patch("/2/expenses/<int:expense_id>/update/")
+def update(expense_id: int):
+    """Partial update limited to editable_fields; answers the updated detail."""
+    require_write()
+    expense = _expense(expense_id)
+    payload = request.get_json(silent=True)
+    apply_patch(Ctx(db(), current_company()), expense, payload, current_token().user_name)
+    db().flush()
+    return jsonify(_detail(expense))
+
+
+@bp.get("/1/expenses/")
+def list_v1():
+    """Deprecated page-number list (same filters), replaced by /2/expenses."""
+    page = page_number_page(_list_statement().order_by(Expense.id.desc()),
+                            lambda rows: [list_record(e) for e in rows])
+    return _deprecated(jsonify(page), "/2/expenses")
+
+
+@bp.get("/1/expenses/<int:expense_id>/")
+def detail_v1(expense_id: int):
+    """Deprecated detail, replaced by /2/expenses/{id}/."""
+    return _deprecated(jsonify(_detail(_expense(expense_id))), f"/2/expenses/{expense_id}/")
+
+
+def _deprecated(response, successor: str):
+    response.headers["Deprecation"] = "true"
+    response.headers["Link"] = f'<{successor}>; rel="successor-version"'
+    return response
+
+
+def _expense(expense_id: int) -> Expense:
+    expense = db().get(Expense, expense_id)
+    if expense is None or expense.company_id != current_company().id:
+        raise not_found()
+    return expense
+
+
+def _detail(expense: Expense) -> dict:
+    company = current_company()
+    return detail_record(expense, company, editable_fields(expense, company))
