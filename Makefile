@@ -13,11 +13,11 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 translations: $(STAMP)
-	$(BIN)/pybabel compile -q -d translations
+	$(BIN)/pybabel -q compile -d translations
 
 translations-update: $(STAMP)
-	$(BIN)/pybabel extract -q -F babel.cfg -k _l -k lazy_gettext -k ngettext:1,2 --omit-header -o translations/messages.pot .
-	$(BIN)/pybabel update -q -N --omit-header -i translations/messages.pot -d translations
+	$(BIN)/pybabel -q extract -F babel.cfg -k _l -k lazy_gettext -k ngettext:1,2 --omit-header -o translations/messages.pot .
+	$(BIN)/pybabel -q update -N --omit-header -i translations/messages.pot -d translations
 
 demo: $(STAMP) translations
 	$(BIN)/bookdesk demo
