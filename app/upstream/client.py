@@ -13,10 +13,10 @@ import requests
 
 from . import urls
 from .accounting import Call, CallStats
-from .bodies import error_for, read_body, redact
-from .errors import RateLimited, Unavailable, UpstreamError
+from .errors import Unavailable
 from .pagination import MalformedPage, Page, parse_page, resource_from_path
-from .retry import RetryPolicy, retry_after_seconds
+from .responses import Target, decode, unavailable
+from .retry import RetryPolicy
 from .session import TokenAuth, get_session
 
 log = logging.getLogger("app.upstream")
@@ -116,14 +116,16 @@ class UpstreamClient:
         """Send one logical request (with retries) and return the decoded body."""
         url = urls.join(self.base_url, path)
         params = urls.clean_params(params)
-        call = (method, urls.path_only(url[len(self.base_url):]), urls.loggable(url, params))
+        target = Target(
+            method, urls.path_only(url[len(self.base_url):]), urls.loggable(url, params)
+        )
         request = requests.Request(
             method, url, params=params, json=json, data=data, files=files,
             headers=self._headers(), auth=TokenAuth(self._token),
         )
         # Prepared once so a retry resends the same bytes (files are read only once).
         prepared = get_session().prepare_request(request)
-        return self._decode(self._send(prepared, call), call)
+        return decode(self._send(prepared, target), target, self._token)
 
     def _headers(self) -> dict[str, str]:
         headers = {
@@ -136,19 +138,18 @@ class UpstreamClient:
             headers["X-Request-Id"] = self.stats.request_id
         return headers
 
-    def _send(self, prepared: requests.PreparedRequest, call: tuple) -> requests.Response:
-        method = call[0]
+    def _send(self, prepared: requests.PreparedRequest, target: Target) -> requests.Response:
         attempt = 0
         while True:
             try:
-                response = self._send_once(prepared, call)
+                response = self._send_once(prepared, target)
             except requests.RequestException as exc:
-                delay = self.policy.after_exception(method, exc, attempt)
+                delay = self.policy.after_exception(target.method, exc, attempt)
                 if delay is None:
-                    raise self._unavailable(exc, call) from None
+                    raise unavailable(exc, target) from None
             else:
                 delay = self.policy.after_response(
-                    method, response.status_code, response.headers, attempt
+                    target.method, response.status_code, response.headers, attempt
                 )
                 if delay is None:
                     return response
@@ -156,60 +157,29 @@ class UpstreamClient:
             time.sleep(delay)
             attempt += 1
 
-    def _send_once(self, prepared: requests.PreparedRequest, call: tuple) -> requests.Response:
+    def _send_once(self, prepared: requests.PreparedRequest, target: Target) -> requests.Response:
         session = get_session()
         settings = session.merge_environment_settings(prepared.url, {}, None, None, None)
+        redirects = target.method == "GET"
         started = time.perf_counter()
         response = error = None
         try:
             response = session.send(
-                prepared, timeout=self.timeout, allow_redirects=call[0] == "GET", **settings
+                prepared, timeout=self.timeout, allow_redirects=redirects, **settings
             )
             return response
         except requests.RequestException as exc:
             error = type(exc).__name__
             raise
         finally:
-            self._account(call, response, error, (time.perf_counter() - started) * 1000)
+            self._account(target, response, error, (time.perf_counter() - started) * 1000)
 
-    def _account(self, call: tuple, response, error: str | None, ms: float) -> None:
+    def _account(self, target: Target, response, error: str | None, ms: float) -> None:
         status = response.status_code if response is not None else None
         upstream_id = response.headers.get("X-Request-Id") if response is not None else None
-        self.stats.record(Call(call[0], call[1], status, ms, upstream_id, error))
+        self.stats.record(Call(target.method, target.path, status, ms, upstream_id, error))
         log.debug(
             "upstream %s %s -> %s in %.1f ms (request id %s, upstream id %s)",
-            call[0], call[2], status or error, ms, self.stats.request_id, upstream_id,
+            target.method, target.loggable, status or error, ms, self.stats.request_id,
+            upstream_id,
         )
-
-    def _unavailable(self, exc: requests.RequestException, call: tuple) -> Unavailable:
-        # The requests exception carries the prepared request, Authorization header included.
-        exc.request = None
-        kind = "timed out" if isinstance(exc, requests.Timeout) else "connection failed"
-        return Unavailable(
-            f"upstream {kind} on {call[0]} {call[1]} ({type(exc).__name__})",
-            method=call[0], path=call[1],
-        )
-
-    def _decode(self, response: requests.Response, call: tuple) -> Any:
-        context = {
-            "method": call[0], "path": call[1],
-            "request_id": response.headers.get("X-Request-Id"),
-        }
-        if not 200 <= response.status_code < 300:
-            raise self._error(response, context)
-        if response.status_code == 204 or not response.content.strip():
-            return None
-        try:
-            return response.json()
-        except ValueError:
-            raise Unavailable(
-                f"malformed body from {call[0]} {call[1]}", status=response.status_code, **context
-            ) from None
-
-    def _error(self, response: requests.Response, context: dict[str, Any]) -> UpstreamError:
-        body = redact(read_body(response.text), self._token)
-        error = error_for(response.status_code, body, **context)
-        if isinstance(error, RateLimited):
-            error.retry_after = retry_after_seconds(response.headers)
-        error.args = (redact(error.message, self._token),)
-        return error
