@@ -5,6 +5,7 @@ import importlib
 import pkgutil
 
 from flask import Flask
+from werkzeug.routing import IntegerConverter
 
 from . import auth, db, errors, faults, requestlog
 from .models import Base
@@ -17,12 +18,21 @@ CURRENCIES = (("HUF", "Magyar forint"), ("EUR", "Euró"), ("USD", "Amerikai doll
               ("PLN", "Lengyel zloty"), ("RON", "Román lej"))
 
 
+class RowIdConverter(IntegerConverter):
+    """<int:...> path ids; beyond SQLite's 64-bit integers no row can exist, so 404, not 500."""
+
+    def __init__(self, url_map, *args, **kwargs):
+        kwargs.setdefault("max", 2**63 - 1)
+        super().__init__(url_map, *args, **kwargs)
+
+
 def create_app(db_url: str = "sqlite://", seed: str = "empty") -> Flask:
     """Build the sandbox API app on db_url, seeded with `empty` or `demo` data."""
     app = Flask(__name__)
     app.json.sort_keys = False
     app.json.ensure_ascii = False
     app.url_map.strict_slashes = False
+    app.url_map.converters["int"] = RowIdConverter
     requestlog.init_app(app)
     faults.init_app(app)
     auth.init_app(app)
