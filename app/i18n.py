@@ -1,12 +1,16 @@
 """Hungarian and English: locale choice, /lang/<code>, formatting filters and tolerant parsers."""
 from __future__ import annotations
 
+import os
 import re
 from datetime import date, datetime
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from pathlib import Path
 
 from babel import Locale
 from babel.dates import format_date, format_datetime
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
 from babel.numbers import format_currency, format_decimal, get_currency_precision
 from flask import Blueprint, Flask, abort, current_app, redirect, request, session
 from flask_babel import Babel, get_locale
@@ -28,12 +32,31 @@ def init_app(app: Flask) -> None:
 
     app.config.setdefault("BABEL_DEFAULT_LOCALE", app.config["DEFAULT_LOCALE"])
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", data_dir("translations"))
+    compile_catalogs(app.config["BABEL_TRANSLATION_DIRECTORIES"])
     babel.init_app(app, locale_selector=select_locale)
     app.jinja_env.filters.update(money=money, number=number, date=date_filter,
                                  datetime=datetime_filter)
     app.jinja_env.globals.update(current_locale=lambda: str(get_locale()),
                                  locales=app.config["LOCALES"])
     app.register_blueprint(bp)
+
+
+def compile_catalogs(directory: str) -> None:
+    """Compile .po files whose .mo is missing or older (a fresh checkout works without make)."""
+    for po_path in Path(directory).glob("*/LC_MESSAGES/*.po"):
+        mo_path = po_path.with_suffix(".mo")
+        if mo_path.exists() and mo_path.stat().st_mtime >= po_path.stat().st_mtime:
+            continue
+        try:
+            with po_path.open("rb") as po_file:
+                catalog = read_po(po_file)
+            # Written aside and renamed: parallel test workers may compile at the same time.
+            partial_path = mo_path.with_suffix(f".mo.{os.getpid()}")
+            with partial_path.open("wb") as mo_file:
+                write_mo(mo_file, catalog)
+            os.replace(partial_path, mo_path)
+        except OSError:  # a read-only install ships compiled catalogs
+            continue
 
 
 def select_locale() -> str:

@@ -93,7 +93,7 @@ def _sign_in(form: LoginForm, token: str, company_id: int | None, name: str):
         form.company_id.errors = [_("This token does not belong to company %(id)s.", id=company_id)]
         return None
     add_company(int(info["id"]), token, info.get("name") or str(info["id"]), name)
-    flash(_("Signed in to %(company)s.", company=info.get("name")), "success")
+    flash(_("Signed in to %(company)s", company=info.get("name")), "success")
     target = safe_next(form.next.data) or url_for("dashboard.index", company_id=info["id"])
     return redirect(target, code=303)
 

@@ -13,7 +13,7 @@ CSRF_ANY = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
 
 @pytest.fixture
 def app_config(sandbox_url, tmp_path) -> dict:
-    """Overrides for create_app: the sandbox upstream, test mode, an instance folder in tmp."""
+    """Overrides for create_app: sandbox upstream, test mode, tmp instance folder, English."""
     return {
         "TESTING": True,
         "SECRET_KEY": "test-secret-key",
@@ -22,6 +22,8 @@ def app_config(sandbox_url, tmp_path) -> dict:
         "UPSTREAM_RETRIES": 1,
         "UPSTREAM_BACKOFF": 0.01,
         "UPSTREAM_READ_TIMEOUT": 5,
+        # Assertions read English text; Hungarian as the default is tested on its own.
+        "DEFAULT_LOCALE": "en",
     }
 
 
