@@ -135,7 +135,7 @@ def raise_item_errors(errors: list[dict], as_list: bool) -> None:
     """400 when any item failed: a DRF list of per-item errors, or one object for one item."""
     if not any(errors):
         return
-    raise ApiError(400, errors) if as_list else validation_error(errors[0])
+    raise ApiError(400, errors if as_list else errors[0])
 
 
 def company_rows(model, company_id: int) -> list:

@@ -118,3 +118,32 @@ def test_tag_delete_keeps_unknown_and_foreign_ids_in_not_deleted(api, make_compa
     body = api.post("/2/tags/delete/", json={"ids": [foreign, 999999]}).json()
     assert body["deleted"] == [] and body["not_deleted"] == [foreign, 999999]
     assert foreign in [t["id"] for t in other.get("/2/tags/").json()]
+
+
+def _tax_with(api, path, field, tag_id, **extra):
+    item = {"month": "2024-03", "amount": "1", "code": "103", field: [tag_id], **extra}
+    assert api.post(path, json=[item]).status_code == 201
+
+
+def test_tag_delete_keeps_referenced_tags_in_not_deleted(api):
+    tax_tag, salary_tag, free = (_create(api, n)["id"] for n in ("Adó", "Bér", "Szabad"))
+    _tax_with(api, "/2/taxes/create/", "tags", tax_tag)
+    _tax_with(api, "/2/salaries/create/", "simple_tags", salary_tag, tax_number="8123456789")
+    body = api.post("/2/tags/delete/", json={"ids": [tax_tag, salary_tag, free]}).json()
+    assert body["deleted"] == [free] and body["not_deleted"] == [tax_tag, salary_tag]
+    assert body["references"] == {str(tax_tag): ["tax_tag"],
+                                  str(salary_tag): ["salary_simple_tag"]}
+    remaining = [t["id"] for t in api.get("/2/tags/").json()]
+    assert tax_tag in remaining and salary_tag in remaining
+
+
+def test_tag_delete_keeps_tags_named_by_income_policies(api):
+    tag = _create(api, "Szabályban")["id"]
+    policies = {"v": 2, "skip_for_multiple_match": False, "ignore_policies": [], "policies": [
+        {"name": "Címkéz", "enabled": True, "match": "all", "set": {"tags": [tag]},
+         "conditions": [{"field": "partner_name", "op": "contains", "value": "Kft"}]}]}
+    resp = api.patch(f"/2/company-info/update/{api.company.id}/",
+                     json={"income_policies": policies})
+    assert resp.status_code == 200, resp.text
+    body = api.post("/2/tags/delete/", json={"ids": [tag]}).json()
+    assert body["not_deleted"] == [tag] and body["references"] == {str(tag): ["income_policies"]}
