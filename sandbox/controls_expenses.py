@@ -1,6 +1,7 @@
 """Sandbox-only expense controls: create an expense in any state, change its state, link TTL.
 
 POST /_sandbox/expenses/            {"company_id", any create field, "items": [...],
+                                     "partner_name" (finds or makes a vendor partner),
                                      "processed", "checked", "booked",
                                      "excluded_from_accounting", "source", "paid_status",
                                      "created_at", "updated_at",
@@ -16,6 +17,7 @@ import binascii
 from decimal import Decimal
 
 from flask import Blueprint, jsonify, request
+from sqlalchemy import select
 
 from .artifacts import set_url_ttl, url_ttl
 from .db import db
@@ -26,7 +28,7 @@ from .expenses_filters import parse_timestamp
 from .expenses_rules import HEADER_ORDER, editable_fields
 from .expenses_serialize import detail_record
 from .filesniff import sniff
-from .models import Company, utcnow
+from .models import Company, Partner, utcnow
 from .models.expenses import MANUAL, PAID_STATUSES, Expense, ExpenseAction, ExpenseItem
 
 bp = Blueprint("sandbox_expenses", __name__, url_prefix="/_sandbox")
@@ -42,6 +44,8 @@ def create_expense():
     if company is None:
         raise validation_error({"company_id": ["Unknown company."]})
     fields = tuple(name for name in HEADER_ORDER if name != "excluded_from_accounting")
+    if spec.get("partner_name") and not spec.get("partner"):
+        spec["partner"] = _vendor(company, str(spec.pop("partner_name"))).id
     expense = build_expense(Ctx(db(), company), spec, fields)
     expense.items = [_item(raw) for raw in spec.get("items") or []]
     _attach(expense, spec.get("artifact"))
@@ -102,6 +106,16 @@ def _set_state(expense: Expense, spec: dict) -> None:
         if name in spec:
             raw = spec[name]
             setattr(expense, name, parse_timestamp(name, raw) if raw else utcnow())
+
+
+def _vendor(company: Company, name: str) -> Partner:
+    partner = db().scalar(select(Partner).where(Partner.company_id == company.id,
+                                                Partner.name == name))
+    if partner is None:
+        partner = Partner(company_id=company.id, name=name, is_vendor=True)
+        db().add(partner)
+        db().flush()
+    return partner
 
 
 def _item(raw: dict) -> ExpenseItem:
