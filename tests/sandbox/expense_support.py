@@ -99,3 +99,19 @@ def listed_ids(api, query: str = "", **params) -> list[int]:
 def patch(api, expense_id: int, body, token: str = "admin") -> requests.Response:
     """PATCH /2/expenses/{id}/update/."""
     return api.patch(f"/2/expenses/{expense_id}/update/", json=body, token=token)
+
+
+@pytest.fixture
+def advanced_api(sandbox_url, make_company):
+    """A client for a fresh company with advanced accounting on."""
+    from conftest import Api
+
+    return Api(sandbox_url, make_company(advanced_accounting=True))
+
+
+@pytest.fixture
+def other_api(sandbox_url, make_company):
+    """A client for a second, unrelated company."""
+    from conftest import Api
+
+    return Api(sandbox_url, make_company())
