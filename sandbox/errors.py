@@ -40,6 +40,12 @@ def register_handlers(app: Flask) -> None:
     def _api_error(exc: ApiError):
         return jsonify(exc.body), exc.status, exc.headers
 
+    @app.errorhandler(OverflowError)
+    def _overflow(_exc: OverflowError):
+        # An id or number beyond SQLite's 64-bit integers: the client's value, not our fault.
+        body = {"non_field_errors": ["A number in the request is outside the supported range."]}
+        return jsonify(body), 400
+
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException):
         texts = {404: "Not found.", 405: f"Method \"{_method()}\" not allowed."}

@@ -73,7 +73,11 @@ def _number(raw: Any) -> Decimal:
 
 def parse_decimal(raw: Any, _ctx: Ctx | None = None) -> Decimal:
     """An amount with two places from a string or number; booleans and junk are refused."""
-    return _number(raw).quantize(Decimal("0.01"))
+    try:
+        return _number(raw).quantize(Decimal("0.01"))
+    except InvalidOperation:  # too many digits for two decimal places
+        raise FieldError("Ensure that there are no more than 12 digits before the decimal "
+                         "point.") from None
 
 
 def _positive_rate(raw: Any, _ctx: Ctx) -> Decimal:

@@ -14,6 +14,7 @@ INT_MSG = "A valid integer is required."
 BLANK_MSG = "This field may not be blank."
 NULL_MSG = "This field may not be null."
 REQUIRED_MSG = "This field is required."
+TOO_LARGE_MSG = "Ensure that there are no more than 12 digits before the decimal point."
 TRUE_WORDS, FALSE_WORDS = ("true", "1", "yes", "on"), ("false", "0", "no", "off")
 
 
@@ -48,7 +49,10 @@ def parse_money(value: Any, nullable: bool = False) -> Decimal | None:
         if nullable:
             return None
         raise FieldError(NULL_MSG)
-    return _decimal(value).quantize(Decimal("0.01"))
+    try:
+        return _decimal(value).quantize(Decimal("0.01"))
+    except InvalidOperation:  # too many digits for two decimal places
+        raise FieldError(TOO_LARGE_MSG) from None
 
 
 def parse_rate(value: Any) -> Decimal:
