@@ -10,6 +10,13 @@ DATE = prop("string", T("Dátum (ÉÉÉÉ-HH-NN).", "Date (YYYY-MM-DD)."), forma
 TIMESTAMP = prop("string", T("Időbélyeg időzónával (ISO 8601).",
                              "Timestamp with a time zone (ISO 8601)."), format="date-time")
 TAG_IDS = array({"type": "integer"}, T("Címke-azonosítók listája.", "List of tag ids."))
+# Ids a client sends: row ids are positive and (as in DRF schemas) within 32 bits.
+ID_IN = {"type": "integer", "minimum": 1, "maximum": 2**31 - 1}
+# Amounts a client sends: Numeric(14, 2), as a decimal string or a JSON number.
+AMOUNT_IN = prop({"anyOf": [{"type": "string", "pattern": r"^-?[0-9]{1,12}(\.[0-9]{1,2})?$"},
+                            {"type": "number", "minimum": -1e11, "maximum": 1e11}]},
+                 T("Összeg: tizedes szöveg vagy szám.", "Amount: a decimal string or a number."))
+TAG_IDS_IN = array(ID_IN, T("Címke-azonosítók listája.", "List of tag ids."))
 NEXT = prop(nullable({"type": "string"}), T("A következő oldal címe vagy null.",
                                             "URL of the next page, or null."))
 PREVIOUS = prop(nullable({"type": "string"}), T("Az előző oldal címe vagy null.",
@@ -32,11 +39,14 @@ def cursor(results: dict) -> dict:
 SCHEMAS = {
     "Detail": obj({"detail": prop("string", T("A hiba szövege.", "The error text."))},
                   required=("detail",)),
-    "ValidationError": obj({
+    "ValidationError": prop({"anyOf": [obj({
         "non_field_errors": array({"type": "string"},
                                   T("Nem mezőhöz kötött hibák.", "Errors not tied to a field.")),
-    }, text=T("Mezőnkénti hibalisták; néhány hiba további kulcsot hoz (pl. existing_income_id).",
-              "Error lists keyed by field; some errors add keys (e.g. existing_income_id).")),
+    }), array({"type": "object"})]}, T(
+        "Mezőnkénti hibalisták; néhány hiba további kulcsot hoz (pl. existing_income_id). "
+        "Listás kérésre tételenkénti lista.",
+        "Error lists keyed by field; some errors add keys (e.g. existing_income_id). For a list "
+        "request, one entry per item.")),
     "NamedRef": obj({"id": ID, "name": prop("string", T("Név.", "Name."))}, required=("id",)),
     "LookupTables": obj({
         "tags": array(ref("NamedRef"), T("Az oldalon hivatkozott címkék.",

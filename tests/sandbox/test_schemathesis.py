@@ -21,7 +21,7 @@ WRITES = frozenset({
     "company_info_update", "incomes_create", "incomes_update", "expenses_update",
     "partners_create", "partners_update", "tags_create", "tags_update", "tags_delete",
     "revenue_types_create", "expense_types_update", "taxes_create", "salaries_delete",
-    "vat_categories_create", "ledger_numbers_create", "artifacts_income_by_ids",
+    "vat_categories_create", "ledger_numbers_create", "artifacts_by_ids",
 })
 CHECKS = (not_a_server_error, status_code_conformance, response_schema_conformance)
 
