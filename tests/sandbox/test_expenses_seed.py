@@ -1,0 +1,78 @@
+"""Demo expenses (issue 4 items 1 and 4): volume, variety, real artifact files, speed."""
+import random
+import time
+
+import pytest
+import requests
+
+from sandbox import create_app
+from sandbox.server import start
+
+DEMO = {"Authorization": "Token demo-admin"}
+
+
+@pytest.fixture(scope="module")
+def demo_url(tmp_path_factory):
+    """A demo-seeded sandbox of its own."""
+    server, url = start(port=0, db_path=str(tmp_path_factory.mktemp("demo") / "demo.db"),
+                        seed="demo")
+    yield url
+    server.shutdown()
+
+
+@pytest.fixture(scope="module")
+def demo_expenses(demo_url) -> list[dict]:
+    """Every expense of demo company 1."""
+    resp = requests.get(f"{demo_url}/2/expenses?page_size=1000", headers=DEMO, timeout=30)
+    assert resp.status_code == 200
+    return resp.json()["results"]["expenses"]
+
+
+def test_demo_company_has_about_300_expenses_over_twelve_months(demo_expenses):
+    assert 250 <= len(demo_expenses) <= 350
+    months = {e["issued_at"][:7] for e in demo_expenses}
+    assert len(months) >= 12
+
+
+def test_about_half_of_the_demo_expenses_have_a_file(demo_expenses):
+    with_file = [e for e in demo_expenses if e["has_artifact"]]
+    assert 0.4 <= len(with_file) / len(demo_expenses) <= 0.6
+    assert {e["artifact_extension"] for e in with_file} == {"pdf", "png"}
+
+
+def test_demo_expenses_cover_every_state(demo_expenses):
+    assert {e["accounting_status"] for e in demo_expenses} == {
+        "unprocessed", "processed", "checked", "booked", "excluded"}
+    assert {e["paid_status"] for e in demo_expenses} == {1, 2, 3}
+    assert len({e["source"] for e in demo_expenses}) > 2
+
+
+def test_demo_expenses_name_hungarian_vendors(demo_expenses):
+    names = {e["partner_name"] for e in demo_expenses}
+    assert {"MOL Nyrt.", "Magyar Telekom Nyrt."} <= names
+
+
+def test_demo_artifact_files_are_real_pdf_and_png(demo_url, demo_expenses):
+    ids = [e["id"] for e in demo_expenses if e["has_artifact"]][:6]
+    records = requests.post(f"{demo_url}/1/artifacts/expense/", json={"ids": ids},
+                            headers=DEMO, timeout=10).json()
+    kinds = set()
+    for record in records:
+        data = requests.get(record["url"], timeout=10).content
+        assert data.startswith((b"%PDF-1.4", b"\x89PNG\r\n\x1a\n"))
+        assert data.rstrip().endswith((b"%%EOF", b"IEND\xaeB`\x82"))
+        kinds.add(record["extension"])
+    assert kinds == {"pdf", "png"}
+
+
+def test_demo_expense_seed_takes_under_two_seconds():
+    app = create_app(seed="demo")
+    from sandbox.models import Company
+    from sandbox.seed_expenses import seed_demo
+
+    session = app.extensions["sandbox_sessionmaker"]()
+    with session.begin():
+        companies = {1: session.get(Company, 1), 2: session.get(Company, 2)}
+        started = time.perf_counter()
+        seed_demo(session, companies, random.Random(1))
+        assert time.perf_counter() - started < 2.0
