@@ -1,0 +1,65 @@
+"""The dashboard counts what matters, links to it, and reads it in one round of parallel calls."""
+from __future__ import annotations
+
+import re
+from datetime import date, timedelta
+
+import requests
+
+from tests.app.conftest import sign_in
+
+
+def _income(sandbox_url, company, **fields):
+    body = {"company_id": company.id, "type": 1, **fields}
+    response = requests.post(f"{sandbox_url}/_sandbox/incomes/", json=body, timeout=10)
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def _stat(html: str, key: str) -> str:
+    match = re.search(rf'id="stat-{key}".*?class="stat__value">([^<]*)<', html, re.S)
+    assert match, key
+    return match.group(1).strip()
+
+
+def test_dashboard_counts_review_unpaid_and_overdue_incomes(client, company, sandbox_url):
+    past = (date.today() - timedelta(days=10)).isoformat()
+    future = (date.today() + timedelta(days=10)).isoformat()
+    _income(sandbox_url, company, due_at=past, invoice_number="OVER-1")
+    _income(sandbox_url, company, due_at=future, invoice_number="OPEN-1")
+    review = _income(sandbox_url, company, due_at=future, invoice_number="REV-1")
+    requests.patch(f"{sandbox_url}/_sandbox/incomes/{review['id']}/",
+                   json={"needs_review": True, "review_done": False}, timeout=10)
+    sign_in(client, company)
+    html = client.get(f"/c/{company.id}/").get_data(as_text=True)
+    assert _stat(html, "needs_review") == "1"
+    assert _stat(html, "unpaid") == "3"
+    assert _stat(html, "overdue") == "1"
+    assert "OVER-1" in html and "REV-1" in html
+
+
+def test_dashboard_cards_link_to_the_fixed_list_urls(client, company):
+    sign_in(client, company)
+    html = client.get(f"/c/{company.id}/").get_data(as_text=True)
+    assert f'href="/c/{company.id}/review/"' in html
+    assert f'href="/c/{company.id}/incomes/?paid_status=1"' in html
+    assert f'href="/c/{company.id}/expenses/?is_paid=false"' in html
+
+
+def test_dashboard_reads_run_in_one_parallel_round(client, company, sandbox_log):
+    sign_in(client, company)
+    sandbox_log.reset()
+    response = client.get(f"/c/{company.id}/")
+    assert response.status_code == 200
+    entries = sandbox_log.entries()
+    assert len(entries) <= 6
+    assert 'desc="' in response.headers["Server-Timing"]
+
+
+def test_dashboard_money_uses_company_currency_format(client, company, sandbox_url):
+    _income(sandbox_url, company, invoice_number="HUF-1", gross_amount="1234567.00",
+            net_amount="972100.00")
+    sign_in(client, company)
+    client.get("/lang/hu")
+    html = client.get(f"/c/{company.id}/").get_data(as_text=True)
+    assert "1\u00a0234\u00a0567\u00a0Ft" in html

@@ -1,0 +1,56 @@
+"""Catalogs are up to date with the code (pybabel update) and Hungarian is complete."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from babel.messages.pofile import read_po
+
+ROOT = Path(__file__).resolve().parents[2]
+PYBABEL = [sys.executable, "-m", "babel.messages.frontend"]
+
+
+def _extract(target: Path) -> None:
+    subprocess.run(
+        [*PYBABEL, "extract", "-F", "babel.cfg", "-k", "_l", "-k", "lazy_gettext",
+         "-k", "ngettext:1,2", "--omit-header", "-o", str(target), "."],
+        cwd=ROOT, check=True, capture_output=True)
+
+
+def _messages(path: Path) -> dict:
+    with path.open("rb") as handle:
+        catalog = read_po(handle)
+    return {(m.id if isinstance(m.id, str) else tuple(m.id), m.context):
+            (m.string if isinstance(m.string, str) else tuple(m.string), m.fuzzy)
+            for m in catalog if m.id}
+
+
+def test_catalogs_hold_every_message_of_the_code(tmp_path):
+    """`pybabel update` on a copy changes no message (source line numbers and wrapping aside)."""
+    pot = tmp_path / "messages.pot"
+    _extract(pot)
+    copy = tmp_path / "translations"
+    shutil.copytree(ROOT / "translations", copy, ignore=shutil.ignore_patterns("*.mo"))
+    subprocess.run([*PYBABEL, "update", "-N", "--omit-header", "-i", str(pot), "-d", str(copy)],
+                   cwd=ROOT, check=True, capture_output=True)
+    for locale in ("hu", "en"):
+        relative = Path(locale) / "LC_MESSAGES" / "messages.po"
+        current, updated = _messages(ROOT / "translations" / relative), _messages(copy / relative)
+        stale = sorted(str(key[0])[:60] for key in current.keys() ^ updated.keys())
+        assert not stale, (f"{locale} catalog is out of date (run `flock /tmp/i18n.lock make "
+                           f"translations-update`): {stale[:5]}")
+
+
+def test_every_message_has_a_hungarian_translation():
+    path = ROOT / "translations" / "hu" / "LC_MESSAGES" / "messages.po"
+    with path.open("rb") as handle:
+        catalog = read_po(handle, locale="hu")
+    missing = [message.id for message in catalog
+               if message.id and (message.fuzzy or not _translated(message.string))]
+    assert not missing, f"{len(missing)} untranslated, e.g. {missing[:5]}"
+
+
+def _translated(value) -> bool:
+    return all(value) if isinstance(value, (list, tuple)) else bool(value)
