@@ -23,16 +23,11 @@ def create_records(kind: Kind, body, company=None, source: str = MANUAL) -> list
     tags, slots = _tags(company.id), _slots(kind, company.id)
     errors, created = [], []
     for item in items:
-        values, problems = parse_item(item, kind, set(tags))
-        problems = {**required_errors(values, kind), **problems}
-        names, name_problems = identity(values)
-        problems = {**name_problems, **problems}
-        if not problems and kind.is_salary:
-            problems = _slot_problem(slots, values["month"], values["tax_number"], None)
+        values, problems = _new_values(item, kind, tags, slots)
         errors.append(problems)
         if not problems:
             record = kind.model(company_id=company.id, source=source, paid_status=1)
-            _apply(record, {**values, **names}, tags)
+            _apply(record, values, tags)
             _default_due_at(record, kind)
             db().add(record)
             created.append(record)
@@ -47,8 +42,7 @@ def update_records(kind: Kind, body) -> list:
     company = current_company()
     items, as_list = items_of(body, kind.records)
     tags, slots = _tags(company.id), _slots(kind, company.id)
-    own = {r.id: r for r in db().scalars(select(kind.model).where(
-        kind.model.company_id == company.id))}
+    own = {r.id: r for r in company_rows(kind.model, company.id)}
     errors, updated = [], []
     for item in items:
         record, problems = _target(item, own)
@@ -60,7 +54,6 @@ def update_records(kind: Kind, body) -> list:
             record.updated_at = utcnow()
             updated.append(record)
     raise_item_errors(errors, as_list)
-    db().flush()
     return list(dict.fromkeys(updated))
 
 
@@ -70,6 +63,16 @@ def delete_records(kind: Kind, body) -> None:
     for record in db().scalars(select(kind.model).where(
             kind.model.company_id == current_company().id, kind.model.id.in_(ids))):
         db().delete(record)
+
+
+def _new_values(item, kind: Kind, tags: dict, slots: dict) -> tuple[dict, dict]:
+    values, problems = parse_item(item, kind, set(tags))
+    problems = {**required_errors(values, kind), **problems}
+    names, name_problems = identity(values)
+    problems = {**name_problems, **problems}
+    if not problems and kind.is_salary:
+        problems = _slot_problem(slots, values["month"], values["tax_number"], None)
+    return {**values, **names}, problems
 
 
 def _target(item, own: dict) -> tuple[object | None, dict]:
