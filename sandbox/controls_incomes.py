@@ -11,6 +11,7 @@ PATCH /_sandbox/incomes/<id>/   (or POST .../state/) any of is_processed, is_boo
 """
 from __future__ import annotations
 
+import secrets
 from datetime import date
 from decimal import Decimal
 
@@ -81,7 +82,7 @@ def _header(data: dict, company: Company, errors: dict) -> Income:
     values = parse_header(data, company, errors)
     today = date.today()
     income = Income(company_id=company.id, type=kind, invoice_type=0, source="manual",
-                    invoice_number=f"SBX-{today:%Y%m%d}-{db().query(Income).count() + 1}",
+                    invoice_number=f"SBX-{today:%Y%m%d}-{secrets.token_hex(3)}",
                     issued_at=today, fulfilled_at=today, due_at=today,
                     currency_id=company.default_currency_id, exchange_rate=Decimal(1),
                     net_amount=Decimal("1000.00"), vat_amount=Decimal("270.00"),
