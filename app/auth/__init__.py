@@ -27,9 +27,7 @@ def signed_in_companies() -> list[dict]:
 def init_app(app: Flask) -> None:
     """Register the sign-in views and the company URL defaults."""
     from app.auth import company, views
-    from app.auth.forms import LogoutForm
 
     company.init_app(app)
     app.register_blueprint(views.bp)
-    app.jinja_env.globals.update(signed_in_companies=signed_in_companies,
-                                 logout_form=LogoutForm)
+    app.jinja_env.globals.update(signed_in_companies=signed_in_companies)

@@ -37,7 +37,3 @@ class DemoLoginForm(FlaskForm):
 
     user = HiddenField(validators=[DataRequired()])
     next = HiddenField()
-
-
-class LogoutForm(FlaskForm):
-    """Sign-out: a POST with the CSRF token only."""

@@ -14,7 +14,7 @@ from flask import (
 from flask_babel import _
 from flask_babel import lazy_gettext as _l
 
-from app.auth.forms import DemoLoginForm, LoginForm, LogoutForm
+from app.auth.forms import DemoLoginForm, LoginForm
 from app.auth.session import add_company, companies, end_session
 from app.nav import safe_next
 from app.upstream import errors as up
@@ -64,7 +64,6 @@ def demo_login():
 @bp.post("/logout")
 def logout():
     """Delete the server-side session record entirely, keeping only the language choice."""
-    LogoutForm()  # CSRF is checked by CSRFProtect before the view runs
     lang = session.get("lang")
     end_session()
     if lang:
@@ -77,8 +76,7 @@ def _login_page(form: LoginForm, status: int):
     demo_users = current_app.config.get("DEMO_USERS") if current_app.config.get("DEMO") else {}
     return render_template("auth/login.html", form=form, demo_form=DemoLoginForm(),
                            demo_users=demo_users, role_labels=DEMO_ROLE_LABELS,
-                           signed_in=companies(),
-                           logout_form=LogoutForm()), status
+                           signed_in=companies()), status
 
 
 def _sign_in(form: LoginForm, token: str, company_id: int | None, name: str):
