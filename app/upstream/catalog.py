@@ -20,6 +20,8 @@ PATHS = {
     "vat_categories": "/2/accounting/vat-categories/",
     "ledger_numbers": "/2/accounting/ledger-numbers/",
 }
+# What a page shows for an id: a currency by its ISO code, everything else by name.
+LABEL_FIELDS = {"currencies": "code"}
 PRUNE_AT = 512
 
 
@@ -108,10 +110,13 @@ clear = cache.clear
 
 
 def names(client: Any, name: str, key: str | None = None) -> dict[Any, str]:
-    """``{id: name}`` for a catalogue (``key`` picks another field, e.g. ``code``)."""
-    return id_names(get(client, name), key)
+    """``{id: label}`` for a catalogue (currencies: code; ``key`` picks another field)."""
+    return id_names(get(client, name), key or LABEL_FIELDS.get(name))
 
 
 def names_many(client: Any, catalogues: Iterable[str]) -> dict[str, dict[Any, str]]:
-    """``{catalogue: {id: name}}`` for several catalogues, loaded in parallel."""
-    return {name: id_names(items) for name, items in get_many(client, catalogues).items()}
+    """``{catalogue: {id: label}}`` for several catalogues, loaded in parallel."""
+    return {
+        name: id_names(items, LABEL_FIELDS.get(name))
+        for name, items in get_many(client, catalogues).items()
+    }

@@ -132,9 +132,12 @@ def test_callers_cannot_change_the_cached_list(stub):
     assert catalog.get(client, "tags") == TAGS
 
 
-def test_names_with_another_field(stub):
+def test_currencies_are_named_by_code_unless_another_field_is_asked(stub):
     stub.default = stub.reply(body=[{"id": 1, "name": "Forint", "code": "HUF"}])
-    assert catalog.names(UpstreamClient(stub.url, "t", 1), "currencies", "code") == {1: "HUF"}
+    client = UpstreamClient(stub.url, "t", 1)
+    assert catalog.names(client, "currencies") == {1: "HUF"}
+    assert catalog.names(client, "currencies", "name") == {1: "Forint"}
+    assert catalog.names_many(client, ["currencies"]) == {"currencies": {1: "HUF"}}
 
 
 def test_unknown_catalogue_is_refused(stub_client):
