@@ -95,3 +95,20 @@ def test_next_pointing_elsewhere_is_ignored(client, company):
 def test_login_page_keeps_csrf_token(client):
     html = client.get("/login").get_data(as_text=True)
     assert csrf_token(html)
+
+
+def test_upstream_down_at_sign_in_keeps_name_and_company_but_not_token(client, company, faults):
+    faults.add(path="/2/company-info/", status=503)
+    response = sign_in(client, company, name="Kovács Béla", company_id=company.id)
+    html = response.get_data(as_text=True)
+    assert response.status_code == 503
+    assert "not reachable" in html
+    assert 'value="Kovács Béla"' in html and f'value="{company.id}"' in html
+    assert company.tokens["admin"] not in html
+
+
+def test_sign_in_without_company_id_uses_the_tokens_company(client, company, sandbox_log):
+    response = sign_in(client, company)
+    assert response.headers["Location"] == f"/c/{company.id}/"
+    (entry,) = sandbox_log.entries(path="/2/company-info/")
+    assert entry["company_id"] == company.id

@@ -191,3 +191,20 @@ def test_make_client_uses_url_company_header(app, company, sandbox_log):
         make_client(company.id, company.tokens["admin"]).get("/2/company-info/")
     (entry,) = sandbox_log.entries(path="/2/company-info/")
     assert entry["headers"]["Service-Company-Id"] == str(company.id)
+
+
+def test_upstream_not_found_becomes_404_page(app, company):
+    bp = company_blueprint("probe404", __name__, url_prefix="/probe404")
+
+    @bp.get("/")
+    def missing():
+        from flask import g
+
+        return g.api.get("/1/incomes/987654321/")
+
+    app.register_blueprint(bp)
+    client = app.test_client()
+    sign_in(client, company)
+    response = client.get(f"/c/{company.id}/probe404/")
+    assert response.status_code == 404
+    assert "does not exist" in response.get_data(as_text=True)

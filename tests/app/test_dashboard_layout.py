@@ -1,0 +1,91 @@
+"""Layout building blocks other areas use: nav registry, render_field, htmx helpers."""
+from __future__ import annotations
+
+from flask import render_template_string
+from flask_wtf import FlaskForm
+from wtforms import BooleanField, SelectField, StringField
+from wtforms.validators import DataRequired
+
+from app.auth import company_blueprint
+from app.htmx import render
+from app.nav import add_nav_entry, register_area
+from tests.app.conftest import sign_in
+
+
+def _area(app, name, label, order, group=None):
+    bp = company_blueprint(name, __name__, url_prefix=f"/{name}")
+
+    @bp.get("/")
+    def index():
+        return render("base.html", "_flashes.html")
+
+    register_area(app, bp, label, f"{name}.index", order=order, group=group)
+    return bp
+
+
+def test_navigation_shows_only_registered_areas_in_order(app, company):
+    _area(app, "zeta", "Zeta area", 50)
+    _area(app, "alpha", "Alpha area", 10)
+    client = app.test_client()
+    sign_in(client, company)
+    html = client.get(f"/c/{company.id}/zeta/").get_data(as_text=True)
+    assert html.index("Alpha area") < html.index("Zeta area")
+    assert f'href="/c/{company.id}/zeta/" aria-current="page"' in html
+    assert "Incomes" not in html.split('class="mainnav"')[1].split("</nav>")[0]
+
+
+def test_grouped_entries_share_one_menu(app, company):
+    bp = _area(app, "catalog", "Tags", 60, group="Catalogues")
+    add_nav_entry(app, "Currencies", "catalog.index", 61, group="Catalogues")
+    assert bp.name == "catalog"
+    client = app.test_client()
+    sign_in(client, company)
+    html = client.get(f"/c/{company.id}/").get_data(as_text=True)
+    assert html.count("Catalogues") == 1
+    assert "Tags" in html and "Currencies" in html
+
+
+def test_htmx_request_gets_the_fragment_and_a_normal_one_the_page(app, company):
+    _area(app, "frag", "Fragment area", 70)
+    client = app.test_client()
+    sign_in(client, company)
+    page = client.get(f"/c/{company.id}/frag/").get_data(as_text=True)
+    fragment = client.get(f"/c/{company.id}/frag/", headers={"HX-Request": "true"})
+    assert "<html" in page
+    assert "<html" not in fragment.get_data(as_text=True)
+    assert "HX-Request" in fragment.headers["Vary"]
+
+
+def test_htmx_request_without_sign_in_redirects_the_whole_page(client, company):
+    response = client.get(f"/c/{company.id}/", headers={"HX-Request": "true",
+                                                         "HX-Current-URL": "http://x/c/1/?a=b"})
+    assert response.headers["HX-Redirect"].startswith(f"/login?company_id={company.id}&next=")
+
+
+class _Form(FlaskForm):
+    class Meta:
+        csrf = False
+
+    title = StringField("Title", validators=[DataRequired()], description="Shown on lists")
+    kind = SelectField("Kind", choices=[("a", "Alpha"), ("b", "Beta")])
+    done = BooleanField("Done")
+
+
+MACRO = """{% from "macros/forms.html" import render_field, form_errors %}
+{{ form_errors(form, ['Above the form']) }}
+{{ render_field(form.title, placeholder='Name it') }}
+{{ render_field(form.kind, readonly=true, reason='Booked: no longer editable') }}
+{{ render_field(form.done) }}"""
+
+
+def test_render_field_shows_label_input_help_errors_and_read_only_reason(app):
+    with app.test_request_context(method="POST", data={"title": "", "kind": "b"}):
+        form = _Form()
+        form.validate()
+        html = render_template_string(MACRO, form=form)
+    assert '<label class="field__label" for="title">Title</label>' in html
+    assert 'aria-invalid="true"' in html and 'aria-describedby="title-error title-help"' in html
+    assert 'placeholder="Name it"' in html and "Shown on lists" in html
+    assert 'id="title-error"' in html
+    assert "Beta" in html and "Booked: no longer editable" in html and 'name="kind"' not in html
+    assert 'type="checkbox"' in html and "Above the form" in html
