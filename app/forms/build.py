@@ -1,0 +1,130 @@
+"""build_edit_form / build_new_form: a form class made per request from the record's fields."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from wtforms import HiddenField
+
+from app.forms import fields as fieldsets
+from app.forms.base import Layout, RecordForm
+from app.forms.choices import EMPTY_CHOICE, catalog_choices, ref_label, with_current
+from app.forms.diff import snapshot
+from app.forms.readonly import truthy
+from app.forms.registry import FieldSpec, spec_for
+from app.forms.tables import initial_rows, make_table, table_field
+from app.forms.widgets import make_field
+
+
+@dataclass(frozen=True)
+class Options:
+    """Per-form choices: which fields, which table columns, where partner search lives."""
+
+    fields: tuple[str, ...] = fieldsets.INCOME_FIELDS
+    assignment_fields: tuple[str, ...] = fieldsets.INCOME_ASSIGNMENT_FIELDS
+    item_fields: tuple[str, ...] = ()
+    search_url: str | None = None
+
+
+def build_edit_form(record: dict, catalogs: dict, *, company: dict | None = None,
+                    fields=fieldsets.INCOME_FIELDS,
+                    assignment_fields=fieldsets.INCOME_ASSIGNMENT_FIELDS,
+                    search_url: str | None = None, **form_kwargs) -> RecordForm:
+    """The edit form of a record: inputs for editable_fields, read-only text for the rest."""
+    editable = set(record.get("editable_fields") or [])
+    top = {name for name in editable if "." not in name}
+    specs = [spec_for(n) for n in fields if _shown(spec_for(n), record, top)]
+    cells = {n.split(".", 1)[1] for n in editable if n.startswith("assignments.")}
+    table = None
+    if "assignments" in record or "assignments" in top:
+        table = make_table("assignments", tuple(assignment_fields),
+                           record.get("assignments") or [],
+                           cells if "assignments" in top else set(), catalogs, record,
+                           required=_required(assignment_fields))
+    layout = Layout(record, {s.name: s for s in specs}, top & {s.name for s in specs},
+                    catalogs, company, table)
+    return _instantiate(layout, Options(search_url=search_url), **form_kwargs)
+
+
+def build_new_form(catalogs: dict, *, initial: dict | None = None, company: dict | None = None,
+                   fields=fieldsets.INCOME_FIELDS,
+                   assignment_fields=fieldsets.INCOME_ASSIGNMENT_FIELDS, item_fields=(),
+                   search_url: str | None = None, **form_kwargs) -> RecordForm:
+    """A create form: every field an input, prefilled from `initial` (record-shaped values)."""
+    record = dict(initial or {})
+    specs = [spec_for(name) for name in fields]
+    table = make_table("assignments", tuple(assignment_fields), record.get("assignments") or [],
+                       set(assignment_fields), catalogs, record, fixed=False, min_rows=1,
+                       required=_required(assignment_fields))
+    items = None
+    if item_fields:
+        items = make_table("items", tuple(item_fields), record.get("items") or [],
+                           set(item_fields), catalogs, record, fixed=False,
+                           required=_required(item_fields))
+    layout = Layout(record, {s.name: s for s in specs}, {s.name for s in specs}, catalogs,
+                    company, table, items, new=True)
+    return _instantiate(layout, Options(search_url=search_url), **form_kwargs)
+
+
+def _required(names) -> tuple[str, ...]:
+    return tuple(n for n in names if spec_for(n).required) + tuple(
+        n for n in ("net_amount", "gross_amount") if n in names)
+
+
+def _shown(spec: FieldSpec, record: dict, editable: set[str]) -> bool:
+    if spec.name in editable:
+        return True
+    if spec.conditional:
+        return truthy(record.get(spec.name))
+    return spec.name in record
+
+
+def _instantiate(layout: Layout, options: Options, **form_kwargs) -> RecordForm:
+    attrs: dict[str, Any] = {"base_state": HiddenField()}
+    for spec in layout.specs.values():
+        attrs[spec.name] = make_field(spec, _choices(spec, layout), render_kw=_render_kw(
+            spec, layout, options))
+    for table in (layout.table, layout.items):
+        if table is not None and table.editable:
+            attrs[table.name] = table_field(table)
+    form_class = type("RecordEditForm", (RecordForm,), attrs)
+    return form_class(data=_initial_data(layout), layout=layout, **form_kwargs)
+
+
+def _choices(spec: FieldSpec, layout: Layout) -> list:
+    raw = layout.record.get(spec.name)
+    if spec.widget_name == "partner":
+        label = ref_label(layout.record.get("partner")) or layout.record.get("partner_name")
+        return with_current([EMPTY_CHOICE], ref_label_id(raw), label)
+    choices = catalog_choices(spec, layout.catalogs)
+    if spec.kind == "refs":
+        return with_current(choices, [ref_label_id(v) for v in raw or []], ref_label(raw or []))
+    choices = with_current(choices, ref_label_id(raw), ref_label(raw))
+    return choices if spec.required or spec.kind == "bool" else [EMPTY_CHOICE, *choices]
+
+
+def ref_label_id(raw: Any) -> Any:
+    """The id inside a reference value (object or plain), for keeping it selectable."""
+    return raw.get("id") if isinstance(raw, dict) else raw
+
+
+def _render_kw(spec: FieldSpec, layout: Layout, options: Options) -> dict:
+    render_kw: dict[str, Any] = {}
+    if spec.widget_name == "partner" and options.search_url:
+        render_kw["data-search-url"] = options.search_url
+    if spec.name in ("accounting_period_start", "vat_period_started_at"):
+        partner = {"accounting_period_start": "accounting_period_end"}.get(spec.name)
+        if partner:
+            render_kw["data-not-after"] = partner
+    return render_kw
+
+
+def _initial_data(layout: Layout) -> dict:
+    data = {spec.name: spec.value_kind.to_form(spec.value_kind.load(layout.record.get(spec.name)))
+            for spec in layout.specs.values()}
+    for table in (layout.table, layout.items):
+        if table is not None and table.editable:
+            data[table.name] = initial_rows(table)
+    data["base_state"] = json.dumps(snapshot(layout), separators=(",", ":"))
+    return data

@@ -1,0 +1,89 @@
+"""Reading a submitted form: CSRF, parsing every input, the rules checked before sending.
+
+A field missing from the submitted data counts as unchanged (a crafted or partial POST cannot
+clear what it did not send); multi-selects and checkboxes carry an empty marker value so that
+"nothing chosen" is told apart from "not sent".
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from flask_babel import gettext as _
+
+from app.forms.diff import base_rows, base_values
+from app.forms.rules import apply_rules
+from app.forms.tables import parse_rows
+
+FALSE_WORDS = ("", "false", "0", "n", "no", "off")
+
+
+def check_form(form) -> bool:
+    """Fill form.values and form.rows; put messages on fields; True when all is well."""
+    if not form.validate() and "csrf_token" in form.errors:
+        form.form_errors.append(_("This form has expired. Reload the page and try again."))
+        return False
+    ok = _parse_fields(form)
+    for table in (form.layout.table, form.layout.items):
+        if table is not None:
+            ok = _parse_table(form, table) and ok
+    return apply_rules(form) and ok and not form.form_errors
+
+
+def raw_value(spec, field) -> Any:
+    """The submitted value in the shape the kind parses; None when the field was not sent."""
+    raw = list(field.raw_data or [])
+    if not raw:
+        return None
+    if spec.kind == "refs":
+        return [value for value in raw if value != ""]
+    if spec.kind == "bool":
+        return any(str(value).lower() not in FALSE_WORDS for value in raw)
+    return raw[0]
+
+
+def _parse_fields(form) -> bool:
+    ok, base = True, base_values(form)
+    for name, spec in form.layout.specs.items():
+        kind = spec.value_kind
+        if name not in form.layout.editable:
+            form.values[name] = kind.load(form.record.get(name))
+            continue
+        raw = raw_value(spec, form[name])
+        if raw is None and not form.layout.new:
+            form.values[name] = base.get(name)
+            continue
+        try:
+            form.values[name] = kind.parse(raw)
+        except ValueError as exc:
+            form[name].errors = [*form[name].errors, str(exc)]
+            ok = False
+            continue
+        if spec.required and form.values[name] in (None, []):
+            form[name].errors = [*form[name].errors, _("This field is required.")]
+            ok = False
+    return ok
+
+
+def _parse_table(form, table) -> bool:
+    if not table.editable or not _table_sent(form, table.name):
+        form.rows[table.name] = base_rows(form, table)
+        return True
+    rows, ok = parse_rows(table, form[table.name].entries)
+    form.rows[table.name] = rows
+    if len(rows) < table.min_rows:
+        form.row_errors.setdefault(table.name, {})[-1] = [_("Add at least one row.")]
+        form.form_errors.append(_("Add at least one row to the table “%(table)s”.",
+                                  table=_table_label(table.name)))
+        ok = False
+    return ok
+
+
+def _table_sent(form, name: str) -> bool:
+    from flask import request
+
+    prefix = f"{name}-"
+    return any(key.startswith(prefix) for key in request.form)
+
+
+def _table_label(name: str) -> str:
+    return {"assignments": _("Revenue categorisation"), "items": _("Line items")}.get(name, name)

@@ -1,0 +1,158 @@
+"""Value kinds: how one kind of upstream value is read, parsed from a form, sent and shown.
+
+Every kind works on one Python value type (str, date, Decimal, bool, int, list[int]); None
+means empty. `load` reads a record value (ids or {id, name} objects alike), `parse` reads form
+data (raising ValueError with a user message), `dump` gives the JSON payload value and
+`to_form` the WTForms data.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from babel.numbers import format_decimal
+from flask_babel import get_locale
+from flask_babel import lazy_gettext as _l
+
+from app.i18n import parse_date, parse_decimal
+
+NUMBER_MSG = _l("Enter a number, e.g. 1 234,50 or 1234.50.")
+DATE_MSG = _l("Enter a date, e.g. 2024-03-05 or 2024.03.05.")
+CHOICE_MSG = _l("Choose one of the options.")
+
+
+def ref_id(value: Any) -> int | None:
+    """An id from an integer, a digit string or an {id, ...} object; None when empty."""
+    if isinstance(value, dict):
+        value = value.get("id")
+    if value in (None, ""):
+        return None
+    if isinstance(value, bool):
+        raise ValueError(CHOICE_MSG)
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise ValueError(CHOICE_MSG) from None
+
+
+def _text(value: Any) -> str | None:
+    text = "" if value is None else str(value).strip()
+    return text or None
+
+
+def _date(value: Any) -> date | None:
+    if isinstance(value, date) or value in (None, ""):
+        return value or None
+    try:
+        return date.fromisoformat(str(value)[:10])
+    except ValueError:
+        return None
+
+
+def _parse_date(value: Any) -> date | None:
+    if isinstance(value, date):
+        return value
+    try:
+        return parse_date(value)
+    except ValueError:
+        raise ValueError(DATE_MSG) from None
+
+
+def _decimal(value: Any) -> Decimal | None:
+    if value in (None, ""):
+        return None
+    try:
+        return value if isinstance(value, Decimal) else Decimal(str(value))
+    except InvalidOperation:
+        return None
+
+
+def _parse_decimal(value: Any) -> Decimal | None:
+    if isinstance(value, Decimal):
+        return value
+    try:
+        return parse_decimal(value)
+    except ValueError:
+        raise ValueError(NUMBER_MSG) from None
+
+
+def _format_number(pattern: str) -> Callable[[Any], str]:
+    def to_form(value: Any) -> str:
+        number = _decimal(value)
+        return "" if number is None else format_decimal(number, format=pattern,
+                                                        locale=get_locale() or "en")
+    return to_form
+
+
+def _bool(value: Any) -> bool:
+    if isinstance(value, str):
+        return value.strip().lower() in ("y", "yes", "on", "true", "1")
+    return bool(value)
+
+
+def _refs(value: Any) -> list[int]:
+    if value in (None, ""):
+        return []
+    values = value if isinstance(value, list | tuple) else [value]
+    return [i for i in (ref_id(v) for v in values) if i is not None]
+
+
+def _amount_out(value: Decimal | None) -> str | None:
+    return None if value is None else str(value.quantize(Decimal("0.01")))
+
+
+def _rate_out(value: Decimal | None) -> str | None:
+    return None if value is None else format(value.normalize(), "f")
+
+
+def _same(a: Any, b: Any) -> bool:
+    return a == b
+
+
+def _same_set(a: Any, b: Any) -> bool:
+    return set(a or ()) == set(b or ())
+
+
+@dataclass(frozen=True)
+class Kind:
+    """How one kind of value moves between record, form and payload."""
+
+    name: str
+    load: Callable[[Any], Any]
+    parse: Callable[[Any], Any]
+    dump: Callable[[Any], Any]
+    to_form: Callable[[Any], Any]
+    same: Callable[[Any, Any], bool] = _same
+
+
+def _identity(value: Any) -> Any:
+    return value
+
+
+def _or_blank(value: Any) -> Any:
+    return "" if value is None else value
+
+
+def _iso(value: date | None) -> str | None:
+    return value.isoformat() if value else None
+
+
+def _id_str(value: Any) -> str:
+    return "" if value is None else str(value)
+
+
+TEXT = Kind("text", _text, _text, _identity, _or_blank)
+DATE = Kind("date", _date, _parse_date, _iso, lambda v: _iso(v) or "")
+AMOUNT = Kind("amount", _decimal, _parse_decimal, _amount_out, _format_number("0.00"))
+RATE = Kind("rate", _decimal, _parse_decimal, _rate_out, _format_number("0.######"))
+PERCENT = Kind("percent", _decimal, _parse_decimal, lambda v: None if v is None else float(v),
+               _format_number("0.##"))
+BOOL = Kind("bool", _bool, _bool, bool, bool)
+CHOICE = Kind("choice", _text, _text, _identity, _or_blank)
+REF = Kind("ref", ref_id, ref_id, _identity, _id_str)
+REFS = Kind("refs", _refs, _refs, list, lambda v: [str(i) for i in v or []], _same_set)
+
+KINDS = {kind.name: kind for kind in (TEXT, DATE, AMOUNT, RATE, PERCENT, BOOL, CHOICE, REF, REFS)}

@@ -1,0 +1,76 @@
+"""The field registry: upstream field name -> label, kind, widget, group and choices source."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from flask_babel import lazy_gettext as _l
+
+from app.forms.kinds import KINDS, Kind
+
+GROUPS = {
+    "document": _l("Document"),
+    "partner": _l("Partner"),
+    "amounts": _l("Amounts and currency"),
+    "payment": _l("Payment"),
+    "accounting": _l("Accounting"),
+    "labels": _l("Tags and review"),
+    "note": _l("Note"),
+}
+WIDGETS = {"text": "input", "date": "date", "amount": "decimal", "rate": "decimal",
+           "percent": "decimal", "bool": "checkbox", "choice": "select", "ref": "select",
+           "refs": "multi"}
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """Everything Bookdesk knows about one upstream field.
+
+    catalog: the catalogue a reference field chooses from ("tags", "revenue_types",
+    "vat_categories:revenue" keeps one VAT type, ...). choices: static (value, label) pairs.
+    conditional: shown only when editable or filled (settings-driven fields).
+    money: amounts shown with the record's currency.
+    """
+
+    name: str
+    label: Any
+    kind: str = "text"
+    group: str = "document"
+    widget: str | None = None
+    catalog: str | None = None
+    choices: tuple = ()
+    required: bool = False
+    conditional: bool = False
+    wide: bool = False
+    money: bool = False
+    max_length: int | None = None
+    help: Any = None
+
+    @property
+    def value_kind(self) -> Kind:
+        """The Kind that parses, dumps and compares this field's values."""
+        return KINDS[self.kind]
+
+    @property
+    def widget_name(self) -> str:
+        """The widget: explicit, else the kind's default."""
+        return self.widget or WIDGETS[self.kind]
+
+
+REGISTRY: dict[str, FieldSpec] = {}
+
+
+def register(*specs: FieldSpec) -> None:
+    """Add (or replace) field specs; areas may register fields of their own."""
+    for spec in specs:
+        REGISTRY[spec.name] = spec
+
+
+def spec_for(name: str) -> FieldSpec:
+    """The spec of a registered field; an unknown name gets a plain read-only text spec."""
+    return REGISTRY.get(name) or FieldSpec(name, name.replace("_", " ").capitalize())
+
+
+def group_label(group: str) -> Any:
+    """The translated heading of a field group."""
+    return GROUPS.get(group, group)

@@ -1,0 +1,176 @@
+"""Editable row tables (assignments, line items): columns from editable_fields, rows by id.
+
+A table whose amount columns are read-only has fixed rows (the API then only lets some
+columns change); otherwise rows can be added and removed. Read-only cells always come from the
+record, never from the submitted form.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask_babel import lazy_gettext as _l
+from wtforms import FieldList, Form, FormField, HiddenField
+
+from app.forms.choices import catalog_choices, ref_label, with_current
+from app.forms.display import display_text
+from app.forms.kinds import ref_id
+from app.forms.readonly import truthy
+from app.forms.registry import FieldSpec, spec_for
+from app.forms.widgets import make_field
+
+TEMPLATE_INDEX = "__index__"
+REQUIRED_MSG = _l("This field is required.")
+ROW_LOCKING = ("net_amount", "gross_amount")
+
+
+@dataclass
+class Table:
+    """What a table shows: columns, which are editable, the record's rows."""
+
+    name: str
+    columns: list[FieldSpec]
+    editable: set[str]
+    rows: list[dict]
+    required: tuple[str, ...] = ()
+    fixed: bool = False
+    min_rows: int = 0
+    catalogs: dict = field(default_factory=dict)
+    record: dict = field(default_factory=dict)
+
+    def row_by_id(self, row_id: Any) -> dict | None:
+        """The record's row with this id."""
+        return next((r for r in self.rows if row_id is not None and r.get("id") == row_id), None)
+
+    def display(self, spec: FieldSpec, row: dict | None) -> str:
+        """Read-only text of one cell."""
+        return display_text(spec, (row or {}).get(spec.name), self.record, self.catalogs)
+
+
+def make_table(name: str, names: tuple[str, ...], rows: list[dict], editable: set[str],
+               catalogs: dict, record: dict, **options) -> Table:
+    """Choose the columns: editable ones plus read-only ones that hold a value somewhere."""
+    columns = [spec_for(n) for n in names
+               if n in editable or any(truthy(row.get(n)) for row in rows)]
+    fixed = options.pop("fixed", None)
+    if fixed is None:
+        fixed = not all(col in editable for col in ROW_LOCKING if col in names)
+    return Table(name, columns, editable, rows, fixed=fixed, catalogs=catalogs, record=record,
+                 **options)
+
+
+def row_form_class(table: Table) -> type[Form]:
+    """The WTForms row form: a hidden id plus one field per editable column."""
+    attrs: dict[str, Any] = {"id": HiddenField()}
+    for spec in table.columns:
+        if spec.name in table.editable:
+            choices = catalog_choices(spec, table.catalogs)
+            for row in table.rows:
+                choices = with_current(choices, _choice_value(spec, row.get(spec.name)),
+                                       ref_label(row.get(spec.name)))
+            attrs[spec.name] = make_field(spec, choices, render_kw={"aria-label": spec.label})
+    return type(f"{table.name.title()}Row", (Form,), attrs)
+
+
+def _choice_value(spec: FieldSpec, raw: Any) -> Any:
+    if spec.kind == "refs":
+        return [ref_id(item) for item in raw or []]
+    return ref_id(raw) if spec.kind == "ref" else None
+
+
+def table_field(table: Table) -> FieldList:
+    """The FieldList holding the table's rows."""
+    return FieldList(FormField(row_form_class(table)), min_entries=table.min_rows)
+
+
+def initial_rows(table: Table) -> list[dict]:
+    """Form data for the record's rows."""
+    return [{"id": "" if row.get("id") is None else str(row["id"]),
+             **{spec.name: spec.value_kind.to_form(spec.value_kind.load(row.get(spec.name)))
+                for spec in table.columns if spec.name in table.editable}}
+            for row in table.rows]
+
+
+def load_rows(table: Table) -> list[dict]:
+    """The record's rows as Python values (id plus every column)."""
+    return [{"id": row.get("id"),
+             **{spec.name: spec.value_kind.load(row.get(spec.name)) for spec in table.columns}}
+            for row in table.rows]
+
+
+def template_row(table: Table):
+    """A blank bound row with the placeholder index, for the add-row <template>."""
+    form = row_form_class(table)(prefix=f"{table.name}-{TEMPLATE_INDEX}-")
+    return form
+
+
+def parse_rows(table: Table, entries) -> tuple[list[dict], bool]:
+    """Rows from the submitted entries (read-only cells from the record); errors on cells."""
+    if table.fixed:
+        pairs = [(entry, row) for entry, row in zip(entries, table.rows, strict=False)]
+    else:
+        pairs = [(entry, table.row_by_id(_entry_id(entry))) for entry in entries]
+    rows, ok = [], True
+    for index, (entry, original) in enumerate(pairs):
+        if original is None and _blank(table, entry):
+            continue
+        row, row_ok = _parse_row(table, entry, original)
+        row["_entry"] = index
+        rows.append(row)
+        ok = ok and row_ok
+    return rows, ok
+
+
+def _entry_id(entry) -> int | None:
+    try:
+        return ref_id(entry["id"].data)
+    except ValueError:
+        return None
+
+
+def _blank(table: Table, entry) -> bool:
+    return not any(truthy(entry[spec.name].data) for spec in table.columns
+                   if spec.name in table.editable and spec.kind != "bool")
+
+
+def _parse_row(table: Table, entry, original: dict | None) -> tuple[dict, bool]:
+    row: dict[str, Any] = {"id": (original or {}).get("id")}
+    ok = True
+    for spec in table.columns:
+        if spec.name not in table.editable:
+            row[spec.name] = spec.value_kind.load((original or {}).get(spec.name))
+            continue
+        cell = entry[spec.name]
+        try:
+            row[spec.name] = spec.value_kind.parse(cell.data)
+        except ValueError as exc:
+            cell.errors = [*cell.errors, str(exc)]
+            ok = False
+            continue
+        if spec.name in table.required and row[spec.name] in (None, []):
+            cell.errors = [*cell.errors, str(REQUIRED_MSG)]
+            ok = False
+    return row, ok
+
+
+def dump_rows(table: Table, rows: list[dict]) -> list[dict]:
+    """The payload list: the id of existing rows plus the editable cells (empty amounts left
+    out, so the API works them out)."""
+    out = []
+    for row in rows:
+        item = {} if row.get("id") is None else {"id": row["id"]}
+        for spec in table.columns:
+            if spec.name in table.editable:
+                value = spec.value_kind.dump(row.get(spec.name))
+                if value is not None or spec.kind not in ("amount", "percent", "rate"):
+                    item[spec.name] = value
+        out.append(item)
+    return out
+
+
+def rows_changed(table: Table, before: list[dict], after: list[dict]) -> bool:
+    """True when rows were added, removed, reordered or any cell differs."""
+    if [r.get("id") for r in before] != [r.get("id") for r in after]:
+        return True
+    return any(not spec.value_kind.same(old.get(spec.name), new.get(spec.name))
+               for old, new in zip(before, after, strict=True) for spec in table.columns)

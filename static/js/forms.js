@@ -1,0 +1,88 @@
+// Record forms (app/forms): row tables, tag pickers, paired dates, currency and exchange rate.
+// Progressive enhancement only: every action also works by submitting the form.
+(function () {
+  "use strict";
+
+  // Row tables: add a row from the <template>, remove a row, without a round trip.
+  document.addEventListener("click", function (event) {
+    var add = event.target.closest("[data-add-row]");
+    var remove = event.target.closest("[data-remove-row]");
+    if (add) {
+      event.preventDefault();
+      addRow(add.closest("[data-rowtable]"));
+    } else if (remove) {
+      event.preventDefault();
+      removeRow(remove.closest("tr[data-row]"));
+    }
+  });
+
+  function addRow(table) {
+    var template = table.querySelector("template[data-row-template]");
+    var body = table.querySelector("tbody[data-rows]");
+    if (!template || !body) { return; }
+    var index = parseInt(table.getAttribute("data-next-index") || "0", 10);
+    table.setAttribute("data-next-index", String(index + 1));
+    var html = template.innerHTML.split("__index__").join(String(index));
+    var holder = document.createElement("tbody");
+    holder.innerHTML = html;
+    var row = holder.querySelector("tr");
+    var empty = body.querySelector(".rowtable__empty");
+    if (empty) { empty.remove(); }
+    body.appendChild(row);
+    var first = row.querySelector("input:not([type=hidden]), select");
+    if (first) { first.focus(); }
+  }
+
+  function removeRow(row) {
+    if (!row) { return; }
+    var next = row.nextElementSibling;
+    if (next && next.classList.contains("rowtable__errors")) { next.remove(); }
+    row.remove();
+  }
+
+  // Tag pickers: the summary lists the ticked tags.
+  document.addEventListener("change", function (event) {
+    var picker = event.target.closest("details[data-picker]");
+    if (!picker) { return; }
+    var names = [];
+    picker.querySelectorAll("input[type=checkbox]:checked").forEach(function (box) {
+      names.push(box.parentNode.textContent.trim());
+    });
+    picker.querySelector("summary").textContent = names.length ? names.join(", ") : "—";
+  });
+
+  // Close an open picker when clicking elsewhere.
+  document.addEventListener("click", function (event) {
+    document.querySelectorAll("details[data-picker][open]").forEach(function (picker) {
+      if (!picker.contains(event.target)) { picker.removeAttribute("open"); }
+    });
+  });
+
+  // Paired dates: the start may not be after the end (the server checks again).
+  function checkOrder(start) {
+    var end = document.getElementById(start.getAttribute("data-not-after"));
+    if (!end) { return; }
+    var late = start.value && end.value && start.value > end.value;
+    start.setCustomValidity(late ? (start.getAttribute("data-not-after-message") || "") : "");
+  }
+  document.addEventListener("input", function (event) {
+    var target = event.target;
+    if (target.matches("[data-not-after]")) { checkOrder(target); }
+    document.querySelectorAll("[data-not-after='" + target.id + "']").forEach(checkOrder);
+  });
+
+  // Currency: a currency other than the company's needs an exchange rate; say so up front.
+  function syncRate(select) {
+    var rate = document.getElementById(select.getAttribute("data-rate-field") || "exchange_rate");
+    var hint = document.querySelector("[data-rate-hint]");
+    if (!rate) { return; }
+    var foreign = select.value && select.value !== select.getAttribute("data-default-currency");
+    rate.required = Boolean(foreign);
+    rate.closest(".field").classList.toggle("is-required", Boolean(foreign));
+    if (hint) { hint.hidden = !foreign; }
+  }
+  document.addEventListener("change", function (event) {
+    if (event.target.matches("select[data-default-currency]")) { syncRate(event.target); }
+  });
+  document.querySelectorAll("select[data-default-currency]").forEach(syncRate);
+})();
