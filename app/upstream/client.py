@@ -132,8 +132,10 @@ class UpstreamClient:
             "Accept": "application/json",
             "User-Agent": self.app_name,
             "X-Application": self.app_name,
-            self.company_header: str(self.company_id),
         }
+        # No company (sign-in asks which company the token belongs to): send no header.
+        if self.company_id not in (None, ""):
+            headers[self.company_header] = str(self.company_id)
         if self.stats.request_id:
             headers["X-Request-Id"] = self.stats.request_id
         return headers

@@ -42,10 +42,10 @@ def test_a_catalogue_is_loaded_once_within_its_ttl_and_again_after(stub, stub_cl
 
 def test_ttl_comes_from_the_client(stub):
     stub.default = stub.reply(body=[])
-    client = UpstreamClient(stub.url, "t", 1, catalog_ttl=0.2)
+    client = UpstreamClient(stub.url, "t", 1, catalog_ttl=0.5)
     catalog.get(client, "currencies")
     catalog.get(client, "currencies")
-    time.sleep(0.25)
+    time.sleep(0.6)
     catalog.get(client, "currencies")
     assert _paths(stub) == ["/2/currencies/"] * 2
 
@@ -86,7 +86,9 @@ def test_a_load_running_while_invalidated_is_not_stored(stub):
     client = UpstreamClient(stub.url, "t", 1)
     loader = threading.Thread(target=catalog.get, args=(client, "tags"))
     loader.start()
-    time.sleep(0.1)
+    deadline = time.monotonic() + 2
+    while not stub.requests and time.monotonic() < deadline:
+        time.sleep(0.01)
     catalog.invalidate(1, "tags")
     loader.join()
     assert catalog.names(client, "tags") == {1: "new"}
@@ -104,11 +106,11 @@ def test_concurrent_gets_load_once(stub):
 
 
 def test_get_many_loads_every_catalogue_path_in_parallel(stub):
-    stub.default = stub.reply(body=TAGS, delay=0.2)
+    stub.default = stub.reply(body=TAGS, delay=0.3)
     client = UpstreamClient(stub.url, "t", 1)
     started = time.monotonic()
     names = catalog.names_many(client, ["tags", "expense_types", "revenue_types"])
-    assert time.monotonic() - started < 0.5
+    assert time.monotonic() - started < 0.75  # one after another would take 0.9 s
     assert names["expense_types"] == {1: "Q1", 2: "Rent"}
     catalog.get_many(client, ["vat_categories", "ledger_numbers", "currencies"])
     assert sorted(_paths(stub)) == sorted([

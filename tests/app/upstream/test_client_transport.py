@@ -26,6 +26,12 @@ def test_company_header_name_is_a_setting(stub):
     assert "Service-Company-Id" not in stub.requests[0]["headers"]
 
 
+@pytest.mark.parametrize("company_id", [None, ""])
+def test_no_company_sends_no_company_header(stub, company_id):
+    UpstreamClient(stub.url, "t", company_id).get("/2/company-info/")
+    assert "Service-Company-Id" not in stub.requests[0]["headers"]
+
+
 def test_cookies_set_by_the_upstream_never_reach_another_request(stub, stub_client):
     stub.then(stub.reply(200, {}, {"Set-Cookie": "sessionid=abc; Path=/"}))
     stub_client.get("/2/tags/")
