@@ -43,7 +43,7 @@ def import_income():
     if run.outcome.ignored:
         return jsonify({"ignored": True, "ignored_by": run.outcome.ignored_by, "income": None,
                         "policy": run.public(), "trace": []})
-    attach_partner(income, company)
+    attach_partner(db(), income, company)
     store(db(), company, income, run)
     detail = detail_json(load_income(income.id, company), company)
     return jsonify({"ignored": False, "ignored_by": None, "income": detail,

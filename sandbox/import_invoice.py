@@ -11,6 +11,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from .db import db
 from .errors import validation_error
@@ -111,20 +112,20 @@ def _income(values: dict, company: Company, kind: int, source: str) -> Income:
     return income
 
 
-def attach_partner(income: Income, company: Company) -> None:
+def attach_partner(session: Session, income: Income, company: Company) -> None:
     """Link the income to the partner with its tax number (or name); create one if none."""
     if income.partner_id is not None or not income.partner_name:
         return
     tax_number = normalise_tax_number(income.partner_tax_number)
     match = Partner.tax_number == tax_number if tax_number else Partner.name == income.partner_name
-    partner = db().scalar(select(Partner).where(Partner.company_id == company.id, match)
-                          .order_by(Partner.id))
+    partner = session.scalar(select(Partner).where(Partner.company_id == company.id, match)
+                             .order_by(Partner.id))
     if partner is None:
         partner = Partner(company_id=company.id, name=income.partner_name,
                           tax_number=tax_number, zip_code=income.partner_zip_code,
                           city=income.partner_city, address=income.partner_address,
                           country=income.partner_country, is_customer=True,
                           source=income.source)
-        db().add(partner)
-        db().flush()
+        session.add(partner)
+        session.flush()
     income.partner_id = partner.id
