@@ -123,5 +123,9 @@ def _register_areas(app: Flask) -> None:
     nav.init_app(app)
     auth.init_app(app)
     for name in AREAS:
-        if importlib.util.find_spec(f"app.{name}") is not None:
-            importlib.import_module(f"app.{name}").init_app(app)
+        if importlib.util.find_spec(f"app.{name}") is None:
+            continue
+        module = importlib.import_module(f"app.{name}")
+        # A folder without __init__.py yet is an area still being written: not mounted.
+        if getattr(module, "__file__", None) is not None:
+            module.init_app(app)

@@ -62,8 +62,10 @@ def company_entry(company_id: int) -> dict | None:
 
 
 def add_company(company_id: int, token: str, company_name: str, user_name: str) -> None:
-    """Sign a company in; a first sign-in starts a fresh session under a new id."""
-    if not companies():
+    """Sign a company in under a new session id; the first sign-in also starts the clocks."""
+    if companies():
+        current_app.session_interface.regenerate(session)
+    else:
         start_session()
     entries = dict(companies())
     entries[str(company_id)] = {

@@ -112,3 +112,11 @@ def test_sign_in_without_company_id_uses_the_tokens_company(client, company, san
     assert response.headers["Location"] == f"/c/{company.id}/"
     (entry,) = sandbox_log.entries(path="/2/company-info/")
     assert entry["company_id"] == company.id
+
+
+def test_adding_a_second_company_also_changes_the_session_id(client, app, company, make_company):
+    sign_in(client, company)
+    first = session_cookie(client, app)
+    sign_in(client, make_company())
+    assert session_cookie(client, app) != first
+    assert client.get(f"/c/{company.id}/").status_code == 200
