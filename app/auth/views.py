@@ -99,9 +99,8 @@ def _sign_in(form: LoginForm, token: str, company_id: int | None, name: str):
 def _company_info(token: str, company_id: int | None) -> dict:
     from app.upstream import make_client
 
-    # No company given: the token's own company answers (an empty header selects none).
-    return make_client(company_id if company_id is not None else "", token).get(
-        "/2/company-info/")
+    # No company given: no company header, so the token's own company answers.
+    return make_client(company_id, token).get("/2/company-info/")
 
 
 def _explain(form: LoginForm, exc: Exception, company_id: int | None) -> None:

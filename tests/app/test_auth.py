@@ -120,3 +120,9 @@ def test_adding_a_second_company_also_changes_the_session_id(client, app, compan
     sign_in(client, make_company())
     assert session_cookie(client, app) != first
     assert client.get(f"/c/{company.id}/").status_code == 200
+
+
+def test_sign_in_without_company_id_sends_no_company_header(client, company, sandbox_log):
+    sign_in(client, company)
+    (entry,) = sandbox_log.entries(path="/2/company-info/")
+    assert "Service-Company-Id" not in entry["headers"]
