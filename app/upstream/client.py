@@ -92,7 +92,9 @@ class UpstreamClient:
         try:
             return parse_page(body, resource or resource_from_path(path))
         except MalformedPage as exc:
-            raise Unavailable(f"malformed list body: {exc}", path=urls.path_only(path)) from None
+            raise Unavailable(
+                f"malformed list body: {exc}", method="GET", path=urls.path_only(path)
+            ) from None
 
     def iter_pages(self, path: str, params=None, *, resource=None) -> Iterator[Page]:
         """Every page of a list, following ``next`` until it is null."""

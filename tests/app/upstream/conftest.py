@@ -126,7 +126,8 @@ def stub_client(stub):
 
 
 @pytest.fixture(autouse=True)
-def _fresh_catalog():
+def fresh_catalog():
+    """An empty catalogue cache before and after each test."""
     catalog.clear()
     yield
     catalog.clear()
