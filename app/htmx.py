@@ -41,3 +41,11 @@ def retarget_to_messages(response, swap: str = "innerHTML"):
     response.headers["HX-Retarget"] = MESSAGES_TARGET
     response.headers["HX-Reswap"] = swap
     return response
+
+
+def trigger(response, event: str, detail=None):
+    """Ask htmx to fire `event` on the page after this response (HX-Trigger)."""
+    import json
+
+    response.headers["HX-Trigger"] = json.dumps({event: detail}) if detail is not None else event
+    return response

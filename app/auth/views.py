@@ -29,6 +29,16 @@ DEMO_ROLE_LABELS = {
 }
 
 
+@bp.get("/")
+def home():
+    """The first signed-in company's overview, or the sign-in page."""
+    entries = companies()
+    if not entries:
+        return redirect(url_for("auth.login"))
+    first = min(entries, key=lambda key: entries[key]["company_name"])
+    return redirect(url_for("dashboard.index", company_id=int(first)))
+
+
 @bp.route("/login", methods=["GET", "POST"])
 def login():
     """Show the sign-in form; on POST validate the token with the upstream and sign in."""

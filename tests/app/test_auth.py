@@ -126,3 +126,9 @@ def test_sign_in_without_company_id_sends_no_company_header(client, company, san
     sign_in(client, company)
     (entry,) = sandbox_log.entries(path="/2/company-info/")
     assert "Service-Company-Id" not in entry["headers"]
+
+
+def test_site_root_leads_to_sign_in_or_to_a_signed_in_company(client, company):
+    assert client.get("/").headers["Location"] == "/login"
+    sign_in(client, company)
+    assert client.get("/").headers["Location"] == f"/c/{company.id}/"
