@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify, request
 from sqlalchemy import select
-from sqlalchemy.orm import selectinload
+from sqlalchemy.orm import defer
 
 from .auth import current_company, current_token, require_write
 from .db import db
@@ -11,33 +11,30 @@ from .errors import not_found
 from .expenses_create import attach_file, build_expense, checked_upload, form_data
 from .expenses_fields import Ctx
 from .expenses_filters import conditions
+from .expenses_page import page_results
 from .expenses_rules import HEADER_ORDER, editable_fields
-from .expenses_serialize import detail_record, list_record, lookup_tables
+from .expenses_serialize import detail_record
 from .expenses_update import apply_patch
-from .models.expenses import Expense, ExpenseAssignment
+from .models.expenses import Expense
 from .pagination import cursor_page, page_number_page
 
 bp = Blueprint("expenses", __name__)
 
 # Fields the create request takes; excluding is an action on an existing expense, not a field.
 CREATE_FIELDS = tuple(name for name in HEADER_ORDER if name != "excluded_from_accounting")
-LIST_LOADING = (selectinload(Expense.partner), selectinload(Expense.tags),
-                selectinload(Expense.simple_tags), selectinload(Expense.items),
-                selectinload(Expense.assignments).selectinload(ExpenseAssignment.tags),
-                selectinload(Expense.assignments).selectinload(ExpenseAssignment.vat))
 
 
 def _list_statement():
+    # Lists never show these; not loading them keeps the hot path lean.
     return select(Expense).where(*conditions(request.args, db(), current_company())) \
-        .options(*LIST_LOADING)
+        .options(defer(Expense.search_text), defer(Expense.custom_fields), defer(Expense.note))
 
 
 @bp.get("/2/expenses/")
 def list_v2():
     """Cursor page: {next, previous, results: {expenses: [...], <lookup tables>}}."""
-    def build(rows):
-        return {"expenses": [list_record(e) for e in rows], **lookup_tables(db(), rows)}
-    return jsonify(cursor_page(_list_statement(), Expense.id, build))
+    return jsonify(cursor_page(_list_statement(), Expense.id,
+                               lambda rows: page_results(db(), rows)))
 
 
 @bp.get("/2/expenses/<int:expense_id>/")
@@ -74,7 +71,7 @@ def update(expense_id: int):
 def list_v1():
     """Deprecated page-number list (same filters), replaced by /2/expenses."""
     page = page_number_page(_list_statement().order_by(Expense.id.desc()),
-                            lambda rows: [list_record(e) for e in rows])
+                            lambda rows: page_results(db(), rows, lookups=False)["expenses"])
     return _deprecated(jsonify(page), "/2/expenses")
 
 
@@ -99,4 +96,4 @@ def _expense(expense_id: int) -> Expense:
 
 def _detail(expense: Expense) -> dict:
     company = current_company()
-    return detail_record(expense, company, editable_fields(expense, company))
+    return detail_record(expense, editable_fields(expense, company))

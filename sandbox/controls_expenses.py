@@ -52,7 +52,7 @@ def create_expense():
     db().add(expense)
     _set_state(expense, spec)
     db().flush()
-    return jsonify(detail_record(expense, company, editable_fields(expense, company))), 201
+    return jsonify(detail_record(expense, editable_fields(expense, company))), 201
 
 
 @bp.route("/expenses/<int:expense_id>/", methods=["PATCH"])
@@ -67,7 +67,7 @@ def change_state(expense_id: int):
     _set_state(expense, spec)
     db().flush()
     company = db().get(Company, expense.company_id)
-    return jsonify(detail_record(expense, company, editable_fields(expense, company)))
+    return jsonify(detail_record(expense, editable_fields(expense, company)))
 
 
 @bp.put("/artifacts/url-ttl/")

@@ -9,9 +9,9 @@ sum of the assignments' gross amounts).
 from __future__ import annotations
 
 import re
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import UTC, datetime, time, timedelta
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from .errors import validation_error
@@ -134,11 +134,6 @@ def _search(args, session: Session, company: Company) -> list:
                             .where(Partner.company_id == company.id)).all()
     # Partner names are matched in Python: SQLite's LIKE folds ASCII case only.
     partner_ids = [pk for pk, name in names if needle in (name or "").casefold()]
-    pattern = "%" + needle.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-    text_match = Expense.search_text.like(pattern, escape="\\")
+    # search_text is casefolded on save, so a plain substring test is exact (and no LIKE wildcards).
+    text_match = func.instr(Expense.search_text, needle) > 0
     return [text_match | Expense.partner_id.in_(partner_ids) if partner_ids else text_match]
-
-
-def today() -> date:
-    """Today in UTC."""
-    return datetime.now(UTC).date()
