@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from flask import Blueprint, jsonify, request
-from sqlalchemy.orm import selectinload
 
 from .auth import current_company, require_write
 from .errors import validation_error
@@ -10,24 +9,18 @@ from .incomes_create import create_income
 from .incomes_detail import detail_json, load_income, parse_expand
 from .incomes_filters import income_query
 from .incomes_image import read_payload
-from .incomes_serialize import list_results
+from .incomes_listing import list_results
 from .incomes_update import update_income
-from .models.incomes import Income, IncomeAssignment
 from .pagination import page_number_page
 
 bp = Blueprint("incomes", __name__)
-
-LIST_LOADS = (selectinload(Income.assignments).selectinload(IncomeAssignment.tags),
-              selectinload(Income.items), selectinload(Income.tags),
-              selectinload(Income.simple_tags))
-
 
 @bp.get("/1/incomes/")
 def income_list():
     """GET /1/incomes: page envelope, results = {incomes, lookup tables} (filters: see module
     incomes_filters)."""
     company = current_company()
-    stmt = income_query(company).options(*LIST_LOADS)
+    stmt = income_query(company)
     return jsonify(page_number_page(stmt, lambda rows: list_results(rows, company)))
 
 

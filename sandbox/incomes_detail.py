@@ -13,12 +13,13 @@ from .incomes_periods import vat_period_end
 from .incomes_serialize import (
     DETAIL_DATES,
     DETAIL_SCALARS,
+    amount,
     header_json,
     iso_date,
     item_json,
     vat_json,
 )
-from .models import Company, Currency, LedgerNumber, Partner, RevenueType, VatCategory, money_str
+from .models import Company, Currency, LedgerNumber, Partner, RevenueType, VatCategory
 from .models.incomes import Income, IncomeAssignment
 
 EXPANSIONS = ("accounting", "items", "payment_history")
@@ -53,8 +54,8 @@ def detail_json(income: Income, company: Company, expand: set[str] = frozenset()
                 simple_tags=[_tag(t) for t in income.simple_tags],
                 assignments=[_assignment(row) for row in income.assignments],
                 items=[item_json(item) for item in income.items],
-                paid_amount=money_str(income.paid_amount),
-                unpaid_amount=money_str(_unpaid(income)),
+                paid_amount=amount(income.paid_amount),
+                unpaid_amount=amount(_unpaid(income)),
                 is_overdue=_overdue(income), has_artifact=income.artifact is not None,
                 editable_fields=editable_fields(income, company))
     if "accounting" in expand:
@@ -62,7 +63,7 @@ def detail_json(income: Income, company: Company, expand: set[str] = frozenset()
             vat_period_end(income.vat_period_type, income.vat_period_started_at)))
     if "payment_history" in expand:
         data["payment_history"] = [
-            {"id": p.id, "date": iso_date(p.paid_at), "amount": money_str(p.amount),
+            {"id": p.id, "date": iso_date(p.paid_at), "amount": amount(p.amount),
              "method": p.method} for p in income.payments]
     return data
 
@@ -97,8 +98,8 @@ def _ledger(ref_id: int | None) -> dict | None:
 
 def _assignment(row: IncomeAssignment) -> dict:
     return {"id": row.id, "revenue_type": _named(RevenueType, row.revenue_type_id),
-            "net_amount": money_str(row.net_amount), "vat_amount": money_str(row.vat_amount),
-            "gross_amount": money_str(row.gross_amount),
+            "net_amount": amount(row.net_amount), "vat_amount": amount(row.vat_amount),
+            "gross_amount": amount(row.gross_amount),
             "vat": vat_json(db().get(VatCategory, row.vat_id) if row.vat_id else None),
             "tags": [_tag(t) for t in row.tags], "job_number": row.job_number,
             "ledger_number_id": row.ledger_number_id,

@@ -35,8 +35,8 @@ INT_LISTS = {"paid_status": Income.paid_status, "type": Income.type,
 
 
 def income_query(company: Company) -> Select:
-    """The filtered, ordered select of the company's incomes for this request."""
-    stmt = select(Income).where(Income.company_id == company.id)
+    """The filtered, ordered select of the company's income ids for this request."""
+    stmt = select(Income.id).where(Income.company_id == company.id)
     errors: dict = {}
     stmt = _date_filters(stmt, errors)
     stmt = _simple_filters(stmt, errors)
