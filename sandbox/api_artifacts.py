@@ -19,6 +19,7 @@ from .artifacts import StoredFile, load, register_loader, signed_url, verify
 from .auth import current_company
 from .db import db
 from .errors import not_found, validation_error
+from .expenses_fields import MAX_ID
 from .models.expenses import Expense, ExpenseFile
 from .models.incomes import Income, IncomeArtifact
 from .pagination import MAX_PAGE_SIZE, page_number_page
@@ -95,7 +96,8 @@ def _requested_ids() -> list[int] | None:
 
 
 def _is_id(value) -> bool:
-    return not isinstance(value, bool) and isinstance(value, int | str) and str(value).isdigit()
+    return (not isinstance(value, bool) and isinstance(value, int | str)
+            and str(value).isdigit() and int(value) <= MAX_ID)
 
 
 def _record(kind: str, row) -> dict:

@@ -9,7 +9,7 @@ from .auth import current_company, current_token, require_write
 from .db import db
 from .errors import not_found
 from .expenses_create import attach_file, build_expense, checked_upload, form_data
-from .expenses_fields import Ctx
+from .expenses_fields import MAX_ID, Ctx
 from .expenses_filters import conditions
 from .expenses_page import page_results
 from .expenses_rules import HEADER_ORDER, editable_fields
@@ -88,7 +88,7 @@ def _deprecated(response, successor: str):
 
 
 def _expense(expense_id: int) -> Expense:
-    expense = db().get(Expense, expense_id)
+    expense = db().get(Expense, expense_id) if expense_id <= MAX_ID else None
     if expense is None or expense.company_id != current_company().id:
         raise not_found()
     return expense

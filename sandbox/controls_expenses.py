@@ -23,7 +23,7 @@ from .artifacts import set_url_ttl, url_ttl
 from .db import db
 from .errors import not_found, validation_error
 from .expenses_create import attach_file, build_expense
-from .expenses_fields import Ctx, FieldError, parse_decimal
+from .expenses_fields import MAX_ID, Ctx, FieldError, parse_decimal
 from .expenses_filters import parse_timestamp
 from .expenses_rules import HEADER_ORDER, editable_fields
 from .expenses_serialize import detail_record
@@ -40,7 +40,9 @@ FLAGS = ("processed", "checked", "booked", "excluded_from_accounting")
 def create_expense():
     """Create an expense for any company in any state (tests and demos)."""
     spec = _spec()
-    company = db().get(Company, spec.get("company_id") or 0)
+    company_id = spec.get("company_id")
+    company = db().get(Company, company_id) \
+        if isinstance(company_id, int) and 0 < company_id <= MAX_ID else None
     if company is None:
         raise validation_error({"company_id": ["Unknown company."]})
     fields = tuple(name for name in HEADER_ORDER if name != "excluded_from_accounting")
@@ -59,7 +61,7 @@ def create_expense():
 @bp.post("/expenses/<int:expense_id>/state/")
 def change_state(expense_id: int):
     """Mark processed / checked / booked / excluded, set source, paid_status or timestamps."""
-    expense = db().get(Expense, expense_id)
+    expense = db().get(Expense, expense_id) if expense_id <= MAX_ID else None
     if expense is None:
         raise not_found()
     spec = _spec()

@@ -15,6 +15,10 @@ from .models import Company, Currency, ExpenseType, LedgerNumber, Partner, Tag, 
 PAYMENT_METHODS = ("transfer", "cash", "card", "cod")
 VAT_AREAS = ("HU", "EU", "3RD")
 DATE_FORMAT_TEXT = "Date has wrong format. Use one of these formats instead: YYYY-MM-DD."
+MAX_ID = 2**63 - 1
+# Money columns are Numeric(14, 2) and the rate Numeric(14, 4): digits before the point are few.
+MAX_AMOUNT, MAX_RATE = Decimal(10) ** 12, Decimal(10) ** 10
+TOO_LONG = "Ensure that there are no more than 12 digits before the decimal point."
 
 
 class FieldError(ValueError):
@@ -73,15 +77,16 @@ def _number(raw: Any) -> Decimal:
 
 def parse_decimal(raw: Any, _ctx: Ctx | None = None) -> Decimal:
     """An amount with two places from a string or number; booleans and junk are refused."""
-    try:
-        return _number(raw).quantize(Decimal("0.01"))
-    except InvalidOperation:  # too many digits for two decimal places
-        raise FieldError("Ensure that there are no more than 12 digits before the decimal "
-                         "point.") from None
+    value = _number(raw)
+    if abs(value) >= MAX_AMOUNT:
+        raise FieldError(TOO_LONG)
+    return value.quantize(Decimal("0.01"))
 
 
 def _positive_rate(raw: Any, _ctx: Ctx) -> Decimal:
     value = _number(raw)
+    if value >= MAX_RATE:
+        raise FieldError(TOO_LONG)
     if value <= 0:
         raise FieldError("Ensure this value is greater than 0.")
     return value.quantize(Decimal("0.0001"))
@@ -120,6 +125,8 @@ def ref_id(raw: Any) -> int:
         raw = raw.get("id")
     if isinstance(raw, bool) or not isinstance(raw, int | str) or not str(raw).isdigit():
         raise FieldError(f"Incorrect type. Expected pk value, received {type(raw).__name__}.")
+    if int(raw) > MAX_ID:
+        raise FieldError(f'Invalid pk "{raw}" - object does not exist.')
     return int(raw)
 
 

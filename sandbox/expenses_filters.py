@@ -40,10 +40,10 @@ def parse_timestamp(name: str, raw: str) -> datetime:
         raise invalid_date(name)
     try:
         value = datetime.fromisoformat(raw.replace("Z", "+00:00"))
-    except ValueError:
+        if value.tzinfo is not None:
+            value = value.astimezone(UTC).replace(tzinfo=None)
+    except (ValueError, OverflowError):
         raise invalid_date(name) from None
-    if value.tzinfo is not None:
-        value = value.astimezone(UTC).replace(tzinfo=None)
     return value
 
 
@@ -108,8 +108,9 @@ def _bound(column, field: str, value: datetime, is_start: bool, date_only: bool)
     if is_start:
         return column >= value
     # An inclusive to_date given as a day covers that whole day.
-    return column < datetime.combine(value.date(), time()) + timedelta(days=1) if date_only \
-        else column <= value
+    if date_only and value.date() < datetime.max.date():
+        return column < datetime.combine(value.date(), time()) + timedelta(days=1)
+    return column <= value
 
 
 def _amounts(args) -> list:

@@ -3,9 +3,13 @@ import base64
 import time
 from datetime import UTC, datetime
 
+import expense_support
 import pytest
 import requests
-from expense_support import PDF, PNG, XML, artifact, ecat, make_expense, other_api  # noqa: F401
+from expense_support import PDF, PNG, XML, artifact, make_expense
+
+ecat = expense_support.ecat  # a fixture, found by name
+other_api = expense_support.other_api  # a fixture, found by name
 
 
 def _records(api, ids, kind="expense", method="GET"):

@@ -1,6 +1,9 @@
 """Sandbox-only expense controls (issue 4 item 7): fixtures in any state, state changes."""
+import expense_support
 import requests
-from expense_support import detail, ecat, make_expense, set_state  # noqa: F401
+from expense_support import detail, make_expense, set_state
+
+ecat = expense_support.ecat  # a fixture, found by name
 
 
 def test_control_creates_expense_in_any_state(api, ecat):

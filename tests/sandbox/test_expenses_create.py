@@ -1,8 +1,11 @@
 """POST /2/expenses/create/ (spec 4.3 create rule, spec 7 upload row)."""
 import json
 
+import expense_support
 import pytest
-from expense_support import JPEG, PDF, PNG, XML, ecat, listed_ids  # noqa: F401
+from expense_support import JPEG, PDF, PNG, XML, listed_ids
+
+ecat = expense_support.ecat  # a fixture, found by name
 
 
 def _create(api, content: bytes, filename: str = "szamla.pdf", token: str = "admin", **fields):

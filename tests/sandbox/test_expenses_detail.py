@@ -1,15 +1,10 @@
 """GET /2/expenses/{id}/ (spec 2.3) and the deprecated /1/ list and detail (4.3, 9.2)."""
-from expense_support import (  # noqa: F401
-    PNG,
-    advanced_api,
-    artifact,
-    assignment,
-    detail,
-    ecat,
-    make_expense,
-    other_api,
-    set_state,
-)
+import expense_support
+from expense_support import PNG, artifact, detail, make_expense, set_state
+
+advanced_api = expense_support.advanced_api  # a fixture, found by name
+ecat = expense_support.ecat  # a fixture, found by name
+other_api = expense_support.other_api  # a fixture, found by name
 
 
 def test_detail_carries_editable_fields(api, ecat):

@@ -1,8 +1,11 @@
 """GET /2/expenses filters (spec 4.3 and its rules 1-3; spec 7 date-format and resync rows)."""
 from datetime import UTC, datetime, timedelta
 
+import expense_support
 import pytest
-from expense_support import assignment, ecat, listed_ids, make_expense  # noqa: F401
+from expense_support import assignment, listed_ids, make_expense
+
+ecat = expense_support.ecat  # a fixture, found by name
 
 
 def _at(dt: datetime) -> str:

@@ -1,14 +1,9 @@
 """GET /2/expenses (spec 2.3, 4.3, upstream-notes): envelope, list fields, lookup tables."""
+import expense_support
 import requests
-from expense_support import (  # noqa: F401
-    PDF,
-    artifact,
-    assignment,
-    ecat,
-    listed_ids,
-    listing,
-    make_expense,
-)
+from expense_support import PDF, artifact, assignment, listed_ids, listing, make_expense
+
+ecat = expense_support.ecat  # a fixture, found by name
 
 
 def test_list_is_cursor_envelope_with_nested_expenses_and_no_count(api, ecat):

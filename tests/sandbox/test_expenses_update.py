@@ -1,15 +1,10 @@
 """PATCH /2/expenses/{id}/update/ (spec 4.3 rules 1-4, spec 3 exclusion rows, spec 7 row)."""
-from expense_support import (  # noqa: F401
-    advanced_api,
-    assignment,
-    detail,
-    ecat,
-    listed_ids,
-    make_expense,
-    other_api,
-    patch,
-    set_state,
-)
+import expense_support
+from expense_support import assignment, detail, listed_ids, make_expense, patch
+
+advanced_api = expense_support.advanced_api  # a fixture, found by name
+ecat = expense_support.ecat  # a fixture, found by name
+other_api = expense_support.other_api  # a fixture, found by name
 
 
 def test_every_editable_expense_field_is_editable(api, ecat):
