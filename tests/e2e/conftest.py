@@ -4,8 +4,8 @@ Fixtures (every test under tests/e2e/ is marked `e2e` automatically):
 
     bookdesk_server   session (one per xdist worker): a `LiveServer(url, app)` -- Bookdesk built by
                       create_app (TESTING, a SECRET_KEY, UPSTREAM_URL = the live sandbox, instance
-                      folder in a tmp dir), served by werkzeug's threaded server in a daemon thread
-                      on a free 127.0.0.1 port.
+                      folder in a tmp dir, default retries with a short backoff), served by
+                      werkzeug's threaded server in a daemon thread on a free 127.0.0.1 port.
     bookdesk_url      session: its base URL, e.g. "http://127.0.0.1:40123" (no trailing slash).
     browser           session: one Chromium per worker (/usr/bin/chromium, headless). Missing
                       binary: the test fails when the CI env var is set, is skipped otherwise.
@@ -86,6 +86,7 @@ def bookdesk_server(sandbox_url, tmp_path_factory):
         "UPSTREAM_URL": sandbox_url,
         "INSTANCE_PATH": str(instance),
         "UPSTREAM_READ_TIMEOUT": 10,
+        "UPSTREAM_BACKOFF": 0.05,  # fault tests stay quick; retry counts stay the defaults
     })
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, name="bookdesk-e2e", daemon=True)

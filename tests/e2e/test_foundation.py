@@ -99,3 +99,17 @@ def test_sign_out_returns_to_login_and_company_pages_need_sign_in_again(
     assert re.search(r"/login\?", page.url), page.url
     assert page.locator("input[name=token]").count() == 1
     browser_log.assert_clean()
+
+
+def test_upstream_down_shows_the_friendly_page_with_the_request_id(
+        signed_in_page, company, faults):
+    page = signed_in_page(company)
+    faults.add(path="*", kind="reset")
+    response = page.goto(f"/c/{company.id}/")
+    assert response.status == 503
+    request_id = response.headers["x-request-id"]
+    assert request_id in page.inner_text(".error-page")
+    assert "Traceback" not in page.content()
+    faults.clear()
+    page.click(".error-page a.button--primary")
+    page.wait_for_selector("#stat-needs_review")
