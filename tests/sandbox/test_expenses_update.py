@@ -2,7 +2,6 @@
 import expense_support
 from expense_support import detail, listed_ids, make_expense, patch
 
-advanced_api = expense_support.advanced_api  # a fixture, found by name
 ecat = expense_support.ecat  # a fixture, found by name
 other_api = expense_support.other_api  # a fixture, found by name
 
