@@ -1,9 +1,10 @@
 """Income JSON: list records with integer references and lookup tables, detail with objects."""
 from __future__ import annotations
 
+import json
 from datetime import UTC, date, datetime
 
-from sqlalchemy import select
+from sqlalchemy import Select, func, select
 
 from .db import db
 from .models import (
@@ -53,7 +54,7 @@ def amount(value) -> str | None:
 
 def rate_str(value) -> str:
     """Exchange rates carry six decimal places."""
-    return f"{value:.6f}"
+    return "%.6f" % value  # noqa: UP031
 
 
 def accounting_status(income: Income) -> str:
@@ -78,7 +79,7 @@ def header_json(income: Income) -> dict:
 
 def item_json(item) -> dict:
     """An invoice line; vat_percent is a float (spec 9.5)."""
-    return {"id": item.id, "name": item.name, "quantity": f"{item.quantity:.4f}",
+    return {"id": item.id, "name": item.name, "quantity": "%.4f" % item.quantity,  # noqa: UP031
             "unit": item.unit, "unit_price": amount(item.unit_price),
             "net_amount": amount(item.net_amount), "vat_amount": amount(item.vat_amount),
             "gross_amount": amount(item.gross_amount), "vat_percent": float(item.vat_percent)}
@@ -102,14 +103,21 @@ def assignment_json(row, vats: dict[int, VatCategory], tag_ids: list[int]) -> di
             "company_vat_category_id": row.company_vat_category_id}
 
 
+def id_values(ids) -> Select:
+    """SELECT value FROM json_each(?): a whole id list as one bound parameter (SQLite)."""
+    values = func.json_each(json.dumps(list(ids))).table_valued("value")
+    return select(values.c.value)
+
+
 def by_id(model, ids: set[int], company: Company | None = None) -> dict:
-    """Catalogue rows by id (one query), limited to the company when given."""
+    """Catalogue rows by id (one Core query), limited to the company when given."""
     if not ids:
         return {}
-    stmt = select(model).where(model.id.in_(ids)).order_by(model.id)
+    table = model.__table__
+    stmt = select(table).where(table.c.id.in_(id_values(ids))).order_by(table.c.id)
     if company is not None:
-        stmt = stmt.where(model.company_id == company.id)
-    return {row.id: row for row in db().scalars(stmt)}
+        stmt = stmt.where(table.c.company_id == company.id)
+    return {row.id: row for row in db().execute(stmt).all()}
 
 
 def lookup_tables(ids: dict[str, set[int]], vats: dict, company: Company) -> dict:

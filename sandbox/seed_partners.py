@@ -5,6 +5,7 @@ the last weeks), company 2 gets 15.
 """
 from __future__ import annotations
 
+import unicodedata
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import insert
@@ -45,6 +46,10 @@ def tax_number(rng, county: str) -> str:
     return "".join(map(str, base)) + str(check) + str(rng.choice((1, 2, 2, 2, 3))) + county
 
 
+def _ascii(word: str) -> str:
+    return unicodedata.normalize("NFKD", word.lower()).encode("ascii", "ignore").decode()
+
+
 def _names(rng, count: int) -> list[str]:
     combos = [f"{s} {t} {f}" for s in STEMS for t in TRADES for f in ("Kft.",)]
     rng.shuffle(combos)
@@ -57,7 +62,7 @@ def _hungarian(rng, company: Company, name: str, index: int, now: datetime) -> d
     return {"company_id": company.id, "name": name, "tax_number": tax_number(rng, county),
             "eu_tax_number": None, "zip_code": zip_code, "city": city, "country": "HU",
             "address": f"{rng.choice(STREETS)} {rng.randint(1, 120)}.",
-            "email": f"szamlazas{index}@{name.split()[0].lower()}.hu",
+            "email": f"szamlazas{index}@{_ascii(name.split()[0])}.hu",
             "phone": f"+36 {rng.choice((1, 20, 30, 70))} {rng.randint(100, 999)} "
                      f"{rng.randint(1000, 9999)}",
             "is_customer": index % 7 != 6, "is_vendor": index % 4 == 0 or index % 7 == 6,
@@ -80,13 +85,15 @@ def _eu(company: Company, row: tuple, now: datetime) -> dict:
             "source": "manual", "created_at": now - timedelta(days=700), "version": 1}
 
 
+def partner_rows(rng, company: Company, count: int, eu: tuple = EU_PARTNERS) -> list[dict]:
+    """Rows for `count` Hungarian partners plus the given EU partners."""
+    now = datetime.now(UTC)
+    rows = [_hungarian(rng, company, name, i, now) for i, name in enumerate(_names(rng, count))]
+    return rows + [_eu(company, row, now) for row in eu]
+
+
 def seed_demo(session: Session, companies: dict[int, Company], rng) -> None:
     """Add the demo partners of companies 1 and 2."""
-    now = datetime.now(UTC)
-    rows = []
-    for number, count, eu in ((1, 55, EU_PARTNERS), (2, 14, EU_PARTNERS[:1])):
-        company = companies[number]
-        rows += [_hungarian(rng, company, name, i, now)
-                 for i, name in enumerate(_names(rng, count))]
-        rows += [_eu(company, row, now) for row in eu]
+    rows = partner_rows(rng, companies[1], 55) + partner_rows(rng, companies[2], 14,
+                                                              EU_PARTNERS[:1])
     session.execute(insert(Partner.__table__), rows)

@@ -1,0 +1,1 @@
+"""Benchmarks: each prints a table (python -m bench.<name>)."""
