@@ -106,6 +106,11 @@ class RecordForm(FlaskForm):
             return None
         return template_row(table)
 
+    def has_errors(self) -> bool:
+        """True when any field, cell, row or the form itself carries a message."""
+        self._errors = None  # WTForms caches `errors`; messages may have been added since
+        return bool(self.errors or self.form_errors or any(self.row_errors.values()))
+
     def add_error(self, name: str, message: str) -> None:
         """Put a message on a field's input, or above the form when it has none."""
         if name in self.layout.editable and name in self._fields:

@@ -5,6 +5,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from flask_babel import gettext as _
 from wtforms import HiddenField
 
 from app.forms import fields as fieldsets
@@ -19,11 +20,8 @@ from app.forms.widgets import make_field
 
 @dataclass(frozen=True)
 class Options:
-    """Per-form choices: which fields, which table columns, where partner search lives."""
+    """Per-form rendering options: where the partner search lives."""
 
-    fields: tuple[str, ...] = fieldsets.INCOME_FIELDS
-    assignment_fields: tuple[str, ...] = fieldsets.INCOME_ASSIGNMENT_FIELDS
-    item_fields: tuple[str, ...] = ()
     search_url: str | None = None
 
 
@@ -55,20 +53,25 @@ def build_new_form(catalogs: dict, *, initial: dict | None = None, company: dict
     record = dict(initial or {})
     specs = [spec_for(name) for name in fields]
     table = make_table("assignments", tuple(assignment_fields), record.get("assignments") or [],
-                       set(assignment_fields), catalogs, record, fixed=False, min_rows=1,
+                       _names(assignment_fields), catalogs, record, fixed=False, min_rows=1,
                        required=_required(assignment_fields))
     items = None
     if item_fields:
         items = make_table("items", tuple(item_fields), record.get("items") or [],
-                           set(item_fields), catalogs, record, fixed=False,
+                           _names(item_fields), catalogs, record, fixed=False,
                            required=_required(item_fields))
     layout = Layout(record, {s.name: s for s in specs}, {s.name for s in specs}, catalogs,
                     company, table, items, new=True)
     return _instantiate(layout, Options(search_url=search_url), **form_kwargs)
 
 
-def _required(names) -> tuple[str, ...]:
-    return tuple(n for n in names if spec_for(n).required) + tuple(
+def _names(fields) -> set[str]:
+    return {spec_for(f).name for f in fields}
+
+
+def _required(fields) -> tuple[str, ...]:
+    names = _names(fields)
+    return tuple(spec_for(f).name for f in fields if spec_for(f).required) + tuple(
         n for n in ("net_amount", "gross_amount") if n in names)
 
 
@@ -113,10 +116,10 @@ def _render_kw(spec: FieldSpec, layout: Layout, options: Options) -> dict:
     render_kw: dict[str, Any] = {}
     if spec.widget_name == "partner" and options.search_url:
         render_kw["data-search-url"] = options.search_url
-    if spec.name in ("accounting_period_start", "vat_period_started_at"):
-        partner = {"accounting_period_start": "accounting_period_end"}.get(spec.name)
-        if partner:
-            render_kw["data-not-after"] = partner
+    if spec.name == "accounting_period_start":
+        render_kw["data-not-after"] = "accounting_period_end"
+        render_kw["data-not-after-message"] = _("The start may not be after the end of the "
+                                                "period.")
     return render_kw
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from flask_babel import lazy_gettext as _l
 
 from app.forms.registry import FieldSpec as F
-from app.forms.registry import register
+from app.forms.registry import register, variant
 
 VAT_AREAS = (("HU", _l("Hungary")), ("EU", _l("European Union")), ("3RD", _l("Outside the EU")))
 PAYMENT_METHODS = (("transfer", _l("Bank transfer")), ("cash", _l("Cash")), ("card", _l("Card")),
@@ -19,7 +19,8 @@ register(
     F("due_at", _l("Due date"), "date"),
     F("secondary_id", _l("Secondary ID"), max_length=100),
     F("vat_area", _l("VAT area"), "choice", choices=VAT_AREAS),
-    F("referred_invoice_number", _l("Number of the cancelled document"), max_length=64),
+    F("referred_invoice_number", _l("Cancels document number"), group="storno", max_length=64,
+      help=_l("Only for a storno: the number of the accounting document it cancels.")),
     F("partner_id", _l("Partner"), "ref", "partner", widget="partner"),
     F("partner", _l("Partner"), "ref", "partner", widget="partner"),
     F("partner_name", _l("Partner name"), group="partner", max_length=200),
@@ -30,7 +31,7 @@ register(
     F("partner_country", _l("Country code"), group="partner", max_length=2,
       help=_l("Two letters, e.g. HU")),
     F("partner_account_number", _l("Bank account number"), group="partner", max_length=60),
-    F("currency", _l("Currency"), "ref", "amounts", catalog="currencies"),
+    F("currency", _l("Currency"), "ref", "amounts", catalog="currencies", required=True),
     F("exchange_rate", _l("Exchange rate"), "rate", "amounts"),
     F("exchange_date", _l("Exchange rate date"), "date", "amounts"),
     F("net_amount", _l("Net amount"), "amount", "amounts", money=True),
@@ -76,7 +77,7 @@ register(
     F("quantity", _l("Quantity"), "percent"),
     F("unit", _l("Unit"), max_length=20),
     F("unit_price", _l("Unit price"), "amount"),
-    F("vat_percent", _l("VAT %"), "percent"),
+    F("vat_percent", _l("VAT rate"), "percent"),
 )
 
 INCOME_FIELDS = (
@@ -89,17 +90,19 @@ INCOME_FIELDS = (
     "vat_period_type", "vat_period_started_at",
     "tags", "simple_tags", "needs_review", "review_done", "note",
 )
-INCOME_ASSIGNMENT_FIELDS = ("revenue_type", "net_amount", "vat_amount", "gross_amount", "vat",
-                            "tags", "job_number", "ledger_number_id", "vat_ledger_number_id",
-                            "company_vat_category_id")
+INCOME_ASSIGNMENT_FIELDS = (
+    "revenue_type", "net_amount", "vat_amount", "gross_amount",
+    variant("vat", catalog="vat_categories:revenue"), "tags", "job_number", "ledger_number_id",
+    "vat_ledger_number_id", variant("company_vat_category_id", catalog="vat_categories:revenue"))
 EXPENSE_FIELDS = (
     "invoice_number", "issued_at", "fulfilled_at", "due_at", "secondary_id", "vat_area",
     "partner", "currency", "exchange_rate", "net_amount", "vat_amount", "gross_amount",
     "payment_method", "excluded_from_accounting", "tags", "simple_tags", "note",
 )
-EXPENSE_ASSIGNMENT_FIELDS = ("expense_type", "net_amount", "vat_amount", "gross_amount", "vat",
-                             "tags", "job_number", "ledger_number", "vat_ledger_number",
-                             "company_vat_category")
+EXPENSE_ASSIGNMENT_FIELDS = (
+    "expense_type", "net_amount", "vat_amount", "gross_amount",
+    variant("vat", catalog="vat_categories:cost"), "tags", "job_number", "ledger_number",
+    "vat_ledger_number", variant("company_vat_category", catalog="vat_categories:cost"))
 ITEM_FIELDS = ("name", "quantity", "unit", "unit_price", "vat_percent")
 # Fields a rule ties together: sending one sends the other (spec 4.2 update rules 6, 7).
 PAIRS = (("vat_period_type", "vat_period_started_at"),

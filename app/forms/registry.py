@@ -1,7 +1,7 @@
 """The field registry: upstream field name -> label, kind, widget, group and choices source."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
@@ -16,6 +16,7 @@ GROUPS = {
     "accounting": _l("Accounting"),
     "labels": _l("Tags and review"),
     "note": _l("Note"),
+    "storno": _l("Storno"),
 }
 WIDGETS = {"text": "input", "date": "date", "amount": "decimal", "rate": "decimal",
            "percent": "decimal", "bool": "checkbox", "choice": "select", "ref": "select",
@@ -66,9 +67,19 @@ def register(*specs: FieldSpec) -> None:
         REGISTRY[spec.name] = spec
 
 
-def spec_for(name: str) -> FieldSpec:
-    """The spec of a registered field; an unknown name gets a plain read-only text spec."""
+def spec_for(name: str | FieldSpec) -> FieldSpec:
+    """The spec of a field: a FieldSpec as given, a registered name's spec, else plain text.
+
+    Field sets may hold FieldSpecs to vary a registered field (e.g. another VAT type).
+    """
+    if isinstance(name, FieldSpec):
+        return name
     return REGISTRY.get(name) or FieldSpec(name, name.replace("_", " ").capitalize())
+
+
+def variant(name: str, **changes) -> FieldSpec:
+    """A registered field with some attributes changed, for one field set."""
+    return replace(REGISTRY[name], **changes)
 
 
 def group_label(group: str) -> Any:

@@ -43,10 +43,10 @@ def period_order(form) -> bool:
     return True
 
 
-def default_currency_id(form) -> int | None:
+def default_currency_id(company: dict | None, catalogs: dict) -> int | None:
     """The id of the company's default currency, from the currency catalogue."""
-    code = (form.layout.company or {}).get("default_currency_name")
-    for item in form.layout.catalogs.get("currencies") or []:
+    code = (company or {}).get("default_currency_name")
+    for item in catalogs.get("currencies") or []:
         if code and item.get("code") == code:
             return item.get("id")
     return None
@@ -56,7 +56,7 @@ def exchange_rate(form) -> bool:
     """A currency other than the company's needs an actual exchange rate (not empty, not 1)."""
     if "currency" not in form.layout.specs or not _rate_in_play(form):
         return True
-    default = default_currency_id(form)
+    default = default_currency_id(form.layout.company, form.layout.catalogs)
     currency, rate = form.values.get("currency"), form.values.get("exchange_rate")
     if default is None or currency is None or currency == default:
         return True

@@ -12,7 +12,7 @@ from typing import Any
 from flask_babel import lazy_gettext as _l
 from wtforms import FieldList, Form, FormField, HiddenField
 
-from app.forms.choices import catalog_choices, ref_label, with_current
+from app.forms.choices import EMPTY_CHOICE, catalog_choices, ref_label, with_current
 from app.forms.display import display_text
 from app.forms.kinds import ref_id
 from app.forms.readonly import truthy
@@ -47,11 +47,12 @@ class Table:
         return display_text(spec, (row or {}).get(spec.name), self.record, self.catalogs)
 
 
-def make_table(name: str, names: tuple[str, ...], rows: list[dict], editable: set[str],
+def make_table(name: str, names: tuple, rows: list[dict], editable: set[str],
                catalogs: dict, record: dict, **options) -> Table:
     """Choose the columns: editable ones plus read-only ones that hold a value somewhere."""
-    columns = [spec_for(n) for n in names
-               if n in editable or any(truthy(row.get(n)) for row in rows)]
+    specs = [spec_for(n) for n in names]
+    columns = [s for s in specs
+               if s.name in editable or any(truthy(row.get(s.name)) for row in rows)]
     fixed = options.pop("fixed", None)
     if fixed is None:
         fixed = not all(col in editable for col in ROW_LOCKING if col in names)
@@ -68,6 +69,8 @@ def row_form_class(table: Table) -> type[Form]:
             for row in table.rows:
                 choices = with_current(choices, _choice_value(spec, row.get(spec.name)),
                                        ref_label(row.get(spec.name)))
+            if spec.kind == "ref":
+                choices = [EMPTY_CHOICE, *choices]
             attrs[spec.name] = make_field(spec, choices, render_kw={"aria-label": spec.label})
     return type(f"{table.name.title()}Row", (Form,), attrs)
 

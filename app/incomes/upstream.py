@@ -1,0 +1,69 @@
+"""The incomes area's upstream calls, in one place (paths, expansions, parallel reads)."""
+from __future__ import annotations
+
+from functools import partial
+
+from app.forms import company_settings
+from app.upstream import catalog, run_parallel
+
+LIST = "/1/incomes"
+DETAIL = "/1/incomes/{id}/"
+CREATE = "/2/incomes/create/"
+UPDATE = "/2/incomes/{id}/update/"
+ARTIFACTS = "/1/artifacts/income/"
+PARTNERS = "/1/partners/"
+DETAIL_CATALOGS = ("currencies", "ledger_numbers", "vat_categories")
+FORM_CATALOGS = ("currencies", "ledger_numbers", "vat_categories", "tags", "revenue_types")
+
+
+def list_page(api, params: dict):
+    """One page of incomes plus the currency codes (cached), read side by side."""
+    found = run_parallel({"page": partial(api.page, LIST, params, resource="incomes"),
+                          "codes": partial(catalog.names, api, "currencies", "code")})
+    return found["page"], found["codes"]
+
+
+def settings_and_catalogs(api, names=DETAIL_CATALOGS) -> tuple[dict, dict]:
+    """The company settings and catalogues (both cached), loaded in parallel when cold."""
+    tasks = {"settings": partial(company_settings, api),
+             "catalogs": partial(catalog.get_many, api, names)}
+    found = run_parallel(tasks)
+    return found["settings"], found["catalogs"]
+
+
+def expansions(settings: dict) -> str:
+    """fields= for the detail: items and payments always, accounting when the company uses it."""
+    parts = ["items", "payment_history"]
+    if settings.get("enable_accounting_id") or settings.get("enable_vat_period"):
+        parts.append("accounting")
+    return ",".join(parts)
+
+
+def get_income(api, income_id: int, settings: dict) -> dict:
+    """The income detail with the expansions the company needs."""
+    return api.get(DETAIL.format(id=income_id), {"fields": expansions(settings)})
+
+
+def find_by_number(api, number: str) -> list[dict]:
+    """Accounting documents with exactly this invoice number (a storno's originals)."""
+    page = api.page(LIST, {"invoice_number": number, "type": 2, "page_size": 5},
+                    resource="incomes")
+    return [item for item in page.items if item.get("invoice_number") == number]
+
+
+def update(api, income_id: int, body: dict, settings: dict) -> dict:
+    """PATCH the income; the answer has the detail's shape."""
+    return api.patch(UPDATE.format(id=income_id) + f"?fields={expansions(settings)}", json=body)
+
+
+def artifact(api, income_id: int) -> dict | None:
+    """The artifact record of an income when it has a file (signed, expiring url)."""
+    records = api.get(ARTIFACTS, {"ids": income_id}) or []
+    return next((r for r in records if r.get("id") == income_id and r.get("has_artifact")),
+                None)
+
+
+def search_partners(api, text: str, size: int = 20) -> list[dict]:
+    """Partners whose name or tax number contains text."""
+    return api.page(PARTNERS, {"search": text, "page_size": size, "ordering": "name"},
+                    resource="partners").items

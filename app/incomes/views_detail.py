@@ -1,0 +1,70 @@
+"""An income's page, its file download, and cancelling (or un-cancelling) a document."""
+from __future__ import annotations
+
+from flask import abort, flash, g, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+
+from app.htmx import redirect_to
+from app.incomes import bp, present, upstream
+from app.incomes.labels import can_storno, is_storno
+from app.upstream import ValidationError
+
+
+def load(income_id: int) -> tuple[dict, dict, dict]:
+    """(income, settings, catalogs): settings and catalogues from cache, then the detail."""
+    settings, catalogs = upstream.settings_and_catalogs(g.api)
+    return upstream.get_income(g.api, income_id, settings), settings, catalogs
+
+
+@bp.get("/<int:income_id>")
+def detail(income_id: int):
+    """Everything the API says about one income, with links between storno and original."""
+    income, settings, catalogs = load(income_id)
+    originals = None
+    if is_storno(income) and income.get("referred_invoice_number"):
+        originals = upstream.find_by_number(g.api, income["referred_invoice_number"])
+    return render_template(
+        "incomes/detail.html", income=income, settings=settings, catalogs=catalogs,
+        sections=present.sections(income, catalogs, settings), originals=originals,
+        columns=present.assignment_columns(income.get("assignments") or [],
+                                           settings.get("advanced_accounting")),
+        cell=present.cell, can_storno=can_storno(income),
+        can_cancel="is_cancelled" in (income.get("editable_fields") or []))
+
+
+@bp.get("/<int:income_id>/file")
+def artifact(income_id: int):
+    """Send the browser to a fresh signed download link of the income's file."""
+    record = upstream.artifact(g.api, income_id)
+    if record is None or not record.get("url"):
+        abort(404)
+    return redirect(record["url"], code=303)
+
+
+@bp.route("/<int:income_id>/cancel", methods=["GET", "POST"])
+def cancel(income_id: int):
+    """Confirm, then set is_cancelled (payments are recalculated by the API)."""
+    income, settings, _catalogs = load(income_id)
+    if "is_cancelled" not in (income.get("editable_fields") or []):
+        flash(_("This document cannot be cancelled or restored here: only unprocessed "
+                "accounting documents can."), "warning")
+        return redirect_to(url_for(".detail", income_id=income_id))
+    target = not income.get("is_cancelled")
+    if request.method == "POST":
+        return _set_cancelled(income, target, settings)
+    return render_template("incomes/cancel.html", income=income, target=target)
+
+
+def _set_cancelled(income: dict, target: bool, settings: dict):
+    if (request.form.get("is_cancelled") == "1") != target:
+        # Sent twice, or someone else got there first: the document is already in that state.
+        return redirect_to(url_for(".detail", income_id=income["id"]))
+    try:
+        upstream.update(g.api, income["id"], {"is_cancelled": target}, settings)
+    except ValidationError as exc:
+        flash(" ".join(exc.messages()) or _("The accounting service refused the change."),
+              "error")
+    else:
+        flash(_("The document is now cancelled; its payments were recalculated.") if target else
+              _("The cancellation was revoked; its payments were recalculated."), "success")
+    return redirect_to(url_for(".detail", income_id=income["id"]))

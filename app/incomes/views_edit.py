@@ -1,0 +1,58 @@
+"""Editing an income: the form comes from its editable_fields; the PATCH carries the changes."""
+from __future__ import annotations
+
+from flask import flash, g, render_template, request, url_for
+from flask_babel import gettext as _
+
+from app.forms import build_edit_form
+from app.htmx import redirect_to
+from app.i18n import date_filter
+from app.incomes import bp, upstream
+from app.upstream import ValidationError
+
+
+def edit_form(income: dict, settings: dict, catalogs: dict):
+    """The income's edit form (partner search through this area's endpoint)."""
+    return build_edit_form(income, catalogs, company=settings,
+                           search_url=url_for(".partner_options"))
+
+
+@bp.route("/<int:income_id>/edit", methods=["GET", "POST"])
+def edit(income_id: int):
+    """Show the form; on save send only what changed, or show every error on its field."""
+    settings, catalogs = upstream.settings_and_catalogs(g.api, upstream.FORM_CATALOGS)
+    income = upstream.get_income(g.api, income_id, settings)
+    form = edit_form(income, settings, catalogs)
+    if request.method == "POST" and not form.table_op() and form.check():
+        body = form.changes()
+        if not form.conflicts:
+            done = _save(form, income, body, settings)
+            if done is not None:
+                return done
+    status = 400 if request.method == "POST" and form.has_errors() else 200
+    return render_template("incomes/edit.html", form=form, income=income,
+                           settings=settings), status
+
+
+def _save(form, income: dict, body: dict, settings: dict):
+    """PATCH and go back to the detail; None (form keeps the input) when the API refuses."""
+    detail = url_for(".detail", income_id=income["id"])
+    if not body:
+        flash(_("Nothing was changed."), "info")
+        return redirect_to(detail)
+    try:
+        saved = upstream.update(g.api, income["id"], body, settings)
+    except ValidationError as exc:
+        form.apply_upstream(exc)
+        return None
+    flash(_("The income was saved."), "success")
+    _note_rounding(body, saved or {})
+    return redirect_to(detail)
+
+
+def _note_rounding(body: dict, saved: dict) -> None:
+    """The API moves a VAT period start to the period's first day: say so when it did."""
+    sent, stored = body.get("vat_period_started_at"), saved.get("vat_period_started_at")
+    if sent and stored and sent != stored:
+        flash(_("The VAT period start was set to the first day of the period: %(day)s.",
+                day=date_filter(stored)), "info")

@@ -1,0 +1,57 @@
+"""The income list, its CSV export and the partner search behind every partner picker."""
+from __future__ import annotations
+
+from datetime import date
+
+from flask import Response, g, render_template, request
+from flask_babel import gettext as _
+
+from app.htmx import render
+from app.incomes import bp, upstream
+from app.incomes.export import EXPORT_PAGE_SIZE, lines
+from app.incomes.filters import api_params, filter_form, is_filtered
+from app.upstream import Page, ValidationError, catalog
+
+
+@bp.get("/")
+def index():
+    """Incomes filtered, sorted and paged as the URL says (one upstream call, warm cache)."""
+    form = filter_form(request.args)
+    params = api_params(form, request.args)
+    page, codes, problems = Page(items=[], count=0), {}, []
+    if params is not None:
+        try:
+            page, codes = upstream.list_page(g.api, params)
+        except ValidationError as exc:
+            problems = exc.messages() or [_("The accounting service did not accept the filter.")]
+    if page.lookups.get("partners") and form.partner.data:
+        form = filter_form(request.args, page.lookups["partners"].get(int(form.partner.data)))
+    context = {"form": form, "page": page, "codes": codes, "problems": problems,
+               "params": params or {}, "filtered": is_filtered(form),
+               "today": date.today().isoformat()}
+    status = 400 if params is None or problems else 200
+    return render("incomes/index.html", "incomes/_list.html", **context), status
+
+
+@bp.get("/export")
+def export():
+    """The current filter as CSV (every page), UTF-8 with BOM for spreadsheets."""
+    form = filter_form(request.args)
+    params = api_params(form, request.args)
+    if params is None:
+        return index()
+    params.update(page=None, page_size=EXPORT_PAGE_SIZE)
+    pages = list(g.api.iter_pages(upstream.LIST, params, resource="incomes"))
+    codes = catalog.names(g.api, "currencies", "code")
+    body = "".join(lines(iter(pages), codes))
+    filename = f"incomes-{date.today().isoformat()}.csv"
+    return Response(body.encode("utf-8"), mimetype="text/csv",
+                    headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+@bp.get("/partners")
+def partner_options():
+    """<option>s of partners matching ?partner_q= (the partner pickers refill their select)."""
+    text = (request.args.get("partner_q") or "").strip()
+    partners = upstream.search_partners(g.api, text) if len(text) >= 2 else []
+    return render_template("incomes/_partner_options.html", partners=partners, text=text)

@@ -1,0 +1,135 @@
+"""The income page: items, assignments, accounting fields, storno links, file, cancelling."""
+from __future__ import annotations
+
+import base64
+
+import requests
+
+from app.forms import invalidate_settings
+from tests.app.conftest import csrf_token
+from tests.app.incomes_helpers import (
+    catalogue,
+    income,
+    make_income,
+    set_company,
+    set_state,
+    signed_in,
+    upstream_calls,
+)
+
+PDF = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"
+
+
+def _document(api, ids, number="DOC-1", **extra) -> dict:
+    body = {"invoice_number": number, "issued_at": "2025-03-05", "net_amount": "1000.00",
+            "gross_amount": "1270.00", "partner_name": "Alfa Kft.",
+            "assignments": [{"revenue_type": ids.revenue_types[0], "net_amount": "1000.00",
+                             "gross_amount": "1270.00", "vat": ids.vats[0],
+                             "tags": [ids.tags[1]], "job_number": "JOB-7",
+                             "ledger_number_id": ids.ledger_numbers["911"]}], **extra}
+    response = api.post("/2/incomes/create/", json=body)
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def test_detail_shows_items_with_vat_percent_and_assignment_details(client, company, api):
+    ids = catalogue(api)
+    created = _document(api, ids, items=[{"name": "Tanácsadás", "quantity": "2",
+                                          "unit_price": "500.00", "vat_percent": 27}])
+    base = signed_in(client, company)
+    html = client.get(base + str(created["id"]), headers={"Accept-Language": "en"}).get_data(
+        as_text=True)
+    assert "Tanácsadás" in html and "27 %" in html
+    assert "Árbevétel" in html and "JOB-7" in html and "Debrecen" in html
+    assert "911 – Belföldi értékesítés árbevétele" in html
+
+
+def test_accounting_fields_are_requested_only_when_the_company_uses_them(client, company, api,
+                                                                        sandbox_log):
+    created = make_income(api)
+    base = signed_in(client, company)
+    client.get(base + str(created["id"]))
+    sent = sandbox_log.entries(company_id=company.id, path=f"/1/incomes/{created['id']}")
+    assert "accounting" not in sent[-1]["args"]["fields"][0]
+    set_company(api, enable_accounting_id=True)
+    invalidate_settings(company.id)
+    sandbox_log.reset()
+    html = client.get(base + str(created["id"])).get_data(as_text=True)
+    sent = sandbox_log.entries(company_id=company.id, path=f"/1/incomes/{created['id']}")
+    assert "accounting" in sent[-1]["args"]["fields"][0]
+    assert "Accounting ID" in html or "Könyvelési azonosító" in html
+
+
+def test_detail_costs_one_call_and_a_storno_two_with_a_warm_cache(client, company, api):
+    ids = catalogue(api)
+    original = _document(api, ids, "ORIG-1")
+    storno = _document(api, ids, "STORNO-1", invoice_type=1, referred_invoice_number="ORIG-1")
+    base = signed_in(client, company)
+    client.get(base + str(original["id"]))
+    assert upstream_calls(client.get(base + str(original["id"]))) == 1
+    assert upstream_calls(client.get(base + str(storno["id"]))) == 2
+
+
+def test_storno_page_links_the_original_and_shows_it_cancelled(client, company, api):
+    ids = catalogue(api)
+    original = _document(api, ids, "ORIG-2")
+    storno = _document(api, ids, "STORNO-2", invoice_type=1, referred_invoice_number="ORIG-2")
+    base = signed_in(client, company)
+    html = client.get(base + str(storno["id"])).get_data(as_text=True)
+    assert f'href="{base}{original["id"]}"' in html
+    section = html.split('id="storno-original"')[1].split("</div>")[0]
+    assert "badge--strong" in section
+
+
+def test_storno_of_a_missing_number_carries_the_notice(client, company, api):
+    ids = catalogue(api)
+    storno = _document(api, ids, "STORNO-3", invoice_type=1, referred_invoice_number="NOPE-9")
+    base = signed_in(client, company)
+    html = client.get(base + str(storno["id"])).get_data(as_text=True)
+    assert 'id="storno-missing"' in html and "NOPE-9" in html
+
+
+def test_file_link_redirects_to_a_fresh_signed_download(client, company, api):
+    ids = catalogue(api)
+    created = _document(api, ids, invoice_image={
+        "filename": "szamla.pdf", "content": base64.b64encode(PDF).decode()})
+    base = signed_in(client, company)
+    html = client.get(base + str(created["id"])).get_data(as_text=True)
+    assert f'{base}{created["id"]}/file' in html
+    response = client.get(f'{base}{created["id"]}/file')
+    assert response.status_code == 303
+    assert "sig=" in response.headers["Location"]
+    assert "Token" not in response.headers["Location"]
+    assert requests.get(response.headers["Location"], timeout=10).content.startswith(b"%PDF")
+
+
+def test_no_file_means_no_link_and_a_404(client, company, api):
+    created = make_income(api)
+    base = signed_in(client, company)
+    assert "/file" not in client.get(base + str(created["id"])).get_data(as_text=True)
+    assert client.get(f'{base}{created["id"]}/file').status_code == 404
+
+
+def test_cancelling_asks_first_then_recalculates_payments(client, company, api, sandbox_log):
+    created = make_income(api, type=2, payments=[{"amount": "500.00"}])
+    base = signed_in(client, company)
+    page = client.get(f'{base}{created["id"]}/cancel')
+    text = page.get_data(as_text=True)
+    assert "recalculated" in text or "újraszámol" in text
+    assert sandbox_log.entries(company_id=company.id, method="PATCH") == []
+    client.post(f'{base}{created["id"]}/cancel',
+                data={"csrf_token": csrf_token(text), "is_cancelled": "1"})
+    after = income(api, created["id"])
+    assert after["is_cancelled"] is True and after["paid_amount"] == "0.00"
+    assert [e["body"] for e in sandbox_log.entries(company_id=company.id, method="PATCH")] == [
+        {"is_cancelled": True}]
+
+
+def test_processed_documents_offer_no_cancel(client, company, api, sandbox_log):
+    created = make_income(api, type=2)
+    set_state(api, created["id"], is_processed=True)
+    base = signed_in(client, company)
+    assert "/cancel" not in client.get(base + str(created["id"])).get_data(as_text=True)
+    response = client.get(f'{base}{created["id"]}/cancel')
+    assert response.status_code == 303
+    assert sandbox_log.entries(company_id=company.id, method="PATCH") == []
