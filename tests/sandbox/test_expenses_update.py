@@ -131,3 +131,11 @@ def test_update_body_must_be_an_object(api, ecat):
     expense = make_expense(api, ecat)
     resp = patch(api, expense["id"], ["note"])
     assert resp.status_code == 400 and "non_field_errors" in resp.json()
+
+
+def test_out_of_range_numbers_answer_400_not_500(api, ecat):
+    expense = make_expense(api, ecat)
+    item = {"id": expense["assignments"][0]["id"], "gross_amount": "1e40"}
+    for body in ({"exchange_rate": "1e30"}, {"tags": [10**30]}, {"assignments": [item]}):
+        assert patch(api, expense["id"], body).status_code == 400, body
+    assert api.get(f"/2/expenses/{10**30}/").status_code == 404
