@@ -2,8 +2,6 @@
 from __future__ import annotations
 
 import random
-import struct
-import zlib
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 
@@ -12,6 +10,7 @@ from sqlalchemy.orm import Session
 
 from .models import Company, ExpenseType, LedgerNumber, Partner, Tag, VatCategory
 from .models.expenses import Expense, ExpenseAction, ExpenseAssignment, ExpenseFile, ExpenseItem
+from .sample_files import minimal_pdf, tiny_png
 
 # name, tax number, city, expense type, usual gross range, vat area
 VENDORS = (
@@ -25,6 +24,11 @@ VENDORS = (
     ("KBOSS.hu Kft.", "13421739-2-41", "Budapest", "Szoftver", (4_000, 25_000), "HU"),
     ("Google Ireland Ltd.", None, "Dublin", "Szoftver", (5_000, 40_000), "EU"),
 )
+# Vendors the partners seed made get a profile by the trade in their name.
+TRADE_PROFILES = (("Informatika", "Szoftver", (10_000, 400_000)),
+                  ("Ingatlan", "Bérleti díj", (150_000, 600_000)),
+                  ("Energetika", "Közüzemi díj", (20_000, 150_000)),
+                  ("Autóház", "Üzemanyag", (10_000, 80_000)))
 SOURCES = ("szamlazz.hu", "billingo", "nav")
 CUSTOM = (("Költséghely", ("KH-01 Iroda", "KH-02 Raktár", "KH-03 Értékesítés")),
           ("Projekt", ("Tavaszi kampány", "Webshop", "Irodaköltözés")))
@@ -58,25 +62,36 @@ def _references(session: Session, company: Company) -> dict:
             "tags": scoped(Tag), "ledger": scoped(LedgerNumber)}
 
 
-def _vendors(session: Session, company: Company) -> list[tuple[Partner, tuple]]:
-    """Pair each vendor profile with a partner, reusing the partners seed's vendors."""
+def _vendors(session: Session, company: Company) -> list[list[tuple[Partner, tuple]]]:
+    """Two pools of (partner, profile): well-known vendors, and the partners seed's vendors."""
     existing = {p.name: p for p in session.scalars(
-        select(Partner).where(Partner.company_id == company.id, Partner.is_vendor.is_(True)))}
-    pairs = []
+        select(Partner).where(Partner.company_id == company.id, Partner.is_vendor.is_(True))
+        .order_by(Partner.id))}
+    known = []
     for profile in VENDORS:
         name, tax_number, city = profile[:3]
-        partner = existing.get(name)
+        partner = existing.pop(name, None)
         if partner is None:
             partner = Partner(company_id=company.id, name=name, tax_number=tax_number, city=city,
                               country="HU" if tax_number else "IE", is_vendor=True)
             session.add(partner)
-        pairs.append((partner, profile))
+        known.append((partner, profile))
     session.flush()
-    return pairs
+    return [known, [(p, _profile(p.name)) for p in existing.values()]]
+
+
+def _profile(name: str) -> tuple:
+    """An expense profile for a vendor of the partners seed, guessed from its trade."""
+    for word, type_name, amounts in TRADE_PROFILES:
+        if word in name:
+            return (name, None, None, type_name, amounts, "HU")
+    return (name, None, None, "Anyagköltség", (5_000, 250_000), "HU")
 
 
 def _expense(company: Company, refs: dict, rng: random.Random, today: date, n: int) -> Expense:
-    partner, (_name, _tax, _city, type_name, (low, high), vat_area) = rng.choice(refs["vendors"])
+    known, others = refs["vendors"]
+    pool = others if others and rng.random() < 0.5 else known
+    partner, (_name, _tax, _city, type_name, (low, high), vat_area) = rng.choice(pool)
     issued = today - timedelta(days=rng.randint(0, 364))
     created = datetime.combine(issued + timedelta(days=rng.randint(0, 6)), datetime.min.time(),
                                UTC) + timedelta(minutes=rng.randint(420, 1080))
@@ -159,40 +174,3 @@ def _attach_demo_file(expense: Expense, n: int) -> None:
     expense.artifact_created_at = expense.created_at
     expense.file = ExpenseFile(data=data, content_type=f"{'application' if is_pdf else 'image'}/"
                                                        f"{kind}")
-
-
-def minimal_pdf(text: str) -> bytes:
-    """A valid one-page PDF showing one line of ASCII text."""
-    safe = text.encode("ascii", "replace").replace(b"\\", b"").replace(b"(", b"") \
-        .replace(b")", b"")
-    stream = b"BT /F1 18 Tf 72 720 Td (" + safe + b") Tj ET"
-    objects = [b"<< /Type /Catalog /Pages 2 0 R >>",
-               b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-               b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] "
-               b"/Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>",
-               b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream",
-               b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
-    out, offsets = bytearray(b"%PDF-1.4\n"), []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
-        len(objects) + 1, xref)
-    return bytes(out)
-
-
-def tiny_png(seed: int = 0, size: int = 8) -> bytes:
-    """A valid size x size RGB PNG of one colour picked from seed."""
-    colour = bytes(((seed * 67) % 256, (seed * 131) % 256, (seed * 29) % 256))
-    raw = b"".join(b"\x00" + colour * size for _ in range(size))
-
-    def chunk(kind: bytes, body: bytes) -> bytes:
-        return struct.pack(">I", len(body)) + kind + body + struct.pack(
-            ">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
-
-    header = struct.pack(">IIBBBBB", size, size, 8, 2, 0, 0, 0)
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw))
-            + chunk(b"IEND", b""))
