@@ -1,9 +1,12 @@
 """Spec part 9: schemathesis against the live sandbox and its own /2/schema/ document.
 
 Every GET operation and a chosen few writes get generated requests; each answer must not be a
-server error and must match the documented response schema for its status.
+server error and must match the documented response schema for its status. Path ids point at
+real records of the run's company, so detail and update answers are checked too, not only 404s.
 """
 from __future__ import annotations
+
+import base64
 
 import pytest
 import requests
@@ -40,6 +43,29 @@ def fuzz_headers(fuzz_company):
 
 
 @pytest.fixture(scope="module")
+def fuzz_ids(sandbox_url, fuzz_company, fuzz_headers) -> dict[str, str]:
+    """Path parameter -> the id of a real record of the company (one of each kind)."""
+    def post(path, **kwargs):
+        resp = requests.post(f"{sandbox_url}{path}", timeout=10, **kwargs)
+        assert resp.status_code == 201, resp.text
+        return resp.json()
+
+    pdf = {"filename": "szamla.pdf", "content_base64": base64.b64encode(b"%PDF-1.4\n").decode()}
+    expense = post("/_sandbox/expenses/", json={"company_id": fuzz_company.id, "artifact": pdf})
+    income = post("/_sandbox/import-income/", headers=fuzz_headers, json={
+        "invoice_number": "FUZZ-1", "issued_at": "2026-01-05", "net_amount": "100",
+        "vat_amount": "27", "gross_amount": "127", "partner": {"name": "Fuzz Kft."}})
+    ledger = post("/2/accounting/ledger-numbers/create/", headers=fuzz_headers,
+                  json={"name": "Fuzz", "code": "999"})
+    vat = requests.get(f"{sandbox_url}/2/accounting/vat-categories/", headers=fuzz_headers,
+                       timeout=10).json()[0]
+    return {"expense_id": str(expense["id"]), "income_id": str(income["income"]["id"]),
+            "partner_id": str(income["income"]["partner_id"]),
+            "ledger_number_id": str(ledger["id"]), "vat_category_id": str(vat["id"]),
+            "company_id": str(fuzz_company.id)}
+
+
+@pytest.fixture(scope="module")
 def raw_schema(sandbox_url, fuzz_headers):
     """The schema as the sandbox serves it (English texts)."""
     resp = requests.get(f"{sandbox_url}/2/schema/?lang=en", headers=fuzz_headers, timeout=10)
@@ -64,7 +90,10 @@ schema = schemathesis.from_pytest_fixture("live_schema")
 @schema.parametrize()
 @settings(max_examples=8, deadline=None, phases=[Phase.explicit, Phase.generate],
           suppress_health_check=list(HealthCheck), derandomize=True)
-def test_sandbox_conforms_to_its_schema(case, fuzz_headers):
+def test_sandbox_conforms_to_its_schema(case, fuzz_headers, fuzz_ids):
     case.headers = {**(case.headers or {}), **fuzz_headers}
+    if case.path_parameters:
+        case.path_parameters = {key: fuzz_ids.get(key, value)
+                                for key, value in case.path_parameters.items()}
     response = case.call(timeout=10)
     case.validate_response(response, checks=CHECKS)
