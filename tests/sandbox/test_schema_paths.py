@@ -6,8 +6,10 @@ import itertools
 import re
 
 import pytest
+import requests
 
 from sandbox import create_app
+from tests.conftest import create_company
 
 VARIABLE = re.compile(r"<(?:(\w+)(?:\((.*?)\))?:)?(\w+)>")
 IGNORED_METHODS = {"HEAD", "OPTIONS"}
@@ -42,22 +44,12 @@ def served() -> dict[str, set[str]]:
 
 
 @pytest.fixture(scope="module")
-def documented(sandbox_url, make_module_company) -> dict:
+def documented(sandbox_url) -> dict:
     """The paths object of the served schema."""
-    import requests
-
-    company = make_module_company()
+    company = create_company(sandbox_url)
     resp = requests.get(f"{sandbox_url}/2/schema/", timeout=10,
                         headers={"Authorization": f"Token {company.tokens['admin']}"})
     return resp.json()["paths"]
-
-
-@pytest.fixture(scope="module")
-def make_module_company(sandbox_url):
-    """Company factory usable from module-scoped fixtures."""
-    from tests.conftest import create_company
-
-    return lambda: create_company(sandbox_url)
 
 
 def test_expand_turns_flask_rules_into_openapi_templates():
