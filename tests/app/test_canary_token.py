@@ -1,8 +1,9 @@
 """Canary sweep: a signed-in API token reaches no response, cookie or log record, on any route.
 
 The sweep signs in with a known sandbox token, visits every GET route of app.url_map (plain and
-as htmx), replays every hx-get and the first state-changing htmx action of each page, and looks
-for the token everywhere the browser or an operator could see it. The server-side session store
+as htmx), replays every hx-get, the first state-changing htmx action and the first POST form
+(as the browser would submit it, sign-out aside) of each page, and looks for the token
+everywhere the browser or an operator could see it. The server-side session store
 must hold it: that proves the sweep ran signed in and searched for the right string.
 """
 from __future__ import annotations
@@ -14,7 +15,7 @@ from urllib.parse import quote_plus
 import pytest
 
 from tests.app.conftest import page_csrf, sign_in
-from tests.support.htmx import csrf_headers, htmx_actions
+from tests.support.htmx import csrf_headers, htmx_actions, post_forms
 from tests.support.routes import RouteSampler, SampleContext, error_paths
 
 
@@ -72,20 +73,25 @@ def _sweep_pages(recorder: Recorder, sampler: RouteSampler, company_id: int) -> 
                                                      "HX-Current-URL": f"http://localhost{path}"})
         if response.mimetype == "text/html":
             html = response.get_data(as_text=True)
-            actions.append((path, htmx_actions(html, path), csrf_headers(html)))
+            forms = [form for form in post_forms(html, path) if form.url != "/logout"]
+            actions.append((path, htmx_actions(html, path) + forms[:1], csrf_headers(html)))
     return actions
 
 
 def _replay_actions(recorder: Recorder, found: list) -> int:
-    """Every hx-get, and the first state-changing action per page; returns how many were sent."""
-    sent = 0
+    """Each hx-get, the first htmx write and the first POST form per page; returns the count."""
+    sent = set()
     for page_path, actions, csrf in found:
-        writes = [action for action in actions if action.method != "GET"][:1]
-        for action in [a for a in actions if a.method == "GET"] + writes:
-            recorder.open(action.method, action.url, f"hx from {page_path}: ",
-                          headers=action.headers(page_path, csrf), data=action.values or None)
-            sent += 1
-    return sent
+        writes = [a for a in actions if a.method != "GET" and a.htmx][:1]
+        forms = [a for a in actions if not a.htmx]
+        for action in [a for a in actions if a.method == "GET"] + writes + forms:
+            if (action.method, action.url, action.htmx) in sent:
+                continue
+            sent.add((action.method, action.url, action.htmx))
+            kind = "hx" if action.htmx else "form"
+            recorder.open(action.method, action.url, f"{kind} from {page_path}: ",
+                          headers=action.headers(page_path, csrf), data=action.data())
+    return len(sent)
 
 
 @pytest.fixture
@@ -107,7 +113,7 @@ def test_signed_in_token_appears_in_no_response_cookie_or_log_record(
     recorder.seen.append(("sign-in POST /login", sign_in(recorder.client, company)))
     sampler = RouteSampler(app, SampleContext(sandbox_url, company))
     found = _sweep_pages(recorder, sampler, company.id)
-    _replay_actions(recorder, found)
+    assert _replay_actions(recorder, found) >= 1, "no page action was replayed"
     holding = _session_files_holding(app, token)
     cookie = recorder.client.get_cookie(app.config["SESSION_COOKIE_NAME"])
     recorder.open("POST", "/logout", data={"csrf_token": page_csrf(recorder.client)})
