@@ -88,7 +88,7 @@ schema = schemathesis.from_pytest_fixture("live_schema")
 
 
 @schema.parametrize()
-@settings(max_examples=8, deadline=None, phases=[Phase.explicit, Phase.generate],
+@settings(max_examples=8, deadline=None, phases=[Phase.explicit, Phase.generate], database=None,
           suppress_health_check=list(HealthCheck), derandomize=True)
 def test_sandbox_conforms_to_its_schema(case, fuzz_headers, fuzz_ids):
     case.headers = {**(case.headers or {}), **fuzz_headers}
