@@ -33,8 +33,8 @@ def create_app(db_url: str = "sqlite://", seed: str = "empty") -> Flask:
     app.json.ensure_ascii = False
     app.url_map.strict_slashes = False
     app.url_map.converters["int"] = RowIdConverter
-    requestlog.init_app(app)
     faults.init_app(app)
+    requestlog.init_app(app)
     auth.init_app(app)
     db.init_app(app, db_url)
     errors.register_handlers(app)

@@ -38,9 +38,13 @@ class RequestLog:
 
 
 def init_app(app: Flask) -> None:
-    """Time every request and record the API ones."""
+    """Time every request from its very start and record the API ones.
+
+    Register after the fault board: after-request hooks run in reverse order, so the record is
+    written before an injected reset drops the connection.
+    """
     app.extensions["sandbox_log"] = RequestLog()
-    app.before_request(_start)
+    app.before_request_funcs.setdefault(None, []).insert(0, _start)
     app.after_request(_record)
 
 
@@ -51,6 +55,8 @@ def request_log() -> RequestLog:
 
 def _start() -> None:
     g.started = time.perf_counter()
+    # Read the body now: once a fault resets the connection it can no longer be read.
+    g.logged_body = _body() if not request.path.startswith("/_sandbox") else None
 
 
 def _record(response):
@@ -63,7 +69,7 @@ def _record(response):
         "query": request.query_string.decode("latin-1"),
         "args": request.args.to_dict(flat=False),
         "headers": {k: v for k, v in request.headers.items() if k in KEPT_HEADERS},
-        "body": _body(),
+        "body": g.get("logged_body"),
         "status": response.status_code,
         "fault": g.get("fault"),
         "company_id": company.id if company is not None else None,
