@@ -108,8 +108,17 @@ class RecordForm(FlaskForm):
 
     def has_errors(self) -> bool:
         """True when any field, cell, row or the form itself carries a message."""
-        self._errors = None  # WTForms caches `errors`; messages may have been added since
-        return bool(self.errors or self.form_errors or any(self.row_errors.values()))
+        if self.form_errors or any(self.row_errors.values()):
+            return True
+        return any(self._field_errors(field) for field in self._fields.values())
+
+    @staticmethod
+    def _field_errors(field) -> bool:
+        # FieldList / FormField keep the errors of validate() time; cells get messages later.
+        if hasattr(field, "entries"):
+            return any(RecordForm._field_errors(sub) for entry in field.entries
+                       for sub in entry.form)
+        return bool(field.errors)
 
     def add_error(self, name: str, message: str) -> None:
         """Put a message on a field's input, or above the form when it has none."""

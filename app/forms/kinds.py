@@ -39,7 +39,8 @@ def ref_id(value: Any) -> int | None:
 
 
 def _text(value: Any) -> str | None:
-    text = "" if value is None else str(value).strip()
+    # Browsers send textarea line breaks as CRLF; the API keeps LF.
+    text = "" if value is None else str(value).replace("\r\n", "\n").strip()
     return text or None
 
 

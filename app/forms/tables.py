@@ -132,7 +132,10 @@ def _entry_id(entry) -> int | None:
 
 
 def _blank(table: Table, entry) -> bool:
-    return not any(truthy(entry[spec.name].data) for spec in table.columns
+    def filled(data) -> bool:
+        return any(truthy(v) for v in data) if isinstance(data, list) else truthy(data)
+
+    return not any(filled(entry[spec.name].data) for spec in table.columns
                    if spec.name in table.editable and spec.kind != "bool")
 
 

@@ -73,7 +73,8 @@ def upstream_calls(response) -> int:
 
 
 class _FormParser(HTMLParser):
-    """Collects what a browser would submit from the first <form method=post>."""
+    """Collects what a browser would submit from the first <form method=post> that is not the
+    sign-out form."""
 
     def __init__(self):
         super().__init__()
@@ -91,7 +92,8 @@ class _FormParser(HTMLParser):
             return
         if tag == "template":
             self._template += 1
-        if tag == "form" and attrs.get("method", "").lower() == "post":
+        if tag == "form" and attrs.get("method", "").lower() == "post" and not attrs.get(
+                "action", "").endswith("/logout"):
             self._in_form = True
         if not self._in_form or self._template:
             return
@@ -134,7 +136,9 @@ class _FormParser(HTMLParser):
             self._template -= 1
         elif tag == "textarea":
             if self.fields and self.fields[-1][0] == self._textarea:
-                self.fields[-1] = (self._textarea, self.fields[-1][1].lstrip("\n"))
+                text = self.fields[-1][1]
+                text = text[2:] if text.startswith("\r\n") else text.removeprefix("\n")
+                self.fields[-1] = (self._textarea, text)
             self._textarea = None
         elif tag == "select" and self._select:
             if not self._select_chosen and self._select_first is not None:

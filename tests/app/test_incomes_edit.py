@@ -1,0 +1,238 @@
+"""Editing: inputs from editable_fields, PATCH of only the changes, errors on their fields."""
+from __future__ import annotations
+
+from app.forms import invalidate_settings
+from tests.app.incomes_helpers import (
+    BrowserForm,
+    catalogue,
+    income,
+    make_income,
+    page_form,
+    patches,
+    set_company,
+    set_state,
+    signed_in,
+)
+
+
+def _edit(client, company, api, **fields):
+    created = make_income(api, **fields)
+    base = signed_in(client, company)
+    path = f"{base}{created['id']}/edit"
+    return created, path, page_form(client, path)
+
+
+def test_an_unchanged_form_sends_nothing(client, company, api, sandbox_log):
+    _created, path, form = _edit(client, company, api, type=2)
+    response = client.post(path, data=form.data())
+    assert response.status_code == 303
+    assert patches(sandbox_log, company.id) == []
+
+
+def test_only_the_changed_field_is_sent(client, company, api, sandbox_log):
+    created, path, form = _edit(client, company, api, type=2, note="régi")
+    client.post(path, data=form.set("note", "új megjegyzés").data())
+    assert patches(sandbox_log, company.id) == [{"note": "új megjegyzés"}]
+    assert income(api, created["id"])["note"] == "új megjegyzés"
+
+
+def test_tags_are_sent_whole(client, company, api, sandbox_log):
+    ids = catalogue(api)
+    created, path, form = _edit(client, company, api, type=2, tags=[ids.tags[0]])
+    client.post(path, data=form.set("tags", str(ids.tags[0]), str(ids.tags[2])).data())
+    assert patches(sandbox_log, company.id) == [{"tags": [ids.tags[0], ids.tags[2]]}]
+    client.post(path, data=page_form(client, path).set("tags").data())
+    assert patches(sandbox_log, company.id)[-1] == {"tags": []}
+    assert income(api, created["id"])["tags"] == []
+
+
+def test_a_processed_income_shows_read_only_fields_with_the_reason(client, company, api):
+    created = make_income(api, type=2)
+    set_state(api, created["id"], is_processed=True)
+    base = signed_in(client, company)
+    html = client.get(f"{base}{created['id']}/edit", headers={"Accept-Language": "en"}) \
+        .get_data(as_text=True)
+    assert 'name="invoice_number"' not in html and 'name="secondary_id"' in html
+    assert "Processed in the accounting" in html
+    assert 'name="assignments-0-revenue_type"' in html
+    assert 'name="assignments-0-net_amount"' not in html
+
+
+def test_a_crafted_field_outside_editable_fields_never_reaches_the_api(client, company, api,
+                                                                      sandbox_log):
+    created = make_income(api, type=2, invoice_number="KEEP-1")
+    set_state(api, created["id"], is_processed=True)
+    base = signed_in(client, company)
+    path = f"{base}{created['id']}/edit"
+    form = page_form(client, path)
+    form.pairs += [("invoice_number", "HACKED"), ("net_amount", "1"), ("is_cancelled", "y"),
+                   ("assignments-0-net_amount", "5")]
+    client.post(path, data=form.set("secondary_id", "S-1").data())
+    sent = patches(sandbox_log, company.id)
+    assert sent == [{"secondary_id": "S-1"}]
+    assert income(api, created["id"])["invoice_number"] == "KEEP-1"
+
+
+def test_fixed_assignment_rows_send_only_the_editable_column(client, company, api,
+                                                            sandbox_log):
+    ids = catalogue(api)
+    created = make_income(api, type=2)
+    set_state(api, created["id"], is_processed=True)
+    base = signed_in(client, company)
+    path = f"{base}{created['id']}/edit"
+    form = page_form(client, path).set("assignments-0-revenue_type", str(ids.revenue_types[1]))
+    response = client.post(path, data=form.data())
+    assert response.status_code == 303, response.get_data(as_text=True)
+    row_id = created["assignments"][0]["id"]
+    assert patches(sandbox_log, company.id) == [
+        {"assignments": [{"id": row_id, "revenue_type": ids.revenue_types[1]}]}]
+
+
+def test_adding_an_assignment_sends_the_whole_list(client, company, api, sandbox_log):
+    ids = catalogue(api)
+    created, path, form = _edit(client, company, api, type=2, net_amount="1000.00",
+                                gross_amount="1270.00")
+    form.set("assignments-0-net_amount", "600").set("assignments-0-gross_amount", "762")
+    form.set("assignments-0-vat_amount", "162")
+    form.pairs += [("assignments-5-id", ""), ("assignments-5-revenue_type",
+                                              str(ids.revenue_types[2])),
+                   ("assignments-5-net_amount", "400"), ("assignments-5-gross_amount", "508"),
+                   ("assignments-5-tags", str(ids.tags[3]))]
+    response = client.post(path, data=form.data())
+    assert response.status_code == 303, response.get_data(as_text=True)
+    body = patches(sandbox_log, company.id)[-1]
+    assert list(body) == ["assignments"] and len(body["assignments"]) == 2
+    assert body["assignments"][1]["revenue_type"] == ids.revenue_types[2]
+    rows = income(api, created["id"])["assignments"]
+    assert [r["gross_amount"] for r in rows] == ["762.00", "508.00"]
+    assert rows[1]["tags"] == [{"id": ids.tags[3], "name": "Projekt B"}]
+
+
+def test_removing_a_row_without_javascript_rerenders_without_sending(client, company, api,
+                                                                    sandbox_log):
+    _created, path, form = _edit(client, company, api, type=2)
+    form.pairs.append(("table_op", "remove:assignments:0"))
+    response = client.post(path, data=form.data())
+    assert response.status_code == 200
+    assert 'name="assignments-0-revenue_type"' not in response.get_data(as_text=True)
+    assert patches(sandbox_log, company.id) == []
+
+
+def test_period_start_after_end_is_refused_before_sending_with_input_kept(client, company, api,
+                                                                         sandbox_log):
+    _created, path, form = _edit(client, company, api, type=2)
+    form.set("accounting_period_start", "2025-06-30").set("accounting_period_end", "2025-06-01")
+    response = client.post(path, data=form.set("note", "kept text").data(),
+                           headers={"Accept-Language": "en"})
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400
+    assert "may not be after the end" in html and "kept text" in html
+    assert 'value="2025-06-30"' in html
+    assert patches(sandbox_log, company.id) == []
+
+
+def test_accounting_period_end_alone_is_sent_with_its_start(client, company, api, sandbox_log):
+    _created, path, form = _edit(client, company, api, type=2,
+                                 accounting_period_start="2025-01-01",
+                                 accounting_period_end="2025-06-30")
+    client.post(path, data=form.set("accounting_period_end", "2025-12-31").data())
+    assert patches(sandbox_log, company.id) == [
+        {"accounting_period_end": "2025-12-31", "accounting_period_start": "2025-01-01"}]
+
+
+def test_vat_period_is_sent_as_a_pair_and_the_rounded_start_is_shown(client, company, api,
+                                                                    sandbox_log):
+    set_company(api, enable_vat_period=True)
+    invalidate_settings(company.id)
+    created, path, form = _edit(client, company, api, type=2)
+    form.set("vat_period_type", "quarterly").set("vat_period_started_at", "2025-05-17")
+    response = client.post(path, data=form.data(), follow_redirects=True,
+                           headers={"Accept-Language": "en"})
+    assert patches(sandbox_log, company.id) == [
+        {"vat_period_type": "quarterly", "vat_period_started_at": "2025-05-17"}]
+    html = response.get_data(as_text=True)
+    assert "first day of the period" in html and "Apr 1, 2025" in html
+
+
+def test_settings_driven_fields_appear_only_when_switched_on_and_not_booked(client, company,
+                                                                           api):
+    created = make_income(api, type=2)
+    base = signed_in(client, company)
+    html = client.get(f"{base}{created['id']}/edit").get_data(as_text=True)
+    assert 'name="accounting_id"' not in html and 'name="vat_period_type"' not in html
+    set_company(api, enable_accounting_id=True, enable_vat_period=True)
+    invalidate_settings(company.id)
+    html = client.get(f"{base}{created['id']}/edit").get_data(as_text=True)
+    assert 'name="accounting_id"' in html and 'name="vat_period_type"' in html
+    set_state(api, created["id"], is_booked=True)
+    html = client.get(f"{base}{created['id']}/edit").get_data(as_text=True)
+    assert 'name="accounting_id"' not in html
+
+
+def test_an_upstream_400_lands_on_its_field_with_the_input_kept(client, company, api,
+                                                               sandbox_log):
+    _created, path, form = _edit(client, company, api, type=2)
+    form.set("partner_country", "HUN").set("note", "my note")
+    response = client.post(path, data=form.data())
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400
+    field = html.split('id="partner_country"')[1].split("</div>")[0]
+    assert "no more than 2 characters" in field
+    assert 'value="HUN"' in html and "my note" in html
+    assert len(patches(sandbox_log, company.id)) == 1
+
+
+def test_an_assignment_error_lands_on_its_cell(client, company, api):
+    _created, path, form = _edit(client, company, api, type=2)
+    response = client.post(path, data=form.set("assignments-0-revenue_type", "999999").data())
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400
+    cell = html.split('name="assignments-0-revenue_type"')[1].split("</td>")[0]
+    assert "does not exist" in cell
+
+
+def test_a_foreign_currency_needs_a_rate_before_sending(client, company, api, sandbox_log):
+    ids = catalogue(api)
+    _created, path, form = _edit(client, company, api, type=2)
+    response = client.post(path, data=form.set("currency", str(ids.currencies["EUR"])).data(),
+                           headers={"Accept-Language": "en"})
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400
+    assert "actual exchange rate" in html.split('id="exchange_rate"')[1].split("</div>")[0]
+    assert patches(sandbox_log, company.id) == []
+    form.set("currency", str(ids.currencies["EUR"])).set("exchange_rate", "392,15")
+    assert client.post(path, data=form.data()).status_code == 303
+    assert patches(sandbox_log, company.id) == [
+        {"currency": ids.currencies["EUR"], "exchange_rate": "392.15"}]
+
+
+def test_a_change_made_meanwhile_by_someone_else_is_not_overwritten(client, company, api,
+                                                                   sandbox_log):
+    created, path, form = _edit(client, company, api, type=2, note="eredeti",
+                                secondary_id="S-0")
+    api.patch(f"/2/incomes/{created['id']}/update/", json={"secondary_id": "THEIRS"})
+    sandbox_log.reset()
+    client.post(path, data=form.set("note", "mine").data())
+    assert patches(sandbox_log, company.id) == [{"note": "mine"}]
+    assert income(api, created["id"])["secondary_id"] == "THEIRS"
+
+
+def test_both_changing_one_field_is_held_back_as_a_conflict(client, company, api, sandbox_log):
+    created, path, form = _edit(client, company, api, type=2, note="eredeti")
+    api.patch(f"/2/incomes/{created['id']}/update/", json={"note": "theirs"})
+    sandbox_log.reset()
+    response = client.post(path, data=form.set("note", "mine").data())
+    assert response.status_code == 400
+    assert patches(sandbox_log, company.id) == []
+    conflict_page = BrowserForm(response.get_data(as_text=True))
+    assert conflict_page.get("note") == "mine"
+    assert client.post(path, data=conflict_page.data()).status_code == 303
+    assert patches(sandbox_log, company.id) == [{"note": "mine"}]
+
+
+def test_a_field_missing_from_the_post_counts_as_unchanged(client, company, api, sandbox_log):
+    ids = catalogue(api)
+    _created, path, form = _edit(client, company, api, type=2, tags=[ids.tags[0]],
+                                 note="stays")
+    client.post(path, data=form.drop("tags").drop("note").set("secondary_id", "X").data())
+    assert patches(sandbox_log, company.id) == [{"secondary_id": "X"}]

@@ -1,0 +1,191 @@
+"""New accounting documents and stornos: all or nothing, once, every refusal on its field."""
+from __future__ import annotations
+
+import io
+
+from tests.app.incomes_helpers import (
+    BrowserForm,
+    catalogue,
+    creates,
+    income,
+    make_income,
+    page_form,
+    signed_in,
+)
+
+PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 64
+
+
+def _filled(client, path: str, ids, number: str = "BIZ-NEW-1") -> BrowserForm:
+    form = page_form(client, path)
+    form.set("invoice_number", number).set("partner_name", "Alfa Kft.")
+    form.set("assignments-0-revenue_type", str(ids.revenue_types[0]))
+    form.set("assignments-0-net_amount", "1 000,00").set("assignments-0-gross_amount", "1270")
+    return form
+
+
+def _listed(api) -> list[dict]:
+    return api.get("/1/incomes", params={"page_size": 100}).json()["results"]["incomes"]
+
+
+def test_a_new_document_is_created_with_its_assignment_and_items(client, company, api):
+    ids = catalogue(api)
+    base = signed_in(client, company)
+    form = _filled(client, base + "new", ids)
+    form.pairs += [("items-0-name", "Tanácsadás"), ("items-0-quantity", "2"),
+                   ("items-0-unit_price", "500"), ("items-0-vat_percent", "27")]
+    response = client.post(base + "new", data=form.data())
+    assert response.status_code == 303, response.get_data(as_text=True)[:3000]
+    created = income(api, int(response.headers["Location"].split("/")[-1].split("?")[0]))
+    assert created["invoice_number"] == "BIZ-NEW-1" and created["type"] == 2
+    assert created["net_amount"] == "1000.00" and created["gross_amount"] == "1270.00"
+    assert created["items"][0]["vat_percent"] == 27.0
+    assert created["assignments"][0]["revenue_type"]["id"] == ids.revenue_types[0]
+
+
+def test_at_least_one_assignment_is_required_before_sending(client, company, api, sandbox_log):
+    catalogue(api)
+    base = signed_in(client, company)
+    form = page_form(client, base + "new").set("invoice_number", "X-1")
+    response = client.post(base + "new", data=form.data(), headers={"Accept-Language": "en"})
+    assert response.status_code == 400
+    assert "at least one row" in response.get_data(as_text=True)
+    assert creates(sandbox_log, company.id) == []
+
+
+def test_a_foreign_currency_without_rate_is_stopped_before_sending(client, company, api,
+                                                                   sandbox_log):
+    ids = catalogue(api)
+    base = signed_in(client, company)
+    page = client.get(base + "new", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert "data-rate-hint" in page and "Required when the currency is not HUF" in page
+    form = _filled(client, base + "new", ids).set("currency", str(ids.currencies["EUR"]))
+    response = client.post(base + "new", data=form.data(), headers={"Accept-Language": "en"})
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400
+    assert "actual exchange rate" in html.split('id="exchange_rate"')[1].split("</div>")[0]
+    assert 'value="BIZ-NEW-1"' in html
+    assert creates(sandbox_log, company.id) == []
+
+
+def test_a_eur_document_with_its_rate_is_created(client, company, api):
+    ids = catalogue(api)
+    base = signed_in(client, company)
+    form = _filled(client, base + "new", ids).set("currency", str(ids.currencies["EUR"]))
+    response = client.post(base + "new", data=form.set("exchange_rate", "395,2").data())
+    assert response.status_code == 303
+    created = _listed(api)[0]
+    assert created["currency"] == ids.currencies["EUR"]
+    assert created["exchange_rate"] == "395.200000"
+
+
+def test_a_duplicate_number_links_to_the_existing_income(client, company, api):
+    ids = catalogue(api)
+    existing = make_income(api, type=2, invoice_number="DUP-1")
+    base = signed_in(client, company)
+    form = _filled(client, base + "new", ids, "DUP-1").set("note", "kept")
+    response = client.post(base + "new", data=form.data())
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400
+    field = html.split('id="invoice_number"')[1].split("</div>")[0]
+    assert f'href="{base}{existing["id"]}"' in field
+    assert "kept" in html and len(_listed(api)) == 1
+
+
+def test_a_double_submit_creates_one_document(client, company, api, sandbox_log):
+    ids = catalogue(api)
+    base = signed_in(client, company)
+    data = _filled(client, base + "new", ids).data()
+    first = client.post(base + "new", data=data)
+    second = client.post(base + "new", data=data)
+    assert first.status_code == second.status_code == 303
+    assert first.headers["Location"] == second.headers["Location"]
+    assert len(creates(sandbox_log, company.id)) == 1 and len(_listed(api)) == 1
+
+
+def test_a_refused_create_can_be_sent_again_with_the_same_form(client, company, api):
+    ids = catalogue(api)
+    make_income(api, type=2, invoice_number="TAKEN")
+    base = signed_in(client, company)
+    data = _filled(client, base + "new", ids, "TAKEN").data()
+    assert client.post(base + "new", data=data).status_code == 400
+    data["invoice_number"] = ["FREE"]
+    assert client.post(base + "new", data=data).status_code == 303
+    assert {i["invoice_number"] for i in _listed(api)} == {"TAKEN", "FREE"}
+
+
+def test_nothing_is_stored_when_one_assignment_is_refused(client, company, api):
+    ids = catalogue(api)
+    base = signed_in(client, company)
+    form = _filled(client, base + "new", ids)
+    form.pairs += [("assignments-1-revenue_type", "999999"), ("assignments-1-net_amount", "1"),
+                   ("assignments-1-gross_amount", "1")]
+    response = client.post(base + "new", data=form.data())
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400
+    assert "does not exist" in html.split('name="assignments-1-revenue_type"')[1].split("</td>")[0]
+    assert _listed(api) == []
+
+
+def test_the_invoice_image_is_uploaded_with_the_document(client, company, api):
+    ids = catalogue(api)
+    base = signed_in(client, company)
+    data = _filled(client, base + "new", ids).data()
+    data["invoice_image"] = (io.BytesIO(PNG), "scan.png")
+    response = client.post(base + "new", data=data, content_type="multipart/form-data")
+    assert response.status_code == 303, response.get_data(as_text=True)[:2000]
+    created = income(api, _listed(api)[0]["id"])
+    assert created["has_artifact"] is True
+
+
+def test_a_file_that_is_not_a_document_is_refused_before_sending(client, company, api,
+                                                                sandbox_log):
+    ids = catalogue(api)
+    base = signed_in(client, company)
+    data = _filled(client, base + "new", ids).data()
+    data["invoice_image"] = (io.BytesIO(b"MZ\x90\x00 not a pdf"), "invoice.pdf")
+    response = client.post(base + "new", data=data, content_type="multipart/form-data",
+                           headers={"Accept-Language": "en"})
+    assert response.status_code == 400
+    assert "PDF, JPEG, PNG or XML" in response.get_data(as_text=True)
+    assert creates(sandbox_log, company.id) == []
+
+
+def test_a_storno_is_prefilled_and_cancels_the_original(client, company, api):
+    ids = catalogue(api)
+    original = make_income(api, type=2, invoice_number="ORIG-9", partner_name="Béta Zrt.",
+                           payments=[{"amount": "1270.00"}])
+    base = signed_in(client, company)
+    form = page_form(client, f"{base}new?storno_of={original['id']}")
+    assert form.get("referred_invoice_number") == "ORIG-9"
+    assert form.get("partner_name") == "Béta Zrt."
+    assert form.get("assignments-0-gross_amount") in ("-1270.00", "-1270,00")
+    assert form.get("assignments-0-revenue_type") == str(ids.revenue_types[0])
+    response = client.post(f"{base}new?storno_of={original['id']}",
+                           data=form.set("invoice_number", "STORNO-9").data(),
+                           follow_redirects=True)
+    html = response.get_data(as_text=True)
+    assert 'id="storno-original"' in html and "badge--strong" in html
+    after = income(api, original["id"])
+    assert after["is_cancelled"] is True and after["paid_amount"] == "0.00"
+
+
+def test_a_storno_of_a_number_that_does_not_exist_says_so(client, company, api):
+    ids = catalogue(api)
+    base = signed_in(client, company)
+    form = _filled(client, base + "new", ids, "STORNO-X").set("referred_invoice_number", "LATER-1")
+    response = client.post(base + "new", data=form.data(), follow_redirects=True)
+    html = response.get_data(as_text=True)
+    assert 'id="storno-missing"' in html and "LATER-1" in html
+    assert _listed(api)[0]["invoice_type"] == 1
+
+
+def test_header_totals_default_to_the_sum_of_the_rows(client, company, api, sandbox_log):
+    ids = catalogue(api)
+    base = signed_in(client, company)
+    form = _filled(client, base + "new", ids).set("net_amount").set("gross_amount")
+    form.pairs += [("assignments-1-revenue_type", str(ids.revenue_types[1])),
+                   ("assignments-1-net_amount", "500"), ("assignments-1-gross_amount", "635")]
+    assert client.post(base + "new", data=form.data()).status_code == 303
+    body = creates(sandbox_log, company.id)[0]["body"]
+    assert body["net_amount"] == "1500.00" and body["gross_amount"] == "1905.00"
