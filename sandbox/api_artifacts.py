@@ -97,7 +97,7 @@ def _requested_ids() -> list[int] | None:
 
 def _is_id(value) -> bool:
     return (not isinstance(value, bool) and isinstance(value, int | str)
-            and str(value).isdigit() and int(value) <= MAX_ID)
+            and str(value).isdecimal() and int(value) <= MAX_ID)
 
 
 def _record(kind: str, row) -> dict:

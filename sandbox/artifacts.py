@@ -69,7 +69,7 @@ def signature(kind: str, record_id: int, expires: int) -> str:
 
 def verify(kind: str, record_id: int, expires_raw: str | None, sig: str | None) -> None:
     """Raise 403 for a bad or expired link; return quietly for a good one."""
-    if not expires_raw or not expires_raw.isdigit() or not sig:
+    if not expires_raw or not expires_raw.isdecimal() or not sig:
         raise ApiError(403, "Invalid or missing signature.")
     if not hmac.compare_digest(signature(kind, record_id, int(expires_raw)), sig):
         raise ApiError(403, "Invalid or missing signature.")

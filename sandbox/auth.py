@@ -47,7 +47,7 @@ def _check_company_header(row: ApiToken) -> None:
         raw = request.headers.get(name)
         if raw is None or raw == "":
             continue
-        if not raw.strip().isdigit() or int(raw) != row.company_id:
+        if not raw.strip().isdecimal() or int(raw) != row.company_id:
             raise ApiError(403, "Company ID does not match")
 
 

@@ -123,7 +123,7 @@ def ref_id(raw: Any) -> int:
     """A primary key sent as an integer or as an object carrying id."""
     if isinstance(raw, dict):
         raw = raw.get("id")
-    if isinstance(raw, bool) or not isinstance(raw, int | str) or not str(raw).isdigit():
+    if isinstance(raw, bool) or not isinstance(raw, int | str) or not str(raw).isdecimal():
         raise FieldError(f"Incorrect type. Expected pk value, received {type(raw).__name__}.")
     if int(raw) > MAX_ID:
         raise FieldError(f'Invalid pk "{raw}" - object does not exist.')

@@ -60,7 +60,7 @@ def _normalised(data: dict, errors: dict) -> dict:
         for key in PARTNER_KEYS:
             data.setdefault(f"partner_{key}", partner.get(key))
     currency = data.get("currency")
-    if isinstance(currency, str) and not currency.strip().isdigit():
+    if isinstance(currency, str) and not currency.strip().isdecimal():
         found = db().scalar(select(Currency.id).where(Currency.code == currency.strip().upper()))
         if found is None:
             errors["currency"] = [f"Unknown currency code: {currency}."]

@@ -97,7 +97,7 @@ def _overdue(value: bool):
 
 def _int_list(raw: str, name: str, errors: dict) -> list[int]:
     parts = [p.strip() for p in raw.split(",") if p.strip()]
-    if not all(p.isdigit() for p in parts):
+    if not all(p.isdecimal() for p in parts):
         errors[name] = ["Enter a whole number."]
         return []
     return [int(p) for p in parts]
@@ -115,7 +115,7 @@ def _text_filters(stmt: Select, errors: dict) -> Select:
                               Income.partner_name.ilike(pattern)))
     if args.get("currency"):
         raw = args["currency"].strip()
-        currency = (Income.currency_id == int(raw) if raw.isdigit() else
+        currency = (Income.currency_id == int(raw) if raw.isdecimal() else
                     Income.currency_id.in_(select(Currency.id).where(
                         Currency.code == raw.upper())))
         stmt = stmt.where(currency)

@@ -98,7 +98,7 @@ def parse_int(value: Any, nullable: bool = True) -> int | None:
         raise FieldError(INT_MSG)
     if isinstance(value, int):
         return value
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+    if isinstance(value, str) and value.strip().lstrip("-").isdecimal():
         return int(value)
     raise FieldError(INT_MSG)
 

@@ -60,7 +60,7 @@ def _positive_int(name: str, default: int, upper: int | None = None) -> int:
     raw = request.args.get(name)
     if raw in (None, ""):
         return default
-    if not raw.isdigit() or int(raw) < 1:
+    if not raw.isdecimal() or int(raw) < 1:
         raise validation_error({name: ["A valid positive integer is required."]})
     return min(int(raw), upper) if upper else int(raw)
 
