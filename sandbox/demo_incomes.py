@@ -40,6 +40,7 @@ class DemoCtx:
     partners: list[dict]
     counters: dict = field(default_factory=dict)
     issued: dict = field(default_factory=dict)
+    cache: dict = field(default_factory=dict)
 
     def number(self, key, day: date) -> str:
         """The next invoice number of a series (per source or type, per year)."""

@@ -22,7 +22,7 @@ from .incomes_image import build_artifact
 from .incomes_lines import build_assignment, parse_assignments, parse_items
 from .incomes_payload import parse_header, tags_by_id
 from .incomes_periods import apply_cancellation, recalc_payments, touch
-from .incomes_values import REQUIRED_MSG
+from .incomes_values import REQUIRED_MSG, FieldError, parse_int
 from .models import Company, Partner
 from .models.incomes import MANUAL_SOURCES, Income
 
@@ -37,7 +37,7 @@ DUPLICATE_MSG = "An income with this invoice number already exists."
 def create_income(data: dict, image: tuple[str, bytes] | None, company: Company) -> Income:
     """Validate the whole payload, then add the income with its parts; stornos cancel."""
     errors: dict = {}
-    if data.get("income_type", 2) != 2:
+    if _income_type(data.get("income_type", 2)) != 2:
         errors["income_type"] = ["Only accounting documents (income_type 2) can be created."]
     values = parse_header(data, company, errors)
     _check_required(data, values, errors)
@@ -57,6 +57,13 @@ def create_income(data: dict, image: tuple[str, bytes] | None, company: Company)
     if income.invoice_type == 1:
         cancel_original(income, company)
     return income
+
+
+def _income_type(value) -> int | None:
+    try:
+        return parse_int(value)
+    except FieldError:
+        return None
 
 
 def _check_required(data: dict, values: dict, errors: dict) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 from decimal import Decimal
+from itertools import accumulate
 
 from sqlalchemy.orm import Session
 
@@ -56,15 +57,16 @@ def random_income(ctx: DemoCtx, writer: IncomeWriter, rng, age: int) -> None:
     partner = None if kind in (6, 7) else _partner(ctx, rng, age)
     currency, rate, vat_key = _money(ctx, rng, partner)
     review = _review(ctx, rng, age, kind, partner)
+    missing, untagged = review.pop("_missing", False), review.pop("_untagged", False)
     row = header(ctx, rng, kind, source, issued, currency_id=ctx.currencies[currency],
                  exchange_rate=rate, exchange_date=issued if rate != 1 else None,
                  vat_area=vat_key if isinstance(vat_key, str) else "HU",
                  **partner_fields(partner), **review, **_processing(rng, age, review),
                  **_extras(rng, kind, issued))
     items = items_for(rng, kind, 0.0 if isinstance(vat_key, str) else vat_key, rate)
-    splits = split(ctx, rng, vat_key, missing_type=review.pop("_missing", False),
+    splits = split(ctx, rng, vat_key, missing_type=missing,
                    n=2 if len(items) > 2 and rng.random() < 0.5 else 1)
-    if review.pop("_untagged", False):
+    if untagged:
         for part in splits:
             part["tags"] = ()
     tags = () if review.get("needs_review") else tuple(rng.sample(ctx.tags, rng.choice((0, 1))))
@@ -72,9 +74,14 @@ def random_income(ctx: DemoCtx, writer: IncomeWriter, rng, age: int) -> None:
 
 
 def _partner(ctx: DemoCtx, rng, age: int) -> dict:
-    customers = [p for p in ctx.partners if p["customer"] and (age < 20 or not p["new"])]
-    weights = [6 if i < 8 else 1 for i in range(len(customers))]
-    return rng.choices(customers, weights=weights)[0]
+    """A customer; the first few are regulars; new partners only on recent incomes."""
+    key = "recent" if age < 20 else "old"
+    if key not in ctx.cache:
+        customers = [p for p in ctx.partners if p["customer"] and (age < 20 or not p["new"])]
+        weights = list(accumulate(6 if i < 8 else 1 for i in range(len(customers))))
+        ctx.cache[key] = (customers, weights)
+    customers, weights = ctx.cache[key]
+    return rng.choices(customers, cum_weights=weights)[0]
 
 
 def _money(ctx: DemoCtx, rng, partner: dict | None) -> tuple[str, Decimal, object]:

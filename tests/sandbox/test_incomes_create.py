@@ -190,3 +190,7 @@ def test_create_with_is_cancelled_true_gets_one_zero_payment(api, cat):
     history = detail(api, income["id"], fields="payment_history")["payment_history"]
     assert income["is_cancelled"] is True
     assert [p["amount"] for p in history] == ["0.00"]
+
+
+def test_create_accepts_income_type_2_sent_explicitly(api, cat):
+    assert create(api, cat, income_type="2")["type"] == 2

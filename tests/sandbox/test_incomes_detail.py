@@ -112,3 +112,14 @@ def test_detail_path_works_without_trailing_slash(api, cat):
 def test_viewer_may_read_income_detail(api, cat):
     income = create(api, cat)
     assert api.get(f"/1/incomes/{income['id']}/", token="viewer").status_code == 200
+
+
+def test_fixture_maker_rejects_unknown_type_and_company(api):
+    import requests
+
+    bad_type = requests.post(f"{api.base}/_sandbox/incomes/",
+                             json={"company_id": api.company.id, "type": 3}, timeout=10)
+    no_company = requests.post(f"{api.base}/_sandbox/incomes/", json={"company_id": 0},
+                               timeout=10)
+    assert bad_type.status_code == 400 and "type" in bad_type.json()
+    assert no_company.status_code == 400 and "company_id" in no_company.json()
