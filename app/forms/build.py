@@ -12,7 +12,7 @@ from app.forms import fields as fieldsets
 from app.forms.base import Layout, RecordForm
 from app.forms.choices import EMPTY_CHOICE, catalog_choices, ref_label, with_current
 from app.forms.diff import snapshot
-from app.forms.readonly import truthy
+from app.forms.readonly import ADVANCED_ONLY, truthy
 from app.forms.registry import FieldSpec, spec_for
 from app.forms.tables import initial_rows, make_table, table_field
 from app.forms.widgets import make_field
@@ -52,6 +52,9 @@ def build_new_form(catalogs: dict, *, initial: dict | None = None, company: dict
     """A create form: every field an input, prefilled from `initial` (record-shaped values)."""
     record = dict(initial or {})
     specs = [spec_for(name) for name in fields]
+    if company is not None and not company.get("advanced_accounting"):
+        assignment_fields = tuple(f for f in assignment_fields
+                                  if spec_for(f).name not in ADVANCED_ONLY)
     table = make_table("assignments", tuple(assignment_fields), record.get("assignments") or [],
                        _names(assignment_fields), catalogs, record, fixed=False, min_rows=1,
                        required=_required(assignment_fields))

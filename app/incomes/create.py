@@ -13,7 +13,7 @@ from decimal import Decimal
 
 from flask import g
 
-from app.forms import INCOME_ASSIGNMENT_FIELDS, ITEM_FIELDS
+from app.forms import ITEM_FIELDS
 from app.forms.kinds import ref_id
 from app.forms.rules import default_currency_id
 from app.incomes import upstream
@@ -29,7 +29,6 @@ BASE_FIELDS = (
     "ledger_number_id", "accounting_period_start", "accounting_period_end",
 )
 LABEL_FIELDS = ("tags", "simple_tags", "note", "referred_invoice_number")
-ADVANCED = ("vat_ledger_number_id", "company_vat_category_id")
 COPIED = ("partner_id", "partner_name", "partner_tax_number", "partner_zip_code", "partner_city",
           "partner_address", "partner_country", "partner_account_number", "currency",
           "exchange_rate", "exchange_date", "payment_method", "vat_area", "ledger_number_id")
@@ -42,12 +41,6 @@ def new_fields(settings: dict) -> tuple[str, ...]:
     if settings.get("enable_vat_period"):
         extra += ("vat_period_type", "vat_period_started_at")
     return BASE_FIELDS + extra + LABEL_FIELDS
-
-
-def assignment_fields(settings: dict) -> tuple:
-    """Assignment columns; the advanced-accounting ones only under advanced accounting."""
-    return tuple(f for f in INCOME_ASSIGNMENT_FIELDS
-                 if settings.get("advanced_accounting") or getattr(f, "name", f) not in ADVANCED)
 
 
 def item_fields() -> tuple[str, ...]:

@@ -17,7 +17,6 @@ from app.upstream import ValidationError
 def _form(settings: dict, catalogs: dict, initial: dict):
     return build_new_form(catalogs, initial=initial, company=settings,
                           fields=create.new_fields(settings),
-                          assignment_fields=create.assignment_fields(settings),
                           item_fields=create.item_fields(),
                           search_url=url_for(".partner_options"))
 
