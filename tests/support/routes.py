@@ -7,6 +7,7 @@ add a sample here instead.
 """
 from __future__ import annotations
 
+import base64
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,6 +17,7 @@ import requests
 
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 HERE = "tests/support/routes.py"
+TINY_PDF = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"
 
 
 @dataclass
@@ -57,9 +59,32 @@ class SampleContext:
 
 
 def _income(ctx: SampleContext) -> int:
-    return ctx.once("income", lambda: ctx.control("/_sandbox/incomes/", {
-        "partner_name": "Minta Vevő Kft.", "needs_review": True, "review_done": False,
-    })["id"])
+    """An income with an invoice file (so download routes answer), waiting for review."""
+    def make() -> int:
+        body = {"invoice_number": "MINTA-2025-001", "issued_at": "2025-03-05",
+                "fulfilled_at": "2025-03-05", "due_at": "2025-03-20", "net_amount": "1000.00",
+                "vat_amount": "270.00", "gross_amount": "1270.00",
+                "partner_name": "Minta Vevő Kft.",
+                "assignments": [{"revenue_type": _revenue_type(ctx), "vat": _revenue_vat(ctx),
+                                 "net_amount": "1000.00", "gross_amount": "1270.00"}],
+                "invoice_image": {"filename": "szamla.pdf",
+                                  "content": base64.b64encode(TINY_PDF).decode()}}
+        income_id = ctx.api("POST", "/2/incomes/create/", body)["id"]
+        response = requests.patch(f"{ctx.sandbox_url}/_sandbox/incomes/{income_id}/",
+                                  json={"needs_review": True, "review_done": False}, timeout=10)
+        assert response.status_code == 200, response.text
+        return income_id
+
+    return ctx.once("income", make)
+
+
+def _revenue_type(ctx: SampleContext) -> int:
+    return ctx.once("/2/revenue-types/", lambda: ctx.first_id("/2/revenue-types/"))
+
+
+def _revenue_vat(ctx: SampleContext) -> int:
+    vats = ctx.api("GET", "/2/accounting/vat-categories/")
+    return next(vat["id"] for vat in vats if vat["type"] == "revenue")
 
 
 def _expense(ctx: SampleContext) -> int:
