@@ -4,7 +4,8 @@ random ones over the last 12 months; company 2 gets 60. Written in bulk (Core), 
 Random incomes follow a realistic life cycle: older than ~4 months mostly booked, older than
 ~6 weeks mostly processed, payments after the due date (some overdue, some partial), recent
 unprocessed ones often need review (missing revenue type on synced invoices, no tags, a new
-partner), a few cancelled documents and storno pairs.
+partner), a few cancelled documents and storno pairs. Invoices and every other accounting
+document carry a small PDF invoice image (has_artifact true, served by /1/artifacts/income/).
 """
 from __future__ import annotations
 
@@ -12,12 +13,15 @@ from datetime import date, timedelta
 from decimal import Decimal
 from itertools import accumulate
 
+from sqlalchemy import insert
 from sqlalchemy.orm import Session
 
+from .demo_files import minimal_pdf
 from .demo_incomes import DemoCtx, header, items_for, load_ctx, partner_fields, split
 from .demo_showcase import seed_showcase, storno_pair
 from .incomes_bulk import IncomeWriter
 from .models import Company
+from .models.incomes import IncomeArtifact
 
 KINDS = (1,) * 45 + (2,) * 35 + (6,) * 12 + (7,) * 8
 SYNC_SOURCES = ("szamlazz.hu",) * 9 + ("billingo",) * 8 + ("NAV",) * 3
@@ -35,7 +39,19 @@ def seed_demo(session: Session, companies: dict[int, Company], rng) -> None:
             random_income(ctx, writer, rng, age)
         _stornos(ctx, writer, rng, 4 if showcase else 1)
         _renumber(ctx, writer)
+        images = _invoice_images(ctx, writer.rows["income"])
         writer.flush()
+        session.execute(insert(IncomeArtifact.__table__), images)
+
+
+def _invoice_images(ctx: DemoCtx, rows: list[dict]) -> list[dict]:
+    """A PDF for every invoice and every other accounting document (id 1 included)."""
+    return [{"income_id": row["id"], "filename": f"{row['invoice_number'].replace('/', '_')}.pdf",
+             "extension": "pdf", "created_at": row["created_at"],
+             "content": minimal_pdf([ctx.company.name, f"Számla: {row['invoice_number']}",
+                                     f"Vevő: {row['partner_name'] or '-'}",
+                                     f"Kelt: {row['issued_at']}"])}
+            for row in rows if row["type"] == 1 or (row["type"] == 2 and row["id"] % 2)]
 
 
 def _renumber(ctx: DemoCtx, writer: IncomeWriter) -> None:

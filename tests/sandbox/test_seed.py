@@ -186,3 +186,9 @@ def _seeded_rows() -> tuple[list, list]:
 
 def test_demo_seed_is_deterministic():
     assert _seeded_rows() == _seeded_rows()
+
+
+def test_invoices_and_some_documents_carry_a_pdf_invoice_image(demo):
+    get = lambda i: demo[0].get(f"/1/incomes/{i}/", headers=ADMIN).json  # noqa: E731
+    assert get(1)["has_artifact"] is True and get(2)["has_artifact"] is True
+    assert get(6)["has_artifact"] is False
