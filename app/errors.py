@@ -4,7 +4,8 @@ Never a traceback, a token or an upstream body; always the request id.
   AuthenticationError -> that company's token is dropped, back to /login with a message
   PermissionDenied    -> 403 page saying what was refused (two-factor case told apart)
   NotFound            -> 404 page
-  RateLimited, Unavailable -> 503 "the accounting service is not reachable, try again"
+  RateLimited         -> 429 "the accounting service asks us to slow down", with Retry-After
+  Unavailable         -> 503 "the accounting service is not reachable, try again"
   ValidationError left unhandled by a view -> 400 page
 htmx requests get a small message fragment swapped into the page's message area.
 """
@@ -89,7 +90,7 @@ def _register_upstream_handlers(app: Flask) -> None:
     app.register_error_handler(up.AuthenticationError, _upstream_authentication)
     app.register_error_handler(up.PermissionDenied, _upstream_permission)
     app.register_error_handler(up.NotFound, lambda exc: error_response(404))
-    app.register_error_handler(up.RateLimited, _upstream_unavailable)
+    app.register_error_handler(up.RateLimited, _upstream_rate_limited)
     app.register_error_handler(up.Unavailable, _upstream_unavailable)
     app.register_error_handler(up.ValidationError, _upstream_validation)
 
@@ -120,6 +121,16 @@ def _upstream_unavailable(exc):
     retry_after = getattr(exc, "retry_after", None)
     if retry_after:
         response.headers["Retry-After"] = str(int(retry_after))
+    return response
+
+
+def _upstream_rate_limited(exc):
+    retry_after = int(getattr(exc, "retry_after", 0) or 0)
+    message = _("The accounting service is receiving too many requests and asked us to wait. "
+                "Please try again in %(seconds)s seconds.", seconds=max(retry_after, 1))
+    response = error_response(429, message, _("The accounting service is busy"))
+    if retry_after:
+        response.headers["Retry-After"] = str(retry_after)
     return response
 
 

@@ -7,7 +7,8 @@ from collections.abc import Callable, Mapping
 from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
 from typing import Any
 
-MAX_WORKERS = 4
+# Threads only wait on the network: enough for several concurrent pages of ~5 reads each.
+MAX_WORKERS = 32
 
 _pool: ThreadPoolExecutor | None = None
 _pool_lock = threading.Lock()
