@@ -6,6 +6,7 @@ own key and in `not_editable_fields`. Unknown keys and read-only fields are igno
 from __future__ import annotations
 
 from datetime import date
+from decimal import Decimal
 
 from .db import db
 from .errors import validation_error
@@ -66,6 +67,8 @@ def update_income(income: Income, data: dict, company: Company) -> Income:
 
 def _check_rules(income: Income, data: dict, values: dict, company: Company,
                  errors: dict) -> None:
+    if values.get("currency") == company.default_currency_id and "exchange_rate" not in values:
+        values["exchange_rate"] = Decimal(1)  # back to the default currency: rate 1 again
     if "currency" in values or "exchange_rate" in values:
         check_exchange(values.get("currency", income.currency_id),
                        values.get("exchange_rate", income.exchange_rate), company, errors)

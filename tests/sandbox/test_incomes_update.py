@@ -231,3 +231,9 @@ def test_processed_state_limits_the_update(api):
     set_state(api, income["id"], is_processed=True)
     assert _patch(api, income["id"], note="x").status_code == 400
     assert _patch(api, income["id"], secondary_id="ok").status_code == 200
+
+
+def test_update_back_to_default_currency_resets_exchange_rate_to_1(api, cat):
+    income = create(api, cat, currency=cat.currencies["EUR"], exchange_rate="400")
+    body = _patch(api, income["id"], currency=cat.currencies["HUF"]).json()
+    assert body["currency"]["code"] == "HUF" and body["exchange_rate"] == "1.000000"
