@@ -14,6 +14,7 @@ from app.forms.choices import EMPTY_CHOICE, catalog_choices, ref_label, with_cur
 from app.forms.diff import snapshot
 from app.forms.readonly import ADVANCED_ONLY, truthy
 from app.forms.registry import FieldSpec, spec_for
+from app.forms.rules import default_currency_id
 from app.forms.tables import initial_rows, make_table, table_field
 from app.forms.widgets import make_field
 
@@ -119,6 +120,13 @@ def _render_kw(spec: FieldSpec, layout: Layout, options: Options) -> dict:
     render_kw: dict[str, Any] = {}
     if spec.widget_name == "partner" and options.search_url:
         render_kw["data-search-url"] = options.search_url
+    if spec.name == "currency" and layout.company:
+        render_kw["data-default-currency"] = default_currency_id(layout.company,
+                                                                 layout.catalogs) or ""
+    if spec.name == "exchange_rate" and layout.company:
+        render_kw["data-rate-message"] = _(
+            "Enter the actual exchange rate: the currency is not %(code)s, the company's own.",
+            code=layout.company.get("default_currency_name"))
     if spec.name == "accounting_period_start":
         render_kw["data-not-after"] = "accounting_period_end"
         render_kw["data-not-after-message"] = _("The start may not be after the end of the "

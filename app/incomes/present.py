@@ -35,6 +35,8 @@ def sections(income: dict, catalogs: dict, settings: dict) -> list[Section]:
     for group, names in OVERVIEW.items():
         if group == "accounting" and not _accounting_applies(income, settings):
             continue
+        if group == "amounts" and not _foreign(income, settings):
+            continue
         rows = [(_label(name), display_text(_spec(name), income.get(name), income, catalogs))
                 for name in names if truthy(income.get(name)) or _switched_on(name, settings)]
         if group == "amounts" and _foreign(income, settings):

@@ -6,7 +6,6 @@ from flask_babel import gettext as _
 from markupsafe import Markup
 
 from app.forms import build_new_form
-from app.forms.rules import default_currency_id
 from app.htmx import redirect_to
 from app.incomes import bp, create, upstream
 from app.incomes.images import read_image
@@ -45,8 +44,7 @@ def new():
                 return done
     status = 400 if request.method == "POST" and (form.has_errors() or image_errors) else 200
     return render_template("incomes/new.html", form=form, form_key=key, original=original,
-                           image_errors=image_errors, settings=settings,
-                           default_currency=default_currency_id(settings, catalogs)), status
+                           image_errors=image_errors, settings=settings), status
 
 
 def _submit(form, key: str, image):

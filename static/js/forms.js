@@ -71,6 +71,61 @@
     document.querySelectorAll("[data-not-after='" + target.id + "']").forEach(checkOrder);
   });
 
+  // Before sending: the same two checks the server makes, so the answer comes at once.
+  function fieldError(input, message) {
+    var field = input.closest(".field") || input.parentNode;
+    var old = field.querySelector("[data-client-error]");
+    if (old) { old.remove(); }
+    field.classList.toggle("has-error", Boolean(message));
+    if (!message) { input.removeAttribute("aria-invalid"); return false; }
+    var list = document.createElement("ul");
+    list.className = "field__errors";
+    list.setAttribute("data-client-error", "");
+    list.id = input.id + "-client-error";
+    var item = document.createElement("li");
+    item.textContent = message;
+    list.appendChild(item);
+    field.appendChild(list);
+    input.setAttribute("aria-invalid", "true");
+    input.setAttribute("aria-describedby", list.id);
+    return true;
+  }
+
+  function orderProblem(start) {
+    var end = document.getElementById(start.getAttribute("data-not-after"));
+    var late = end && start.value && end.value && start.value > end.value;
+    return fieldError(start, late ? start.getAttribute("data-not-after-message") : "");
+  }
+
+  function rateProblem(select) {
+    var rate = document.getElementById(select.getAttribute("data-rate-field") || "exchange_rate");
+    if (!rate) { return false; }
+    var foreign = select.value && select.value !== select.getAttribute("data-default-currency");
+    var option = select.options[select.selectedIndex];
+    var touched = !(option && option.defaultSelected) || rate.value !== rate.defaultValue;
+    if (!touched && !select.form.hasAttribute("data-new")) { return fieldError(rate, ""); }
+    var value = rate.value.replace(/[\s\u00a0]/g, "").replace(",", ".");
+    var missing = foreign && (!value || Number(value) === 1);
+    return fieldError(rate, missing ? rate.getAttribute("data-rate-message") || "" : "");
+  }
+
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    var submitter = event.submitter;
+    if (submitter && submitter.name === "table_op") { return; }
+    var bad = [];
+    form.querySelectorAll("[data-not-after]").forEach(function (start) {
+      if (orderProblem(start)) { bad.push(start); }
+    });
+    form.querySelectorAll("select[data-default-currency]").forEach(function (select) {
+      if (rateProblem(select)) { bad.push(document.getElementById("exchange_rate")); }
+    });
+    if (bad.length) {
+      event.preventDefault();
+      bad[0].focus();
+    }
+  });
+
   // Currency: a currency other than the company's needs an exchange rate; say so up front.
   function syncRate(select) {
     var rate = document.getElementById(select.getAttribute("data-rate-field") || "exchange_rate");
