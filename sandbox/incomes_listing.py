@@ -8,10 +8,11 @@ from sqlalchemy import select
 
 from .db import db
 from .incomes_serialize import (
+    ID_VALUES,
     assignment_json,
     by_id,
     header_json,
-    id_values,
+    ids_param,
     item_json,
     lookup_tables,
 )
@@ -32,8 +33,8 @@ ITEM = IncomeItem.__table__
 
 def list_results(ids: list[int], company: Company) -> dict:
     """The nested `results` object: incomes (in page order) plus lookup tables."""
-    stmt = select(INCOME).where(INCOME.c.id.in_(id_values(ids)))
-    rows = {r.id: r for r in db().execute(stmt).all()}
+    stmt = select(INCOME).where(INCOME.c.id.in_(ID_VALUES))
+    rows = {r.id: r for r in db().execute(stmt, ids_param(ids)).all()}
     incomes = [rows[i] for i in ids]
     assignments = _grouped(ASSIGNMENT, ids, ASSIGNMENT.c.position)
     parts = [a for rows_ in assignments.values() for a in rows_]
@@ -58,9 +59,9 @@ def _record(row, assignments, items, tags, simple, part_tags, vats) -> dict:
 
 def _grouped(table, ids: list[int], position) -> dict[int, list]:
     grouped: dict[int, list] = defaultdict(list)
-    stmt = select(table).where(table.c.income_id.in_(id_values(ids))).order_by(
+    stmt = select(table).where(table.c.income_id.in_(ID_VALUES)).order_by(
         table.c.income_id, position)
-    for row in db().execute(stmt).all():
+    for row in db().execute(stmt, ids_param(ids)).all():
         grouped[row.income_id].append(row)
     return grouped
 
@@ -69,9 +70,9 @@ def _links(table, key: str, ids: list[int]) -> dict[int, list[int]]:
     links: dict[int, list[int]] = defaultdict(list)
     if ids:
         owner = table.c[key]
-        stmt = select(owner, table.c.tag_id).where(owner.in_(id_values(ids))).order_by(
+        stmt = select(owner, table.c.tag_id).where(owner.in_(ID_VALUES)).order_by(
             table.c.tag_id)
-        for owner_id, tag_id in db().execute(stmt).all():
+        for owner_id, tag_id in db().execute(stmt, ids_param(ids)).all():
             links[owner_id].append(tag_id)
     return links
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 from datetime import UTC, date, datetime
 
-from sqlalchemy import Select, func, select
+from sqlalchemy import Select, bindparam, func, select
 
 from .db import db
 from .models import (
@@ -103,10 +103,14 @@ def assignment_json(row, vats: dict[int, VatCategory], tag_ids: list[int]) -> di
             "company_vat_category_id": row.company_vat_category_id}
 
 
-def id_values(ids) -> Select:
-    """SELECT value FROM json_each(?): a whole id list as one bound parameter (SQLite)."""
-    values = func.json_each(json.dumps(list(ids))).table_valued("value")
-    return select(values.c.value)
+# SELECT value FROM json_each(:ids): a whole id list as one bound parameter. Built once, so
+# SQLAlchemy's compiled cache serves every page; run with ids_param(ids).
+ID_VALUES: Select = select(func.json_each(bindparam("ids")).table_valued("value").c.value)
+
+
+def ids_param(ids) -> dict:
+    """The bound parameter for ID_VALUES."""
+    return {"ids": json.dumps(list(ids))}
 
 
 def by_id(model, ids: set[int], company: Company | None = None) -> dict:
@@ -114,10 +118,10 @@ def by_id(model, ids: set[int], company: Company | None = None) -> dict:
     if not ids:
         return {}
     table = model.__table__
-    stmt = select(table).where(table.c.id.in_(id_values(ids))).order_by(table.c.id)
+    stmt = select(table).where(table.c.id.in_(ID_VALUES)).order_by(table.c.id)
     if company is not None:
         stmt = stmt.where(table.c.company_id == company.id)
-    return {row.id: row for row in db().execute(stmt).all()}
+    return {row.id: row for row in db().execute(stmt, ids_param(ids)).all()}
 
 
 def lookup_tables(ids: dict[str, set[int]], vats: dict, company: Company) -> dict:
