@@ -81,7 +81,8 @@ def restriction(partner: Partner) -> str | None:
     if partner.source not in MANUAL_SOURCES:
         return f"The partner is synced from {partner.source}"
     booked = db().scalar(select(Income.id).where(
-        Income.partner_id == partner.id, Income.is_booked.is_(True)).limit(1))
+        Income.company_id == partner.company_id, Income.partner_id == partner.id,
+        Income.is_booked.is_(True)).limit(1))
     return "The partner is referenced by a booked income" if booked else None
 
 
