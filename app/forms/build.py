@@ -56,6 +56,14 @@ def build_new_form(catalogs: dict, *, initial: dict | None = None, company: dict
     if company is not None and not company.get("advanced_accounting"):
         assignment_fields = tuple(f for f in assignment_fields
                                   if spec_for(f).name not in ADVANCED_ONLY)
+    table, items = _new_tables(record, catalogs, assignment_fields, item_fields)
+    layout = Layout(record, {s.name: s for s in specs}, {s.name for s in specs}, catalogs,
+                    company, table, items, new=True)
+    return _instantiate(layout, Options(search_url=search_url), **form_kwargs)
+
+
+def _new_tables(record: dict, catalogs: dict, assignment_fields, item_fields) -> tuple:
+    """The create form's assignments (at least one row) and optional line items."""
     table = make_table("assignments", tuple(assignment_fields), record.get("assignments") or [],
                        _names(assignment_fields), catalogs, record, fixed=False, min_rows=1,
                        required=_required(assignment_fields))
@@ -64,9 +72,7 @@ def build_new_form(catalogs: dict, *, initial: dict | None = None, company: dict
         items = make_table("items", tuple(item_fields), record.get("items") or [],
                            _names(item_fields), catalogs, record, fixed=False,
                            required=_required(item_fields))
-    layout = Layout(record, {s.name: s for s in specs}, {s.name for s in specs}, catalogs,
-                    company, table, items, new=True)
-    return _instantiate(layout, Options(search_url=search_url), **form_kwargs)
+    return table, items
 
 
 def _names(fields) -> set[str]:

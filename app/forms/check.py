@@ -42,26 +42,30 @@ def raw_value(spec, field) -> Any:
 
 
 def _parse_fields(form) -> bool:
-    ok, base = True, base_values(form)
-    for name, spec in form.layout.specs.items():
-        kind = spec.value_kind
-        if name not in form.layout.editable:
-            form.values[name] = kind.load(form.record.get(name))
-            continue
-        raw = raw_value(spec, form[name])
-        if raw is None and not form.layout.new:
-            form.values[name] = base.get(name)
-            continue
-        try:
-            form.values[name] = kind.parse(raw)
-        except ValueError as exc:
-            form[name].errors = [*form[name].errors, str(exc)]
-            ok = False
-            continue
-        if spec.required and form.values[name] in (None, []):
-            form[name].errors = [*form[name].errors, _("This field is required.")]
-            ok = False
-    return ok
+    base = base_values(form)
+    results = [_parse_field(form, name, spec, base) for name, spec in form.layout.specs.items()]
+    return all(results)
+
+
+def _parse_field(form, name: str, spec, base: dict) -> bool:
+    """One field into form.values: read-only from the record, unsent as rendered."""
+    kind = spec.value_kind
+    if name not in form.layout.editable:
+        form.values[name] = kind.load(form.record.get(name))
+        return True
+    raw = raw_value(spec, form[name])
+    if raw is None and not form.layout.new:
+        form.values[name] = base.get(name)
+        return True
+    try:
+        form.values[name] = kind.parse(raw)
+    except ValueError as exc:
+        form[name].errors = [*form[name].errors, str(exc)]
+        return False
+    if spec.required and form.values[name] in (None, []):
+        form[name].errors = [*form[name].errors, _("This field is required.")]
+        return False
+    return True
 
 
 def _parse_table(form, table) -> bool:

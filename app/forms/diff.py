@@ -68,27 +68,33 @@ def changes(form) -> dict:
     After a conflict the form shows the other party's values where the user had not
     touched a field, and a fresh snapshot, so saving again applies exactly what is shown.
     """
-    base, record, payload, theirs = base_values(form), form.record, {}, []
-    for name, spec in form.layout.specs.items():
-        if name not in form.layout.editable:
-            continue
-        kind, new = spec.value_kind, form.values.get(name)
-        current = kind.load(record.get(name))
-        if kind.same(new, base.get(name)):
-            theirs += [] if kind.same(current, new) else [name]
-        elif not kind.same(current, base.get(name)) and not kind.same(current, new):
-            _conflict(form, name, display_text(spec, record.get(name), record,
-                                               form.layout.catalogs))
-        else:
-            payload[name] = kind.dump(new)
+    payload, theirs = _classify(form, base_values(form))
     if form.conflicts:
         _refresh(form, theirs)
         return {}
     _add_pairs(form, payload)
     _add_table(form, payload)
-    allowed = set(form.layout.editable) | ({"assignments"} & set(record.get("editable_fields")
-                                                                  or []))
+    allowed = set(form.layout.editable) | (
+        {"assignments"} & set(form.record.get("editable_fields") or []))
     return {key: value for key, value in payload.items() if key in allowed}
+
+
+def _classify(form, base: dict) -> tuple[dict, list[str]]:
+    """(the user's changes, fields only someone else changed); conflicts go on the form."""
+    payload, theirs = {}, []
+    for name, spec in form.layout.specs.items():
+        if name not in form.layout.editable:
+            continue
+        kind, new = spec.value_kind, form.values.get(name)
+        current = kind.load(form.record.get(name))
+        if kind.same(new, base.get(name)):
+            theirs += [] if kind.same(current, new) else [name]
+        elif not kind.same(current, base.get(name)) and not kind.same(current, new):
+            _conflict(form, name, display_text(spec, form.record.get(name), form.record,
+                                               form.layout.catalogs))
+        else:
+            payload[name] = kind.dump(new)
+    return payload, theirs
 
 
 def _conflict(form, name: str, now: str) -> None:

@@ -4,10 +4,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from flask_babel import lazy_gettext as _l
+
 from app.forms import INCOME_ASSIGNMENT_FIELDS, display_text, spec_for
 from app.forms.display import currency_code
 from app.forms.readonly import truthy
 from app.forms.registry import group_label
+from app.i18n import number
 
 OVERVIEW = {
     "document": ("issued_at", "fulfilled_at", "due_at", "secondary_id", "vat_area", "source"),
@@ -19,6 +22,8 @@ OVERVIEW = {
                    "accounting_id", "vat_period_type", "vat_period_started_at",
                    "vat_period_ended_at"),
 }
+ALWAYS = ("revenue_type", "net_amount", "vat_amount", "gross_amount")
+EXTRA_LABELS = {"source": _l("Source"), "vat_period_ended_at": _l("VAT period end")}
 
 
 @dataclass
@@ -62,10 +67,7 @@ def _spec(name: str):
 
 
 def _label(name: str):
-    from flask_babel import lazy_gettext as _l
-
-    extra = {"source": _l("Source"), "vat_period_ended_at": _l("VAT period end")}
-    return extra.get(name) or spec_for(name).label
+    return EXTRA_LABELS.get(name) or spec_for(name).label
 
 
 def _accounting_applies(income: dict, settings: dict) -> bool:
@@ -80,21 +82,17 @@ def _foreign(income: dict, settings: dict) -> bool:
     return bool(code and code != settings.get("default_currency_name"))
 
 
-def assignment_columns(rows: list[dict], advanced: bool) -> list:
-    """Assignment columns worth a column: those with a value, advanced ones when enabled."""
+def assignment_columns(rows: list[dict]) -> list:
+    """Assignment columns worth showing: type and amounts always, the rest when filled."""
     specs = [spec_for(name) for name in INCOME_ASSIGNMENT_FIELDS]
-    return [spec for spec in specs if spec.name in ("revenue_type", "net_amount", "gross_amount")
-            or any(truthy(row.get(spec.name)) for row in rows)
-            or (advanced and spec.name in ("vat_ledger_number_id", "company_vat_category_id")
-                and any(truthy(row.get(spec.name)) for row in rows))]
+    return [spec for spec in specs if spec.name in ALWAYS
+            or any(truthy(row.get(spec.name)) for row in rows)]
 
 
 def cell(spec, row: dict, income: dict, catalogs: dict) -> str:
     """One assignment cell as text (VAT with its percent)."""
     value = row.get(spec.name)
     if spec.name == "vat" and isinstance(value, dict):
-        from app.i18n import number
-
         percent = value.get("percent")
         name = value.get("name") or ""
         return name if percent is None or str(number(percent)) in name else \

@@ -26,8 +26,7 @@ def detail(income_id: int):
     return render_template(
         "incomes/detail.html", income=income, settings=settings, catalogs=catalogs,
         sections=present.sections(income, catalogs, settings), originals=originals,
-        columns=present.assignment_columns(income.get("assignments") or [],
-                                           settings.get("advanced_accounting")),
+        columns=present.assignment_columns(income.get("assignments") or []),
         cell=present.cell, can_storno=can_storno(income),
         can_cancel="is_cancelled" in (income.get("editable_fields") or []))
 

@@ -56,8 +56,11 @@ def _submit(form, key: str, image):
         return None
     if not claim.first:
         claim = create.wait_for_first(key)
-    if not claim.first:
-        return _earlier(claim)
+    return _create(form, key, image) if claim.first else _earlier(claim)
+
+
+def _create(form, key: str, image):
+    """Send the create once; on a refusal release the key so the form can be sent again."""
     try:
         created = create.send(create.payload(form), image)
     except ValidationError as exc:
