@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import io
+import threading
+import time
 
 from tests.app.incomes_helpers import (
     BrowserForm,
@@ -189,3 +191,29 @@ def test_header_totals_default_to_the_sum_of_the_rows(client, company, api, sand
     assert client.post(base + "new", data=form.data()).status_code == 303
     body = creates(sandbox_log, company.id)[0]["body"]
     assert body["net_amount"] == "1500.00" and body["gross_amount"] == "1905.00"
+
+
+def test_two_submits_at_the_same_time_create_one_document(app, client, company, api, faults,
+                                                          sandbox_log):
+    ids = catalogue(api)
+    base = signed_in(client, company)
+    data = _filled(client, base + "new", ids).data()
+    faults.add(path="/2/incomes/create/", method="POST", kind="latency", latency_ms=700)
+    other = app.test_client()
+    cookie = client.get_cookie(app.config["SESSION_COOKIE_NAME"])
+    other.set_cookie(cookie.key, cookie.value)
+    results = {}
+
+    def send(name, who):
+        results[name] = who.post(base + "new", data=data)
+
+    threads = [threading.Thread(target=send, args=("a", client)),
+               threading.Thread(target=send, args=("b", other))]
+    for thread in threads:
+        thread.start()
+        time.sleep(0.15)
+    for thread in threads:
+        thread.join(timeout=20)
+    assert {r.status_code for r in results.values()} == {303}
+    assert results["a"].headers["Location"] == results["b"].headers["Location"]
+    assert len(creates(sandbox_log, company.id)) == 1 and len(_listed(api)) == 1
