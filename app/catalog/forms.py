@@ -1,0 +1,98 @@
+"""Small page forms of the catalogue, partner and settings pages, and upstream 400s on them.
+
+PageForm is a FlaskForm with messages above it (`form_errors`), a one-time key for creates
+(`form_key`, see app.catalog.once) and `place(error)` that puts an upstream ValidationError's
+field messages on the inputs of the same name; everything else goes above the form.
+"""
+from __future__ import annotations
+
+from flask_babel import gettext
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import HiddenField, SelectChoice, SelectField, StringField
+from wtforms.validators import InputRequired, Length
+
+from app.store import idempotency
+
+GENERIC = _l("The accounting service did not accept the data sent.")
+REQUIRED = _l("This field is required.")
+TOO_LONG = _l("At most %(max)d characters.")
+
+
+class PageForm(FlaskForm):
+    """A FlaskForm whose upstream refusals land on its own fields."""
+
+    form_key = HiddenField()
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.form_errors: list[str] = []
+        if not self.form_key.data:
+            self.form_key.data = idempotency.new_key()
+
+    def add_error(self, name: str, message: str) -> None:
+        """A message on a field's input, or above the form when there is no such input."""
+        if name in self._fields and name not in ("csrf_token", "form_key"):
+            self[name].errors = [*self[name].errors, message]
+        else:
+            self.form_errors.append(message)
+
+    def place(self, error, aliases: dict[str, str] | None = None) -> None:
+        """Distribute an upstream ValidationError: fields first, the rest above the form."""
+        for message in error.non_field_errors:
+            self.form_errors.append(gettext(message))
+        for key, messages in error.field_errors.items():
+            name = (aliases or {}).get(key, key)
+            for message in messages:
+                shown = gettext(message)
+                self.add_error(name, shown if name in self._fields else f"{key}: {shown}")
+        if not error.non_field_errors and not error.field_errors:
+            self.form_errors.append(str(GENERIC))
+
+    def has_errors(self) -> bool:
+        """True when a field or the form itself carries a message."""
+        return bool(self.form_errors or any(field.errors for field in self))
+
+
+def name_field(label, max_length: int = 100) -> StringField:
+    """A required, trimmed name input."""
+    return StringField(label, filters=[strip],
+                       validators=[InputRequired(message=REQUIRED),
+                                   Length(max=max_length, message=TOO_LONG)],
+                       render_kw={"maxlength": max_length, "autocomplete": "off"})
+
+
+def options(pairs) -> list[SelectChoice]:
+    """Select options from (value, label) pairs."""
+    return [SelectChoice(value, label) for value, label in pairs]
+
+
+def strip(value):
+    """Trim surrounding spaces of submitted text (None stays None)."""
+    return value.strip() if isinstance(value, str) else value
+
+
+def empty_to_none(value):
+    """Trimmed text, or None for nothing at all (the API refuses empty strings)."""
+    value = strip(value)
+    return value or None
+
+
+class NameForm(PageForm):
+    """Create a tag or a type: just its name."""
+
+    name = name_field(_l("Name"))
+
+
+ORIGINS = (("", _l("All")), ("true", _l("External (created or edited through the API)")),
+           ("false", _l("Internal")))
+
+
+class TagFilterForm(FlaskForm):
+    """The tag list's filters: name contains, external or not (GET, no CSRF)."""
+
+    class Meta:
+        csrf = False
+
+    name = StringField(_l("Name contains"), filters=[strip])
+    is_external = SelectField(_l("Origin"), choices=options(ORIGINS), default="")
