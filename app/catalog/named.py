@@ -1,0 +1,150 @@
+"""Named catalogues (tags, expense types, revenue types): list, create, bulk rename, bulk delete.
+
+Each write drops the cached catalogue (app.upstream.catalog), so every form elsewhere sees the
+change on its next page. Response shapes differ per catalogue (spec 4.6, 4.7); both are read
+into RenameResult and DeleteResult here.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask_babel import lazy_gettext as _l
+
+from app.upstream import ValidationError, catalog
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One named catalogue: its cache name, API path, title and how it renames."""
+
+    name: str
+    slug: str
+    title: Any
+    rename_method: str = "POST"
+    filters: bool = False
+    # Why a delete kept an id when the API does not say: tags are kept only when in use
+    # (spec 4.7); types list unknown and foreign ids (spec 4.6).
+    kept_reason: str = "not_found"
+
+    @property
+    def path(self) -> str:
+        """The list path; create/, update/ and delete/ hang under it."""
+        return f"/2/{self.slug}/"
+
+
+TAGS = Kind("tags", "tags", _l("Tags"), "PATCH", filters=True, kept_reason="in_use")
+EXPENSE_TYPES = Kind("expense_types", "expense-types", _l("Expense types"))
+REVENUE_TYPES = Kind("revenue_types", "revenue-types", _l("Revenue types"))
+KINDS = (TAGS, EXPENSE_TYPES, REVENUE_TYPES)
+
+
+@dataclass
+class RenameResult:
+    """Ids renamed, and the refused ones with the API's messages."""
+
+    renamed: list[int] = field(default_factory=list)
+    failed: dict[int, list[str]] = field(default_factory=dict)
+
+
+@dataclass
+class DeleteResult:
+    """Ids deleted; ids kept with a reason (in_use, not_found) and where they are used."""
+
+    deleted: list[int] = field(default_factory=list)
+    kept: dict[int, str] = field(default_factory=dict)
+    where: dict[int, list[str]] = field(default_factory=dict)
+
+
+def items(api, kind: Kind, name: str = "", external: str = "") -> list[dict]:
+    """The catalogue in the API's order: cached when unfiltered, else filtered by the API."""
+    if not name and not external:
+        return catalog.get(api, kind.name)
+    return list(api.iter_all(kind.path, {"name": name or None, "is_external": external or None},
+                             resource=kind.name))
+
+
+def create(api, kind: Kind, name: str) -> dict:
+    """Create one entry; the created record."""
+    try:
+        body = api.post(kind.path + "create/", json={"name": name})
+    finally:
+        catalog.invalidate(api.company_id, kind.name)
+    return body[0] if isinstance(body, list) else body
+
+
+def rename(api, kind: Kind, names: dict[int, str]) -> RenameResult:
+    """Rename several entries in one request; partial success where the API allows it."""
+    sent = [{"id": key, "name": value} for key, value in names.items()]
+    try:
+        body = api.request(kind.rename_method, kind.path + "update/", json=sent)
+    except ValidationError as exc:
+        failed = _item_errors(exc, sent)
+        if not failed:
+            raise
+        return RenameResult(failed=failed)
+    finally:
+        catalog.invalidate(api.company_id, kind.name)
+    return _renamed(body, sent)
+
+
+def _item_errors(exc: ValidationError, sent: list[dict]) -> dict[int, list[str]]:
+    """Per-item messages of an all-or-nothing list refusal: [{}, {"name": [...]}]."""
+    if not isinstance(exc.body, list):
+        return {}
+    failed = {}
+    for item, problem in zip(sent, exc.body, strict=False):
+        if isinstance(problem, dict) and problem:
+            failed[item["id"]] = [str(m) for msgs in problem.values() for m in _list(msgs)]
+    return failed
+
+
+def _renamed(body: Any, sent: list[dict]) -> RenameResult:
+    if isinstance(body, list):
+        return RenameResult(renamed=[item.get("id") for item in body if isinstance(item, dict)])
+    body = body if isinstance(body, dict) else {}
+    failed_ids = [int(i) for i in body.get("failed_ids") or []]
+    errors = body.get("errors") or {}
+    updated = [_id(item) for item in body.get("updated") or []]
+    if "updated" not in body:
+        updated = [item["id"] for item in sent if item["id"] not in failed_ids]
+    failed = {i: _messages(errors.get(str(i))) for i in failed_ids}
+    return RenameResult(renamed=updated, failed=failed)
+
+
+def delete(api, kind: Kind, ids: list[int]) -> DeleteResult:
+    """Delete several entries; what went, what stayed and why."""
+    try:
+        body = api.post(kind.path + "delete/", json={"ids": ids})
+    finally:
+        catalog.invalidate(api.company_id, kind.name)
+    if not isinstance(body, dict):
+        return DeleteResult(deleted=list(ids))
+    deleted = [int(i) for i in body.get("deleted") or []]
+    kept = body.get("not_deleted", body.get("failed_ids"))
+    kept = [int(i) for i in kept] if kept is not None else [i for i in ids if i not in deleted]
+    where = {int(k): list(v) for k, v in (body.get("references") or {}).items()}
+    return DeleteResult(deleted, {i: _reason(kind, body, where, i) for i in kept}, where)
+
+
+def _reason(kind: Kind, body: dict, where: dict, item_id: int) -> str:
+    stated = (body.get("reasons") or {}).get(str(item_id))
+    if item_id in where or stated == "in_use":
+        return "in_use"
+    if item_id in (body.get("not_found") or []) or stated == "not_found":
+        return "not_found"
+    return kind.kept_reason
+
+
+def _id(item: Any) -> int:
+    return int(item["id"]) if isinstance(item, dict) else int(item)
+
+
+def _list(value: Any) -> list:
+    return value if isinstance(value, list) else [value]
+
+
+def _messages(problem: Any) -> list[str]:
+    if isinstance(problem, dict):
+        return [str(m) for msgs in problem.values() for m in _list(msgs)]
+    return [str(m) for m in _list(problem)] if problem else []

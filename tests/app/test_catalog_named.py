@@ -1,0 +1,185 @@
+"""Tags, expense types and revenue types: lists, create once, bulk rename, bulk delete reports,
+and the catalogue cache dropped by every write (spec 2.5, 2.6, 4.6, 4.7, part 7)."""
+from __future__ import annotations
+
+import json
+import re
+
+from tests.app.conftest import csrf_token, sign_in
+from tests.app.incomes_helpers import make_income, upstream_calls
+
+FORM_KEY = re.compile(r'name="form_key" type="hidden" value="([^"]+)"')
+
+
+def signed_in(client, company) -> str:
+    assert sign_in(client, company).status_code == 303
+    return f"/c/{company.id}"
+
+
+def entries(api, path: str) -> dict[str, int]:
+    """name -> id of a catalogue, straight from the API."""
+    return {item["name"]: item["id"] for item in api.get(path).json()}
+
+
+def create(client, page: str, name: str, key: str | None = None):
+    html = client.get(page).get_data(as_text=True)
+    key = key or FORM_KEY.search(html).group(1)
+    return client.post(page + "new", data={"csrf_token": csrf_token(html), "form_key": key,
+                                           "name": name})
+
+
+def rename(client, page: str, names: dict[int, str]):
+    """Post the rename form as the page renders it, with some names changed."""
+    html = client.get(page).get_data(as_text=True)
+    base = json.loads(re.search(r'name="base" value="([^"]*)"', html).group(1)
+                      .replace("&#34;", '"').replace("&quot;", '"'))
+    data = {"csrf_token": csrf_token(html), "base": json.dumps(base)}
+    data.update({f"name-{key}": value for key, value in base.items()})
+    data.update({f"name-{key}": value for key, value in names.items()})
+    return client.post(page + "rename", data=data)
+
+
+def delete(client, page: str, ids: list[int]):
+    html = client.get(page).get_data(as_text=True)
+    return client.post(page + "delete", data={"csrf_token": csrf_token(html), "ids": ids})
+
+
+def test_tag_list_filters_by_name_and_origin_through_the_api(client, company, api,
+                                                            sandbox_log):
+    api.post("/2/tags/create/", json={"name": "Projekt Külső"})
+    base = signed_in(client, company)
+    sandbox_log.reset()
+    html = client.get(f"{base}/tags/?name=projekt&is_external=true").get_data(as_text=True)
+    args = sandbox_log.entries(company_id=company.id, path="/2/tags")[-1]["args"]
+    assert args == {"name": ["projekt"], "is_external": ["true"]}
+    assert 'value="Projekt Külső"' in html and 'value="Projekt A"' not in html
+
+
+def test_lists_keep_the_api_order_in_one_upstream_call(client, company, api):
+    api.post("/2/revenue-types/create/", json={"name": "ásványvíz"})
+    base = signed_in(client, company)
+    response = client.get(f"{base}/revenue-types/")
+    shown = re.findall(r'name="name-\d+" form="rename-form" maxlength="100" value="([^"]+)"',
+                       response.get_data(as_text=True))
+    assert shown == [item["name"] for item in api.get("/2/revenue-types/").json()]
+    assert upstream_calls(response) == 1
+
+
+def test_create_tag_once_per_form_and_show_it(client, company, api, sandbox_log):
+    base = signed_in(client, company)
+    page = f"{base}/tags/"
+    html = client.get(page).get_data(as_text=True)
+    key = FORM_KEY.search(html).group(1)
+    sandbox_log.reset()
+    first, second = create(client, page, "Új címke", key), create(client, page, "Új címke", key)
+    assert first.status_code == second.status_code == 303
+    assert len(sandbox_log.entries(company_id=company.id, path="/2/tags/create")) == 1
+    assert 'value="Új címke"' in client.get(page).get_data(as_text=True)
+
+
+def test_duplicate_name_lands_on_the_name_field_with_the_input_kept(client, company):
+    base = signed_in(client, company)
+    response = create(client, f"{base}/expense-types/", "szoftver")
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400
+    assert "A type with this name already exists." in html
+    assert 'id="name"' in html and 'value="szoftver"' in html
+
+
+def test_tag_rename_sends_the_changed_names_in_one_request(client, company, api, sandbox_log):
+    tags = entries(api, "/2/tags/")
+    base = signed_in(client, company)
+    sandbox_log.reset()
+    response = rename(client, f"{base}/tags/", {tags["Budapest"]: "Budapest XI.",
+                                                 tags["Debrecen"]: "Debrecen 2"})
+    assert response.status_code == 303
+    [patch] = sandbox_log.entries(company_id=company.id, method="PATCH", path="/2/tags/update")
+    assert sorted(patch["body"], key=lambda i: i["id"]) == [
+        {"id": tags["Budapest"], "name": "Budapest XI."},
+        {"id": tags["Debrecen"], "name": "Debrecen 2"}]
+    assert {"Budapest XI.", "Debrecen 2"} <= set(entries(api, "/2/tags/"))
+
+
+def test_tag_rename_refused_for_one_row_saves_nothing_and_marks_that_row(client, company, api):
+    tags = entries(api, "/2/tags/")
+    base = signed_in(client, company)
+    response = rename(client, f"{base}/tags/", {tags["Budapest"]: "Pécs",
+                                                 tags["Debrecen"]: "projekt a"})
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400
+    assert f'id="row-error-{tags["Debrecen"]}"' in html
+    assert f'id="row-error-{tags["Budapest"]}"' not in html
+    assert 'value="Pécs"' in html and 'value="projekt a"' in html
+    assert "Pécs" not in entries(api, "/2/tags/")
+
+
+def test_type_bulk_rename_saves_what_it_can_and_shows_the_failed_ids_why(client, company, api):
+    types = entries(api, "/2/expense-types/")
+    base = signed_in(client, company)
+    response = rename(client, f"{base}/expense-types/", {types["Szoftver"]: "Licencek",
+                                                          types["Üzemanyag"]: "bérleti díj"})
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400
+    assert "1 saved; the names marked below were refused." in html
+    assert f'id="row-error-{types["Üzemanyag"]}"' in html
+    assert "A type with this name already exists." in html
+    assert 'value="bérleti díj"' in html
+    assert "Licencek" in entries(api, "/2/expense-types/")
+
+
+def test_blank_name_is_refused_before_sending(client, company, api, sandbox_log):
+    tags = entries(api, "/2/tags/")
+    base = signed_in(client, company)
+    sandbox_log.reset()
+    response = rename(client, f"{base}/tags/", {tags["Budapest"]: "   "})
+    assert response.status_code == 400
+    assert f'id="row-error-{tags["Budapest"]}"' in response.get_data(as_text=True)
+    assert sandbox_log.entries(company_id=company.id, method="PATCH") == []
+
+
+def test_tag_delete_reports_deleted_and_kept_in_use_with_where(client, company, api):
+    tags = entries(api, "/2/tags/")
+    make_income(api, tags=[tags["Projekt A"]])
+    base = signed_in(client, company)
+    response = delete(client, f"{base}/tags/", [tags["Projekt A"], tags["Projekt B"]])
+    html = response.get_data(as_text=True)
+    deleted = html.split('id="report-deleted"')[1].split("</ul>")[0]
+    kept = html.split('id="report-kept"')[1].split("</ul>")[0]
+    assert "Projekt B" in deleted and "Projekt A" not in deleted
+    assert "Projekt A" in kept and "in use" in kept and "used in incomes" in kept
+    assert set(entries(api, "/2/tags/")) >= {"Projekt A"} and "Projekt B" not in entries(
+        api, "/2/tags/")
+
+
+def test_type_delete_reports_failed_ids_in_use_and_unknown(client, company, api):
+    types = entries(api, "/2/revenue-types/")
+    make_income(api)  # its assignment uses the first revenue type
+    used = min(types.values())
+    unused = types["Egyéb bevétel"]
+    base = signed_in(client, company)
+    response = delete(client, f"{base}/revenue-types/", [used, unused, 999999])
+    kept = response.get_data(as_text=True).split('id="report-kept"')[1].split("</ul>")[0]
+    assert "in use" in kept and "used in incomes" in kept
+    assert "#999999" in kept and "not found" in kept
+    assert unused not in entries(api, "/2/revenue-types/").values()
+
+
+def test_a_write_drops_the_cached_catalogue_so_the_next_page_shows_it(client, company, api):
+    base = signed_in(client, company)
+    page = f"{base}/revenue-types/"
+    client.get(page)  # the catalogue is now cached
+    api.post("/2/revenue-types/create/", json={"name": "Kívülről jött"})
+    assert 'value="Kívülről jött"' not in client.get(page).get_data(as_text=True)
+    assert create(client, page, "Bookdeskből").status_code == 303
+    html = client.get(page).get_data(as_text=True)
+    assert 'value="Bookdeskből"' in html and 'value="Kívülről jött"' in html
+
+
+def test_rename_and_delete_drop_the_cached_tags(client, company, api):
+    tags = entries(api, "/2/tags/")
+    base = signed_in(client, company)
+    page = f"{base}/tags/"
+    assert rename(client, page, {tags["Debrecen"]: "Debrecen-Észak"}).status_code == 303
+    assert 'value="Debrecen-Észak"' in client.get(page).get_data(as_text=True)
+    delete(client, page, [tags["Projekt B"]])
+    assert 'value="Projekt B"' not in client.get(page).get_data(as_text=True)
