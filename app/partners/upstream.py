@@ -1,0 +1,59 @@
+"""Partner calls: the page-number list, one partner, create, update, the colliding partner."""
+from __future__ import annotations
+
+from app.upstream import NotFound, Page, ValidationError
+
+LIST = "/1/partners/"
+CREATE = "/2/partners/create/"
+PAGE_SIZE = 25
+ORDERINGS = ("name", "-name", "created_at", "-created_at")
+ROLES = {"customer": {"is_customer": True}, "vendor": {"is_vendor": True}}
+# Where the API names the partner a new one collides with (spec 4.4 rule 2).
+EXISTING_KEYS = ("existing_partner_id", "existing_id", "partner_id")
+
+
+def list_page(api, query: str, role: str, ordering: str, page: int) -> Page:
+    """One page of partners matching a name / tax number search and a role."""
+    params = {"search": query or None, "ordering": ordering if ordering in ORDERINGS else "name",
+              "page": page if page > 1 else None, "page_size": PAGE_SIZE, **ROLES.get(role, {})}
+    return api.page(LIST, params, resource="partners")
+
+
+def get(api, partner_id: int) -> dict:
+    """One partner (NotFound when it is not this company's)."""
+    return api.get(f"{LIST}{partner_id}/")
+
+
+def create(api, body: dict) -> dict:
+    """Create a partner; the stored record (tax number normalised by the API)."""
+    return api.post(CREATE, json=body)
+
+
+def update(api, partner_id: int, body: dict) -> dict:
+    """Update some fields of a partner; the stored record."""
+    return api.patch(f"/2/partners/{partner_id}/update/", json=body)
+
+
+def existing_id(error: ValidationError) -> int | None:
+    """The id of the partner a refused create or update collides with, if the API named one."""
+    for key in EXISTING_KEYS:
+        value = error.extra.get(key)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.isdigit():
+            return int(value)
+    return None
+
+
+def existing(api, partner_id: int) -> dict:
+    """The colliding partner to show (just its id when it cannot be read)."""
+    try:
+        return get(api, partner_id)
+    except NotFound:
+        return {"id": partner_id}
+
+
+def refused_fields(error: ValidationError) -> list[str]:
+    """The fields a limited partner refused (spec 4.4 rule 3), as the API named them."""
+    named = error.extra.get("offending_fields") or error.extra.get("fields") or []
+    return [name for name in named if isinstance(name, str)]

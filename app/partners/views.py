@@ -1,0 +1,103 @@
+"""Partner pages: the list, a new partner (once per form), a partner's own page with its form."""
+from __future__ import annotations
+
+from flask import flash, g, render_template, request, url_for
+from flask_babel import gettext as _
+
+from app.catalog.once import create_once
+from app.htmx import redirect_to, render
+from app.partners import bp, upstream
+from app.partners.form import PartnerForm, initial
+from app.upstream import Page, ValidationError
+
+
+@bp.get("/")
+def index():
+    """Partners matching the search and role filter, one API page at a time."""
+    query, role = request.args.get("q", "").strip(), request.args.get("role", "")
+    number = request.args.get("page", "1")
+    number = int(number) if number.isdigit() and int(number) > 0 else 1
+    problems: list[str] = []
+    try:
+        page = upstream.list_page(g.api, query, role, request.args.get("ordering", ""), number)
+    except ValidationError as exc:
+        page, problems = Page(items=[], count=0), exc.messages()
+    return render("partners/index.html", "partners/_list.html", page=page, q=query, role=role,
+                  page_number=number, page_size=upstream.PAGE_SIZE, problems=problems)
+
+
+@bp.route("/new", methods=["GET", "POST"])
+def new():
+    """The create form; a valid submit is sent once and lands on the new partner's page."""
+    form, existing = PartnerForm(), None
+    if form.is_submitted():
+        if form.validate():
+            try:
+                done = create_once(form, "partners.create",
+                                   lambda: upstream.create(g.api, form.values()),
+                                   lambda created: url_for(".edit", partner_id=created["id"]),
+                                   lambda created: saved_message(created, form, _created))
+            except ValidationError as exc:
+                existing = show_refusal(form, exc)
+            else:
+                if done is not None:
+                    return done
+        return render_template("partners/new.html", form=form, existing=existing), 400
+    return render_template("partners/new.html", form=form, existing=existing)
+
+
+@bp.route("/<int:partner_id>/", methods=["GET", "POST"])
+def edit(partner_id: int):
+    """A partner's page: its data in the form; a save sends only what changed."""
+    record = upstream.get(g.api, partner_id)
+    form, existing = PartnerForm(data=initial(record)), None
+    if form.is_submitted():
+        if form.validate():
+            body = form.changes()
+            if not body:
+                flash(_("Nothing was changed."), "info")
+                return redirect_to(url_for(".edit", partner_id=partner_id))
+            try:
+                saved = upstream.update(g.api, partner_id, body)
+            except ValidationError as exc:
+                existing = show_refusal(form, exc)
+            else:
+                flash(saved_message(saved, form, _saved), "success")
+                return redirect_to(url_for(".edit", partner_id=partner_id))
+        return render_template("partners/edit.html", form=form, record=record,
+                               existing=existing), 400
+    return render_template("partners/edit.html", form=form, record=record, existing=existing)
+
+
+def _created(name: str) -> str:
+    return _("The partner “%(name)s” was created.", name=name)
+
+
+def _saved(name: str) -> str:
+    return _("The partner “%(name)s” was saved.", name=name)
+
+
+def saved_message(stored: dict, form: PartnerForm, sentence) -> str:
+    """The success message; it says when the API stored the tax number differently."""
+    message = sentence(stored.get("name") or form.name.data)
+    typed, kept = form.tax_number.data, stored.get("tax_number")
+    if typed and kept and typed != kept:
+        message += " " + _("The tax number was saved as %(tax_number)s.", tax_number=kept)
+    return message
+
+
+def show_refusal(form: PartnerForm, error: ValidationError) -> dict | None:
+    """Put a refusal on the form; return the colliding partner when that was the reason."""
+    refused = upstream.refused_fields(error)
+    if refused:
+        for name in refused:
+            form.add_error(name, _("Cannot be changed for this partner."))
+        labels = ", ".join(str(form[n].label.text) if n in form._fields else n for n in refused)
+        form.form_errors.append(_(
+            "This partner accepts changes only to its default bank account and its customer "
+            "and vendor roles. Not saved: %(fields)s.", fields=labels))
+        form.form_errors.extend(error.non_field_errors)
+        return None
+    form.place(error)
+    partner_id = upstream.existing_id(error)
+    return upstream.existing(g.api, partner_id) if partner_id is not None else None
