@@ -1,0 +1,123 @@
+"""Editing one rule: read the posted form, apply a row action, validate it in its list."""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+
+from app.policies import validate
+from app.policy_editor.formdata import build_form
+from app.policy_editor.parse import rule_from_form
+from app.policy_editor.problems import locate, split_by_rule
+from app.policy_editor.ruleform import RuleForm
+from app.policy_editor.rules import get_rule, new_rule, put_rule, rule_list
+
+BLANK_CONDITION = {"field": "partner_name", "op": "contains", "value": ""}
+ROW_OPS = ("add-condition", "remove-condition", "add-part", "remove-part")
+
+
+class Notes(dict):
+    """Problems not shown on a field itself, keyed by form key."""
+
+    def under(self, prefix: str) -> list:
+        """The notes at prefix and every key below it ("conditions-0" and "conditions-0-op")."""
+        return [note for key, found in self.items()
+                if key == prefix or key.startswith(prefix + "-") for note in found]
+
+
+@dataclass
+class RuleEdit:
+    """One rule being edited, with its form and problems."""
+
+    section: str
+    index: int | None
+    rule: dict
+    config: dict
+    form: RuleForm
+    notes: Notes = field(default_factory=Notes)
+    has_errors: bool = False
+    focus: str | None = None
+
+    @property
+    def is_new(self) -> bool:
+        """Whether the rule is not in the draft yet."""
+        return self.index is None
+
+
+def open_edit(state, section: str, index: int | None) -> RuleEdit:
+    """The form of a stored rule (problems shown), or of a new one (no problems yet)."""
+    if index is None:
+        return finish(state, section, None, new_rule(section), quiet=True)
+    return finish(state, section, index, copy.deepcopy(get_rule(state.config, section, index)))
+
+
+def posted_edit(state, section: str, index: int | None, formdata) -> tuple[RuleEdit, str]:
+    """The rule as posted, after its row action; returns the edit and the action name."""
+    original = new_rule(section) if index is None else get_rule(state.config, section, index)
+    form = RuleForm(formdata)
+    rule = rule_from_form(form, original, section, state.catalogs)
+    op, _, arg = (formdata.get("op") or "check").partition(":")
+    focus = apply_row_op(rule, op, arg)
+    if op == "check" and _split_just_switched_on(rule):
+        rule["set"]["split"] = [{"percent": 50}, {"percent": 50}]
+    return finish(state, section, index, rule, focus=focus), op
+
+
+def _split_just_switched_on(rule: dict) -> bool:
+    return isinstance(rule.get("set"), dict) and rule["set"].get("split") == []
+
+
+def apply_row_op(rule: dict, op: str, arg: str) -> str | None:
+    """Add or remove a condition or split part; returns the form key to focus."""
+    conditions = rule.setdefault("conditions", [])
+    parts = rule.get("set", {}).get("split") if isinstance(rule.get("set"), dict) else None
+    if op == "add-condition":
+        conditions.append(dict(BLANK_CONDITION))
+        return f"conditions-{len(conditions) - 1}-field"
+    if op == "remove-condition" and arg.isdigit() and int(arg) < len(conditions):
+        conditions.pop(int(arg))
+        return "add-condition"
+    if op == "add-part" and isinstance(parts, list):
+        parts.append({"percent": ""})
+        return f"split-{len(parts) - 1}-share"
+    if op == "remove-part" and isinstance(parts, list) and arg.isdigit() and int(arg) < len(parts):
+        parts.pop(int(arg))
+        return "add-part"
+    return None
+
+
+def finish(state, section, index, rule, *, quiet=False, focus=None) -> RuleEdit:
+    """Validate rule in place of (or after) the draft's rules and build its form."""
+    config = put_rule(state.config, section, index, rule)
+    position = index if index is not None else len(rule_list(config, section)) - 1
+    by_rule, _ = split_by_rule(validate(config))
+    located = [] if quiet else [locate(p) for p in by_rule.get((section, position), [])]
+    form = build_form(rule, state.catalogs)
+    notes = attach(form, located)
+    has_errors = any(p.level == "error" for p in by_rule.get((section, position), []))
+    return RuleEdit(section, index, rule, config, form, notes, has_errors, focus)
+
+
+def attach(form, located) -> Notes:
+    """Put errors on their fields; everything else becomes a note by key."""
+    notes = Notes()
+    for problem in located:
+        target = field_for(form, problem.key)
+        if problem.is_error and target is not None:
+            target.errors = [*target.errors, problem.text]
+        else:
+            notes.setdefault(problem.key, []).append(problem)
+    return notes
+
+
+def field_for(form, key: str):
+    """The form field of a form key, or None for row and section keys."""
+    pieces = key.split("-")
+    if len(pieces) == 1:
+        return form._fields.get(key) if key not in ("conditions", "split") else None
+    if len(pieces) != 3:
+        return None
+    rows = form.conditions if pieces[0] == "conditions" else form.split
+    index = int(pieces[1])
+    if index >= len(rows.entries):
+        return None
+    return rows.entries[index].form._fields.get(pieces[2])

@@ -1,0 +1,105 @@
+"""Revenue types, ledger numbers and tags as policies name them: by id, or by a new name."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from app.policies import LEDGER_NUMBERS, REVENUE_TYPES, TAGS
+
+# "set" key (and split part key) -> catalogue name.
+TARGET_CATALOGS = {"revenue_type": REVENUE_TYPES, "ledger_number": LEDGER_NUMBERS,
+                   "tags": TAGS}
+_ID_TEXT = re.compile(r"#\s*(\d+)")
+
+EXISTING, NEW, MISSING = "existing", "new", "missing"
+
+
+def is_id(value) -> bool:
+    """Tell whether value is a record id (an int, not a bool)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+@dataclass
+class RefCatalog:
+    """One catalogue's records, and how the editor shows and reads references to them."""
+
+    kind: str
+    items: list = field(default_factory=list)
+
+    def __post_init__(self):
+        self.by_id = {item["id"]: item for item in self.items
+                      if isinstance(item, dict) and "id" in item}
+
+    def item_label(self, item: dict) -> str:
+        """A record's label: ledger numbers as "code · name", the rest by name."""
+        name = str(item.get("name") or "")
+        code = item.get("code") if self.kind == LEDGER_NUMBERS else None
+        return f"{code} · {name}" if code and name else str(code or name or f"#{item['id']}")
+
+    def label(self, value) -> str:
+        """How a reference is shown: the record's label, the new name, or "#id" when unknown."""
+        if is_id(value):
+            item = self.by_id.get(value)
+            return self.item_label(item) if item else f"#{value}"
+        return "" if value is None else str(value)
+
+    def find(self, text: str):
+        """The id of the record a typed text names (label, name or code; any case), or None."""
+        wanted = text.strip().casefold()
+        for item in self.by_id.values():
+            names = (self.item_label(item), item.get("name"), item.get("code"))
+            if any(isinstance(n, str) and n.strip().casefold() == wanted for n in names):
+                return item["id"]
+        return None
+
+    def parse(self, text) -> int | str | None:
+        """Read a typed reference: "" -> None, "#12" -> 12, a known name -> its id, else name."""
+        text = (text or "").strip()
+        if not text:
+            return None
+        match = _ID_TEXT.fullmatch(text)
+        if match:
+            return int(match.group(1))
+        found = self.find(text)
+        return found if found is not None else text
+
+    def status(self, value) -> str | None:
+        """EXISTING, NEW (the engine will create it), MISSING (an unknown id) or None."""
+        if value is None or value == "":
+            return None
+        if is_id(value):
+            return EXISTING if value in self.by_id else MISSING
+        return EXISTING if self.find(str(value)) is not None else NEW
+
+    def key(self, value):
+        """What a reference points at, for telling whether an edit changed it."""
+        if isinstance(value, str):
+            found = self.find(value)
+            return found if found is not None else value.strip().casefold()
+        return value
+
+    def options(self) -> list[tuple[int, str]]:
+        """(id, label) of every record, for pickers."""
+        return [(item_id, self.item_label(item)) for item_id, item in self.by_id.items()]
+
+
+@dataclass
+class Catalogs:
+    """The catalogues the editor names records from, plus currency codes for the preview."""
+
+    revenue_types: RefCatalog
+    ledger_numbers: RefCatalog
+    tags: RefCatalog
+    currencies: dict = field(default_factory=dict)
+
+    def for_target(self, key: str) -> RefCatalog:
+        """The catalogue behind a "set" key: revenue_type, ledger_number or tags."""
+        return getattr(self, TARGET_CATALOGS[key])
+
+    @classmethod
+    def from_lists(cls, lists: dict) -> Catalogs:
+        """Build from {catalogue name: records} (missing ones count as empty)."""
+        currencies = {item["id"]: item.get("code") for item in lists.get("currencies") or []
+                      if isinstance(item, dict) and "id" in item}
+        return cls(*(RefCatalog(kind, lists.get(kind) or [])
+                     for kind in (REVENUE_TYPES, LEDGER_NUMBERS, TAGS)), currencies=currencies)

@@ -1,0 +1,108 @@
+"""Rules in words, for the list, the history and the confirmation pages."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from flask_babel import gettext as _
+
+from app.i18n import number
+from app.policies import NUMERIC_FIELDS
+from app.policies.numbers import to_decimal
+from app.policy_editor.formdata import value_text
+from app.policy_editor.labels import INCOME_TYPES, TARGET_LABELS, field_label, op_label
+
+REF_ORDER = ("revenue_type", "ledger_number", "job_number", "tags")
+
+
+@dataclass
+class ActionItem:
+    """One thing a policy (or split part) sets: a label and its values with their status."""
+
+    label: str
+    values: list = field(default_factory=list)
+
+
+def condition_text(condition) -> str:
+    """'Partner name contains “Soft”'."""
+    if not isinstance(condition, dict):
+        return _("(unreadable condition)")
+    field_name, op = condition.get("field"), condition.get("op")
+    return f"{field_label(field_name)} {op_label(op)} {_value_words(field_name, op, condition)}"
+
+
+def _value_words(field_name, op, condition) -> str:
+    value = condition.get("value")
+    if op == "between" and isinstance(value, list) and len(value) == 2:
+        return _("%(low)s and %(high)s", low=_one(field_name, value[0]),
+                 high=_one(field_name, value[1]))
+    if isinstance(value, list):
+        return ", ".join(_one(field_name, item) for item in value)
+    return _one(field_name, value)
+
+
+def _one(field_name, value) -> str:
+    amount = to_decimal(value) if field_name in NUMERIC_FIELDS else None
+    if field_name == "type" and amount in INCOME_TYPES:
+        return f"{value_text(value)} ({INCOME_TYPES[int(amount)]})"
+    if amount is not None:
+        return number(amount)
+    return f"“{value_text(value)}”"
+
+
+def match_text(rule) -> str:
+    """How the conditions combine."""
+    if not rule.get("conditions"):
+        return _("Every income (no conditions)")
+    return _("Any of these:") if rule.get("match") == "any" else _("All of these:")
+
+
+def action_items(values, catalogs) -> list[ActionItem]:
+    """What a policy or a split part sets, reference by reference."""
+    items = []
+    values = values if isinstance(values, dict) else {}
+    for key in REF_ORDER:
+        found = values.get(key)
+        if found is None or found == []:
+            continue
+        listed = found if key == "tags" and isinstance(found, list) else [found]
+        items.append(ActionItem(str(TARGET_LABELS[key]), [_ref(key, v, catalogs) for v in listed]))
+    return items
+
+
+def _ref(key, value, catalogs) -> dict:
+    if key == "job_number":
+        return {"text": value_text(value), "status": None}
+    catalog = catalogs.for_target(key)
+    return {"text": catalog.label(value), "status": catalog.status(value)}
+
+
+def part_share(part) -> str:
+    """'70 %' or '15 000' for a split part."""
+    if not isinstance(part, dict):
+        return "?"
+    if part.get("percent") is not None:
+        return f"{number(to_decimal(part['percent']))} %"
+    return number(to_decimal(part.get("amount")), 2)
+
+
+def split_check(parts) -> tuple[str, str] | None:
+    """Whether the parts cover the whole income: (level, message), or None without parts."""
+    if not isinstance(parts, list) or not parts:
+        return None
+    percents = [to_decimal(p.get("percent")) for p in parts if p.get("percent") is not None]
+    amounts = [to_decimal(p.get("amount")) for p in parts if p.get("percent") is None]
+    if None in percents or None in amounts:
+        return "error", _("Enter a share for every part.")
+    fixed = number(sum(amounts, Decimal(0)), 2)
+    if not percents:
+        return "warning", _("The parts add up to %(total)s. Only an income of exactly this gross "
+                            "amount is split; any other will need review.", total=fixed)
+    total = sum(percents, Decimal(0))
+    if total != 100:
+        return "error", _("The percent parts add up to %(total)s %%; they must add up to "
+                          "exactly 100 %%.", total=number(total))
+    if amounts:
+        return "ok", _("The amount parts (%(total)s together) are taken first; the percent "
+                       "parts share the rest and add up to 100 %%.", total=fixed)
+    return "ok", _("The parts add up to 100 percent: they cover the whole income.")

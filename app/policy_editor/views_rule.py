@@ -1,0 +1,55 @@
+"""One rule's form: conditions, what it sets, split parts; live checks and row actions."""
+from __future__ import annotations
+
+from flask import abort, flash, request
+from flask_babel import gettext as _
+
+from app.htmx import is_htmx, redirect_to, render
+from app.policy_editor import bp
+from app.policy_editor.editing import open_edit, posted_edit
+from app.policy_editor.guards import editor_url, refuse_if_readonly, refuse_if_stale, target
+from app.policy_editor.rules import RuleNotFound
+from app.policy_editor.state import load_state, update_draft
+
+
+@bp.route("/rule", methods=["GET", "POST"])
+def rule():
+    """GET: the form of rule ?section=&index= (no index: a new rule). POST: check or apply."""
+    state = load_state()
+    section, index = target(request.values)
+    if request.method == "GET":
+        return _page(state, _opened(state, section, index))
+    refused = refuse_if_readonly(state) or refuse_if_stale(state, request.form.get("rev"))
+    if refused:
+        return refused
+    try:
+        edit, op = posted_edit(state, section, index, request.form)
+    except RuleNotFound:
+        abort(404)
+    if op != "apply":
+        return _page(state, edit)
+    if edit.has_errors:
+        return _page(state, edit, status=400)
+    config = edit.config
+    update_draft(state, config)
+    flash(_("%(name)s is in your draft. Review and save to make it take effect.",
+            name=edit.rule.get("name")), "success")
+    position = index if index is not None else len(config[_key(section)]) - 1
+    return redirect_to(editor_url(section, position))
+
+
+def _key(section: str) -> str:
+    return "policies" if section == "policies" else "ignore_policies"
+
+
+def _opened(state, section, index):
+    try:
+        return open_edit(state, section, index)
+    except RuleNotFound:
+        abort(404)
+
+
+def _page(state, edit, status: int = 200):
+    context = {"state": state, "edit": edit, "form": edit.form, "notes": edit.notes}
+    status = status if not is_htmx() else 200
+    return render("policies/rule.html", "policies/_rule_form.html", **context), status

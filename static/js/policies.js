@@ -1,0 +1,120 @@
+// Policy editor enhancements (app/policy_editor). Everything also works by submitting forms;
+// this file adds live checks, keyboard moves and focus that follows the moved rule.
+(function () {
+  "use strict";
+
+  var CHECK_EVENT = "policy-check";
+  var timer = null;
+
+  // Ask the server to check the rule form (htmx listens for the event on the form).
+  function requestCheck(form) {
+    window.clearTimeout(timer);
+    timer = window.setTimeout(function () {
+      form.dispatchEvent(new CustomEvent(CHECK_EVENT, { bubbles: false }));
+    }, 150);
+  }
+
+  document.addEventListener("change", function (event) {
+    var form = event.target.closest("form[data-rule-form]");
+    if (!form) { return; }
+    if (event.target.matches("[data-condition-field]")) { syncRow(event.target.closest("tr")); }
+    if (event.target.matches("[data-condition-op]")) { syncRow(event.target.closest("tr")); }
+    var picker = event.target.closest("[data-tag-picker]");
+    if (picker) {
+      updatePickerSummary(picker);
+      picker.setAttribute("data-changed", "1");
+      return;  // checked when the picker closes, so it stays open while ticking
+    }
+    requestCheck(form);
+  });
+
+  // A tag picker that closes after a change triggers the check.
+  document.addEventListener("toggle", function (event) {
+    var picker = event.target;
+    if (!picker.matches || !picker.matches("[data-tag-picker]") || picker.open) { return; }
+    if (picker.getAttribute("data-changed")) {
+      picker.removeAttribute("data-changed");
+      var form = picker.closest("form[data-rule-form]");
+      if (form) { requestCheck(form); }
+    }
+  }, true);
+
+  // Close an open tag picker on a click elsewhere or on Escape.
+  document.addEventListener("click", function (event) {
+    document.querySelectorAll("[data-tag-picker][open]").forEach(function (picker) {
+      if (!picker.contains(event.target)) { picker.removeAttribute("open"); }
+    });
+  });
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "Escape") { return; }
+    var picker = event.target.closest && event.target.closest("[data-tag-picker][open]");
+    if (picker) {
+      picker.removeAttribute("open");
+      picker.querySelector("summary").focus();
+    }
+  });
+
+  function updatePickerSummary(picker) {
+    var names = [];
+    picker.querySelectorAll("input[type=checkbox]:checked").forEach(function (box) {
+      var label = box.parentNode.querySelector("[data-tag-label]");
+      names.push(label ? label.textContent.trim() : box.value);
+    });
+    picker.querySelector("summary").textContent = names.length ?
+      names.join(", ") : (picker.getAttribute("data-empty") || "—");
+  }
+
+  // A condition row: comparisons that do not suit the field are greyed out; "between" shows
+  // its second value.
+  function syncRow(row) {
+    if (!row) { return; }
+    var field = row.querySelector("[data-condition-field]");
+    var op = row.querySelector("[data-condition-op]");
+    if (!field || !op) { return; }
+    var kind = field.selectedOptions[0] ? field.selectedOptions[0].getAttribute("data-kind") : "";
+    Array.prototype.forEach.call(op.options, function (option) {
+      var suits = option.getAttribute("data-kind");
+      option.disabled = suits !== "any" && suits !== kind;
+    });
+    if (op.selectedOptions[0] && op.selectedOptions[0].disabled) {
+      var first = Array.prototype.find.call(op.options, function (o) { return !o.disabled; });
+      if (first) { op.value = first.value; }
+    }
+    var second = row.querySelector("[data-between]");
+    if (second) { second.hidden = op.value !== "between"; }
+  }
+
+  function init(root) {
+    root.querySelectorAll("tr[data-condition-row]").forEach(syncRow);
+  }
+
+  // Alt+Up / Alt+Down on any control of a rule card moves the rule.
+  document.addEventListener("keydown", function (event) {
+    if (!event.altKey || (event.key !== "ArrowUp" && event.key !== "ArrowDown")) { return; }
+    var card = event.target.closest && event.target.closest("[data-rule-card]");
+    if (!card) { return; }
+    var which = event.key === "ArrowUp" ? "move-up" : "move-down";
+    var button = card.querySelector("[data-move='" + which + "']");
+    if (button && !button.disabled) {
+      event.preventDefault();
+      button.click();
+    }
+  });
+
+  // After the list is redrawn, the keyboard focus follows the rule that was acted on.
+  function restoreFocus(root) {
+    var target = root.querySelector("[data-focus]");
+    if (!target) { return; }
+    if (target.disabled) {
+      var card = target.closest("[data-rule-card]");
+      target = card ? card.querySelector("button:not([disabled]), a") : null;
+    }
+    if (target) { target.focus(); }
+  }
+
+  document.addEventListener("htmx:afterSettle", function () {
+    init(document);
+    restoreFocus(document);
+  });
+  document.addEventListener("DOMContentLoaded", function () { init(document); });
+})();
