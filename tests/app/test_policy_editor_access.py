@@ -1,0 +1,59 @@
+"""Only an administrator's token writes: the others end up read-only, told why."""
+from __future__ import annotations
+
+from tests.app.test_policy_editor_kit import Editor, config, policy, set_stored, stored
+
+REFUSAL = "You do not have permission to perform this action."
+
+
+def test_bookkeeper_save_is_refused_and_the_editor_turns_read_only_with_the_reason(
+        client, company, api, sandbox_log):
+    set_stored(api, config(policy("Szoftver")))
+    sandbox_log.reset()
+    editor = Editor(client, company, role="bookkeeper")
+    assert editor.rule("policies", 0, {"name": "Könyvelő javaslata"}).status_code == 303
+    response = editor.save()
+    assert response.status_code == 303
+    page = editor.html()
+    assert "Read-only: your token may not change the income policies." in page
+    assert REFUSAL in page
+    assert "Könyvelő javaslata" in page, "the draft is kept"
+    assert 'name="op" value="toggle"' not in page
+    assert stored(api)["policies"][0]["name"] == "Szoftver"
+    assert len(sandbox_log.entries(company.id, method="PATCH")) == 1
+
+
+def test_read_only_is_remembered_and_writes_are_refused_without_calling_upstream(
+        client, company, api, sandbox_log):
+    set_stored(api, config(policy("Szoftver")))
+    editor = Editor(client, company, role="viewer")
+    assert editor.act("toggle", "policies", 0).status_code == 303
+    editor.save()
+    sandbox_log.reset()
+    assert "Read-only" in editor.html("/rule?section=policies&index=0")
+    assert editor.act("delete", "policies", 0).status_code == 303
+    assert editor.rule("policies", 0, {"name": "X"}).status_code == 303
+    assert editor.save().status_code == 303
+    assert not sandbox_log.entries(company.id, method="PATCH")
+    assert "Incomes checked" in editor.html("/preview"), "previews stay available"
+
+
+def test_try_again_clears_the_read_only_mode(client, company, api):
+    set_stored(api, config(policy("Szoftver")))
+    editor = Editor(client, company, role="bookkeeper")
+    editor.act("toggle", "policies", 0)
+    editor.save()
+    assert editor.post("/unlock", {}).status_code == 303
+    assert "Read-only" not in editor.html()
+
+
+def test_admin_of_the_same_company_is_not_affected_by_another_sessions_refusal(
+        app, company, api):
+    set_stored(api, config(policy("Szoftver")))
+    bookkeeper = Editor(app.test_client(), company, role="bookkeeper")
+    bookkeeper.act("toggle", "policies", 0)
+    bookkeeper.save()
+    admin = Editor(app.test_client(), company)
+    admin.act("toggle", "policies", 0)
+    assert admin.save().status_code == 303
+    assert stored(api)["policies"][0]["enabled"] is False

@@ -1,0 +1,115 @@
+"""Saving through the editor: unknown keys survive, invalid drafts never leave, null deletes."""
+from __future__ import annotations
+
+import json
+from io import BytesIO
+
+from tests.app.test_policy_editor_kit import Editor, config, policy, set_stored, stored
+
+UPDATE = "/2/company-info/update/"
+
+
+def _rich_config() -> dict:
+    """A configuration with keys the editor does not know at every level."""
+    split = {"split": [{"percent": 70, "revenue_type": "Termék", "x_part": "p"},
+                       {"percent": 30, "revenue_type": "Szolgáltatás"}], "x_set": {"k": 1}}
+    first = policy("Szoftver", value="Soft", revenue_type="Szoftverlicenc", tags=["Licenc"])
+    first["x_rule"] = "megjegyzés"
+    first["conditions"][0]["x_cond"] = [1, 2]
+    big = policy("Nagy", field="gross_amount", op="gte", value=2000000, **split)
+    ignore = {"name": "Teszt", "conditions": [
+        {"field": "invoice_number", "op": "starts_with", "value": "TESZT"}], "x_ignore": True}
+    return config(first, big, ignore=[ignore], skip=True, x_top={"nested": ["kept"]})
+
+
+def test_round_trip_through_the_editor_keeps_every_unknown_key(client, company, api):
+    original = _rich_config()
+    set_stored(api, original)
+    editor = Editor(client, company)
+    response = editor.rule("policies", 0, {"name": "Szoftver (új)"})
+    assert response.status_code == 303
+    assert editor.act("move-down", "policies", 0).status_code == 303
+    assert editor.save().status_code == 303
+    saved = stored(api)
+    assert saved["x_top"] == {"nested": ["kept"]}
+    assert [p["name"] for p in saved["policies"]] == ["Nagy", "Szoftver (új)"]
+    renamed, big = saved["policies"][1], saved["policies"][0]
+    assert renamed["x_rule"] == "megjegyzés"
+    assert renamed["conditions"][0]["x_cond"] == [1, 2]
+    assert renamed["set"] == {"revenue_type": "Szoftverlicenc", "tags": ["Licenc"]}
+    assert big == original["policies"][1]
+    assert saved["ignore_policies"] == original["ignore_policies"]
+    assert saved["skip_for_multiple_match"] is True
+
+
+def test_editing_a_rule_changes_only_what_was_edited(client, company, api):
+    original = _rich_config()
+    set_stored(api, original)
+    editor = Editor(client, company)
+    assert editor.rule("policies", 1, {}).status_code == 303
+    assert "unsaved change" not in editor.html(), "an untouched rule leaves no draft"
+    assert editor.rule("policies", 1, {"split-1-share": "30,0"}).status_code == 303
+    assert "unsaved change" not in editor.html(), "30,0 is the stored 30"
+    assert editor.rule("policies", 1, {"split-1-share": "25", "split-0-share": "75"}).status_code \
+        == 303
+    assert "1 unsaved change" in editor.html()
+
+
+def test_invalid_draft_is_never_sent_upstream(client, company, api, sandbox_log):
+    set_stored(api, config(policy("Jó")))
+    editor = Editor(client, company)
+    broken = config(policy("Rossz", split=[{"percent": 60}, {"percent": 30}]))
+    upload = {"file": (BytesIO(json.dumps(broken).encode()), "rossz.json")}
+    response = editor.post("/import", upload, content_type="multipart/form-data")
+    assert response.status_code == 303
+    review = editor.html("/review")
+    assert "they must add up to exactly 100" in review
+    assert 'id="save-policies"' not in review
+    sandbox_log.reset()
+    assert editor.save().status_code == 303
+    assert not sandbox_log.entries(company.id, method="PATCH")
+    assert stored(api)["policies"][0]["name"] == "Jó"
+
+
+def test_rule_with_errors_is_not_applied_to_the_draft(client, company, api, sandbox_log):
+    editor = Editor(client, company)
+    response = editor.rule("policies", None, {"name": "", "conditions-0-value": "Soft"})
+    assert response.status_code == 400
+    assert "Give the rule a name." in response.get_data(as_text=True)
+    assert "Unsaved changes" not in editor.html()
+    assert not sandbox_log.entries(company.id, method="PATCH")
+
+
+def test_delete_sends_null_only_after_a_confirmation_naming_what_is_lost(
+        client, company, api, sandbox_log):
+    set_stored(api, config(policy("Szoftver"), ignore=[
+        {"name": "Tesztszámlák", "conditions": [
+            {"field": "invoice_number", "op": "starts_with", "value": "T"}]}]))
+    editor = Editor(client, company)
+    page = editor.html("/delete")
+    assert "Szoftver" in page and "Tesztszámlák" in page and "1 policy" in page
+    sandbox_log.reset()
+    refused = editor.post("/delete", {"stored": _hidden(page, "stored")}, page="/delete")
+    assert refused.status_code == 400
+    assert not sandbox_log.entries(company.id, method="PATCH")
+    done = editor.post("/delete", {"stored": _hidden(page, "stored"), "confirm": "yes"},
+                       page="/delete")
+    assert done.status_code == 303
+    [patch] = sandbox_log.entries(company.id, method="PATCH", path=UPDATE)
+    assert stored(api) is None
+    assert "All policy settings deleted" in editor.html("/history")
+
+
+def test_save_after_the_stored_config_changed_elsewhere_warns_first(client, company, api):
+    set_stored(api, config(policy("Régi")))
+    editor = Editor(client, company)
+    assert editor.act("toggle", "policies", 0).status_code == 303
+    set_stored(api, config(policy("Máshol")))
+    review = editor.html("/review")
+    assert "Someone changed the saved policies since you started editing" in review
+
+
+def _hidden(html: str, name: str) -> str:
+    import re
+
+    return re.search(rf'name="{name}" value="([^"]*)"', html).group(1)
