@@ -1,0 +1,173 @@
+"""Page cost: upstream calls, upstream time, server time and Bookdesk's own overhead per page.
+
+    python -m bench.page_cost [--iterations 30] [--latency-ms 50]
+
+The sandbox (demo data) delays every API call by --latency-ms; Bookdesk runs in this process on
+a real loopback port, signed in as demo-admin. Each scenario runs a couple of warm-up requests
+(catalogue cache warm), then --iterations timed ones; figures come from Bookdesk's own
+Server-Timing header (upstream;dur = sum of the calls, app;dur = whole request). A page whose
+reads run side by side can take less wall time than the sum of its calls, so "overhead" (total
+minus upstream) goes negative there; "round trips" (total / latency) shows how many sequential
+upstream waits the page costs. The last column compares one call's mean time as Bookdesk measured
+it with the sandbox's own time for it (its request log, latency included): when both are well
+above the latency, the sandbox itself is the slow side. Prints a table; asserts nothing.
+Targets: overhead p95 < 15 ms for the list of 100 rows; about one round trip for a page whose
+reads are independent.
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import requests
+
+from bench.common import (
+    last_seq,
+    machine,
+    mean,
+    percentile,
+    sandbox_log,
+    server_timing,
+    signed_in,
+    start_bookdesk,
+    start_sandbox,
+    table,
+)
+from tests.support.htmx import post_forms
+
+COMPANY = 1
+BASE = f"/c/{COMPANY}"
+_INCOME_LINK = re.compile(rf'href="{BASE}/incomes/(\d+)"')
+
+
+@dataclass
+class Bench:
+    """What a scenario needs: Bookdesk's URL and app, a signed-in session, the iteration."""
+
+    url: str
+    app: object
+    http: requests.Session
+    iteration: int = 0
+
+    def get(self, path: str, **kwargs) -> requests.Response:
+        """GET a Bookdesk path (redirects not followed)."""
+        return self.http.get(self.url + path, timeout=60, allow_redirects=False, **kwargs)
+
+    def has(self, endpoint: str) -> bool:
+        """True when Bookdesk has this endpoint (the area has landed)."""
+        return endpoint in self.app.view_functions
+
+
+def first_income(bench: Bench) -> int:
+    """The id of the first income on the list."""
+    found = _INCOME_LINK.search(bench.get(f"{BASE}/incomes/").text)
+    if found is None:
+        raise RuntimeError("no income on the incomes list")
+    return int(found.group(1))
+
+
+def edit_save(bench: Bench) -> requests.Response:
+    """Open the edit form (not timed), change the note, save (timed)."""
+    income = first_income(bench)
+    path = f"{BASE}/incomes/{income}/edit"
+    form = next(f for f in post_forms(bench.get(path).text, path) if f.url.endswith("/edit"))
+    values = [(k, f"bench note {bench.iteration}" if k == "note" else v) for k, v in form.values]
+    return bench.http.post(bench.url + path, data=values, timeout=60, allow_redirects=False)
+
+
+def review_done(bench: Bench) -> requests.Response:
+    """Open the first review step (not timed) and press its done-and-next action (timed)."""
+    queue = bench.get(f"{BASE}/review/")
+    step = re.search(rf'href="({BASE}/review/\d+)"', queue.text)
+    path = step.group(1) if step else f"{BASE}/review/"
+    forms = [f for f in post_forms(bench.get(path).text, path) if "done" in f.url]
+    if not forms:
+        raise RuntimeError(f"no done action on {path}")
+    return bench.http.post(bench.url + forms[0].url, data=forms[0].values, timeout=60,
+                           allow_redirects=False)
+
+
+def _get(path_of: Callable[[Bench], str]) -> Callable[[Bench], requests.Response]:
+    return lambda bench: bench.get(path_of(bench))
+
+
+SCENARIOS: list[tuple[str, str, Callable[[Bench], requests.Response]]] = [
+    ("dashboard", "dashboard.index", _get(lambda b: f"{BASE}/")),
+    ("incomes list (100 rows)", "incomes.index",
+     _get(lambda b: f"{BASE}/incomes/?page_size=100")),
+    ("income detail", "incomes.detail",
+     _get(lambda b: f"{BASE}/incomes/{first_income(b)}")),
+    ("income edit save", "incomes.edit", edit_save),
+    ("review done-and-next", "review.index", review_done),
+    ("expenses list", "expenses.index", _get(lambda b: f"{BASE}/expenses/")),
+    ("policy preview", "policy_editor.preview", _get(lambda b: f"{BASE}/policies/preview")),
+]
+
+
+def measure(bench: Bench, run: Callable[[Bench], requests.Response], iterations: int,
+            warmup: int = 2) -> list:
+    """Timings of `iterations` runs after `warmup` untimed ones; a 4xx/5xx stops the run."""
+    timings = []
+    for number in range(warmup + iterations):
+        bench.iteration = number
+        response = run(bench)
+        if response.status_code >= 400:
+            raise RuntimeError(f"{response.request.method} {response.url}: "
+                               f"{response.status_code}")
+        if number >= warmup:
+            timings.append(server_timing(response))
+    return timings
+
+
+def row(name: str, timings: list, latency_ms: int, sandbox_ms: float) -> list:
+    """One table row: calls, upstream, total, overhead (p50/p95), round trips at p50, and the
+    mean time of one call as Bookdesk saw it and as the sandbox spent it."""
+    def pair(values):
+        return f"{percentile(values, 50):.1f} / {percentile(values, 95):.1f}"
+    calls = sorted({t.calls for t in timings})
+    total = [t.app_ms for t in timings]
+    trips = percentile(total, 50) / latency_ms if latency_ms else float("nan")
+    return [name, "-".join(map(str, (calls[0], calls[-1]))) if len(calls) > 1 else calls[0],
+            pair([t.upstream_ms for t in timings]), pair(total),
+            pair([t.overhead_ms for t in timings]), f"{trips:.1f}",
+            f"{sum(t.upstream_ms for t in timings) / sum(t.calls for t in timings):.0f} / "
+            f"{sandbox_ms:.0f}"]
+
+
+def main() -> None:
+    """Run every scenario that exists and print the table."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--iterations", type=int, default=30)
+    parser.add_argument("--latency-ms", type=int, default=50)
+    args = parser.parse_args()
+    sandbox = start_sandbox(args.latency_ms)
+    server = start_bookdesk(sandbox.url)
+    bench = Bench(server.url, server.server.app, signed_in(server.url))
+    rows, started = [], time.perf_counter()
+    for name, endpoint, run in SCENARIOS:
+        if not bench.has(endpoint):
+            rows.append([name, "not available", "", "", "", "", ""])
+            continue
+        mark = last_seq(sandbox.url)
+        try:
+            timings = measure(bench, run, args.iterations)
+        except (RuntimeError, StopIteration) as exc:
+            rows.append([name, f"failed: {exc or 'no form'}", "", "", "", "", ""])
+            continue
+        spent = mean([r["duration_ms"] for r in sandbox_log(sandbox.url, mark)])
+        rows.append(row(name, timings, args.latency_ms, spent))
+    print(f"\nPage cost: {args.iterations} iterations per page, {args.latency_ms} ms added per "
+          f"upstream call, warm catalogue cache; {machine()}\n")
+    print(table(["page / action", "upstream calls", "upstream ms p50 / p95",
+                 "total ms p50 / p95", "overhead ms p50 / p95", "round trips",
+                 "one call ms: Bookdesk / sandbox"], rows))
+    print(f"\n({time.perf_counter() - started:.0f} s)")
+    server.stop()
+    sandbox.stop()
+
+
+if __name__ == "__main__":
+    main()
