@@ -6,8 +6,9 @@ Field registry (app.forms.registry, fields registered in app.forms.fields)
     amount, rate, percent, bool, choice, ref (one id), refs (id list); each knows load (record
     value, ids or {id, name} objects alike), parse (form text, Hungarian or English formats),
     dump (JSON payload) and to_form. `register(FieldSpec(...))` adds a field.
-    Field sets: INCOME_FIELDS, INCOME_ASSIGNMENT_FIELDS, EXPENSE_FIELDS,
-    EXPENSE_ASSIGNMENT_FIELDS, ITEM_FIELDS; PAIRS (sent together); WHOLE_LISTS.
+    Field sets (tuples of names, or FieldSpecs for a per-set variant made with
+    `variant(name, catalog="vat_categories:cost")`): INCOME_FIELDS, INCOME_ASSIGNMENT_FIELDS,
+    EXPENSE_FIELDS, EXPENSE_ASSIGNMENT_FIELDS, ITEM_FIELDS; PAIRS (sent together); WHOLE_LISTS.
 
 Building
     form = build_edit_form(record, catalogs, company=settings, fields=INCOME_FIELDS,
@@ -33,6 +34,9 @@ Using (a view)
     the snapshot the form was rendered from), adds the PAIRS partner of a changed field, sends
     tags / simple_tags / assignments whole, and never a key outside editable_fields.
     A field missing from the POST is "unchanged", not "cleared".
+    form.has_errors() is True when any field, table cell or the form carries a message (answer
+    400 then); form.table_op() handles the add/remove row buttons sent without JavaScript
+    (re-render, send nothing).
 
 Templates
     templates/forms/_record_form.html renders form.sections() (FieldView: field, spec, readonly,
@@ -58,7 +62,7 @@ from app.forms.fields import (
     WHOLE_LISTS,
 )
 from app.forms.readonly import readonly_reason, record_reason
-from app.forms.registry import REGISTRY, FieldSpec, register, spec_for
+from app.forms.registry import REGISTRY, FieldSpec, register, spec_for, variant
 from app.forms.settings import company_settings, invalidate_settings
 
 __all__ = [
@@ -66,5 +70,5 @@ __all__ = [
     "ITEM_FIELDS", "PAIRS", "REGISTRY", "WHOLE_LISTS", "FieldSpec", "FieldView", "Layout",
     "RecordForm", "RowView", "build_edit_form", "build_new_form", "catalog_names",
     "company_settings", "display_text", "invalidate_settings", "readonly_reason",
-    "record_reason", "register", "spec_for",
+    "record_reason", "register", "spec_for", "variant",
 ]
