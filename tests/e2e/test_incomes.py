@@ -140,3 +140,24 @@ def test_a_period_ending_before_it_starts_is_stopped_in_the_browser(signed_in_pa
     assert patches(sandbox_log, company.id) == [
         {"accounting_period_start": "2025-06-30", "accounting_period_end": "2025-07-31"}]
     page.bookdesk_log.assert_clean()
+
+
+def test_pick_a_partner_by_search_on_a_new_document(signed_in_page, company, api):
+    ids = catalogue(api)
+    partner = api.post("/2/partners/create/", json={
+        "name": "Kereső Partner Kft.", "is_customer": True, "tax_number": "22222222-2-42",
+        "city": "Szeged"}).json()
+    page = signed_in_page(company)
+    page.goto(f"{_incomes(page, company)}new")
+    page.fill(".partner-picker input[type=search]", "Kereső")
+    page.wait_for_selector(f"#partner_id option[value='{partner['id']}']", state="attached")
+    assert page.input_value("#partner_id") == str(partner["id"])
+    page.fill("#invoice_number", "PARTNER-1")
+    page.select_option("[name='assignments-0-revenue_type']", str(ids.revenue_types[0]))
+    page.fill("[name='assignments-0-net_amount']", "100")
+    page.fill("[name='assignments-0-gross_amount']", "127")
+    page.click("#create")
+    page.wait_for_url(re.compile(r"/incomes/\d+\?created=1$"))
+    assert "Kereső Partner Kft." in page.inner_text(".income-summary")
+    assert "Szeged" in page.inner_text(".income-facts")
+    page.bookdesk_log.assert_clean()
