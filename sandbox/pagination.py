@@ -10,7 +10,7 @@ from flask import request
 from sqlalchemy import Select, func, select
 
 from .db import db
-from .errors import validation_error
+from .errors import ApiError, validation_error
 
 DEFAULT_PAGE_SIZE = 20
 MAX_PAGE_SIZE = 1000
@@ -27,7 +27,7 @@ def page_number_page(stmt: Select, build: Callable[[list], Any]) -> dict:
     count = db().scalar(select(func.count()).select_from(stmt.order_by(None).subquery()))
     rows = list(db().scalars(stmt.limit(size).offset((page - 1) * size)).unique())
     if page > 1 and not rows:
-        raise validation_error(non_field=["Invalid page."])
+        raise ApiError(404, "Invalid page.")
     has_next = page * size < count
     return {"count": count,
             "next": _link(page=page + 1) if has_next else None,
