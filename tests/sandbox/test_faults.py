@@ -66,8 +66,3 @@ def test_request_log_records_method_path_query_and_timing(api, sandbox_log):
     assert entry["headers"]["X-Application"] == "tests"
     assert entry["duration_ms"] >= 0 and "Authorization" not in entry["headers"]
 
-
-def test_page_beyond_the_last_is_404_invalid_page(api):
-    resp = api.get("/1/incomes?page=999")
-    assert resp.status_code == 404
-    assert resp.json() == {"detail": "Invalid page."}
