@@ -1,0 +1,52 @@
+"""Partners in the browser: a dashed Hungarian tax number comes back normalised; a colliding
+partner links to the existing one; no role is refused before anything is sent."""
+from __future__ import annotations
+
+import re
+
+
+def _new_partner(page, company, name: str, tax_number: str) -> None:
+    page.goto(f"/c/{company.id}/partners/new")
+    page.fill("#name", name)
+    page.fill("#tax_number", tax_number)
+    page.check("#is_vendor")
+    page.click("form[data-partner-form] button[type=submit]")
+
+
+def test_dashed_hungarian_tax_number_is_shown_normalised(signed_in_page, company, browser_log):
+    page = signed_in_page(company)
+    _new_partner(page, company, "Kötőjeles Kft.", "12345678-2-41")
+    page.wait_for_url(re.compile(rf"/c/{company.id}/partners/\d+/$"))
+    assert page.inner_text("#stored-tax-number") == "12345678241"
+    assert page.input_value("#tax_number") == "12345678241"
+    assert "12345678241" in page.inner_text("#messages")
+    browser_log.assert_clean()
+
+
+def test_colliding_partner_links_to_the_existing_one(signed_in_page, company, api, browser_log):
+    existing = api.post("/2/partners/create/", json={
+        "name": "Eredeti Kft.", "tax_number": "11223344-1-05", "is_customer": True}).json()
+    page = signed_in_page(company)
+    _new_partner(page, company, "Másolat Kft.", "11223344-1-05")
+    page.wait_for_selector("#collision")
+    assert page.input_value("#name") == "Másolat Kft."
+    page.click("#existing-partner-link")
+    page.wait_for_url(re.compile(rf"/c/{company.id}/partners/{existing['id']}/$"))
+    assert page.inner_text("h1") == "Eredeti Kft."
+    assert api.get("/1/partners/").json()["count"] == 1
+    # The re-rendered form answers 400, which Chromium logs as a failed resource.
+    browser_log.console_errors[:] = [e for e in browser_log.console_errors
+                                     if "status of 400" not in e]
+    browser_log.assert_clean()
+
+
+def test_a_partner_without_a_role_is_stopped_before_sending(signed_in_page, company,
+                                                           sandbox_log):
+    page = signed_in_page(company)
+    page.goto(f"/c/{company.id}/partners/new")
+    page.fill("#name", "Szerep Nélkül Kft.")
+    sandbox_log.reset()
+    page.click("form[data-partner-form] button[type=submit]")
+    assert page.evaluate("() => document.querySelector('#is_customer').validationMessage")
+    assert page.url.endswith("/partners/new")
+    assert sandbox_log.entries(company_id=company.id, method="POST") == []
