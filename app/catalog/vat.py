@@ -66,8 +66,16 @@ def initial(record: dict) -> dict:
 
 def find(api, category_id: int) -> dict | None:
     """One category from the (cached) list; the API has no single-category read."""
-    return next((item for item in catalog.get(api, "vat_categories")
-                 if item.get("id") == category_id), None)
+    found = _pick(catalog.get(api, "vat_categories"), category_id)
+    if found is None:
+        # Made elsewhere after the list was cached: look once more in a fresh list.
+        catalog.invalidate(api.company_id, "vat_categories")
+        found = _pick(catalog.get(api, "vat_categories"), category_id)
+    return found
+
+
+def _pick(items: list[dict], category_id: int) -> dict | None:
+    return next((item for item in items if item.get("id") == category_id), None)
 
 
 def create(api, body: dict) -> dict:

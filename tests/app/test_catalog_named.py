@@ -183,3 +183,10 @@ def test_rename_and_delete_drop_the_cached_tags(client, company, api):
     assert 'value="Debrecen-Észak"' in client.get(page).get_data(as_text=True)
     delete(client, page, [tags["Projekt B"]])
     assert 'value="Projekt B"' not in client.get(page).get_data(as_text=True)
+
+
+def test_a_tag_made_here_is_offered_at_once_on_the_new_income_form(client, company):
+    base = signed_in(client, company)
+    assert "Friss címke" not in client.get(f"{base}/incomes/new").get_data(as_text=True)
+    assert create(client, f"{base}/tags/", "Friss címke").status_code == 303
+    assert "Friss címke" in client.get(f"{base}/incomes/new").get_data(as_text=True)

@@ -99,3 +99,13 @@ def test_api_refusal_lands_on_its_field(app, company):
         except ValidationError as exc:
             form.place(exc)
     assert form.type.errors and not form.form_errors
+
+
+def test_a_category_made_elsewhere_after_caching_can_be_edited(client, company, api):
+    page = signed_in(client, company)
+    client.get(page)  # the list is now cached
+    made = api.post("/2/accounting/vat-categories/create/",
+                    json={"name": "Máshol készült", "percent": 9}).json()
+    category_id = made["created_vat_categories"][0]["id"]
+    html = client.get(f"{page}{category_id}/edit").get_data(as_text=True)
+    assert 'value="Máshol készült"' in html

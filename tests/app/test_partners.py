@@ -227,3 +227,11 @@ def test_api_refusal_of_no_role_lands_on_the_role_choice(app, company):
 def test_api_refusal_of_an_empty_string_lands_on_that_field(app, company):
     form = _refusal(app, company, {"name": "X Kft.", "city": "", "is_customer": True})
     assert form.city.errors and not form.name.errors and not form.form_errors
+
+
+def test_search_from_htmx_gets_only_the_list_fragment(client, company, api):
+    make_partner(api, name="Fragmens Kft.")
+    base = signed_in(client, company)
+    response = client.get(base + "?q=Fragmens", headers={"HX-Request": "true"})
+    html = response.get_data(as_text=True)
+    assert "<html" not in html and 'id="partner-list"' in html and "Fragmens Kft." in html
