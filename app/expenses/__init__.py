@@ -1,0 +1,29 @@
+"""Expenses: list with every filter and CSV export, detail with the artifact, edit from
+editable_fields, exclusion from accounting, upload of files (URLs under /c/<company_id>/expenses/,
+DESIGN.md; spec 2.3, 3, 4.3)."""
+from __future__ import annotations
+
+from flask import Flask
+from flask_babel import lazy_gettext as _l
+
+from app.auth import company_blueprint
+from app.nav import register_area
+
+bp = company_blueprint("expenses", __name__, url_prefix="/expenses")
+
+
+def init_app(app: Flask) -> None:
+    """Register the expense pages and their navigation entry."""
+    from app.expenses import views_detail, views_edit, views_list, views_new  # noqa: F401
+
+    register_area(app, bp, _l("Expenses"), "expenses.index", order=30)
+
+
+@bp.context_processor
+def _helpers() -> dict:
+    from app.expenses import labels, present
+
+    return {"paid_label": labels.paid_label, "paid_badge": labels.paid_badge,
+            "status_label": labels.status_label, "status_badge": labels.status_badge,
+            "method_label": labels.method_label, "totals": present.totals,
+            "ref_text": present.ref_text}

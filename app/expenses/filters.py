@@ -1,0 +1,139 @@
+"""The expense list's filters: a GET form whose state lives in the URL, and the API parameters.
+
+URL arguments (all optional): q, is_paid (true|false), is_installment (true|false), since (a
+local date-time, or ISO 8601 with its own offset) with tz (a zone or a fixed offset),
+created_from / created_to (days), min_amount / max_amount, page_size, cursor.
+"""
+from __future__ import annotations
+
+from flask_babel import gettext as _
+from flask_babel import gettext as translate
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from werkzeug.datastructures import MultiDict
+from wtforms import SelectField, StringField
+
+from app.expenses import since as since_time
+from app.i18n import parse_date, parse_decimal
+
+PAGE_SIZES = (20, 50, 100)
+DEFAULT_PAGE_SIZE = 50
+ANY = ("", _l("Any"))
+# Which filter field an upstream error about a query parameter belongs to.
+FIELD_OF = {"updated_since": "since", "from_date": "created_from", "to_date": "created_to",
+            "min_amount": "min_amount", "max_amount": "max_amount", "search": "q",
+            "is_paid": "is_paid", "is_installment": "is_installment"}
+
+
+class FilterForm(FlaskForm):
+    """The list filters (GET, no CSRF: reading only)."""
+
+    class Meta:
+        csrf = False
+
+    q = StringField(_l("Search"), render_kw={"type": "search", "placeholder": _l(
+        "Invoice number, partner, custom field")})
+    is_paid = SelectField(_l("Paid"), choices=[ANY, ("true", _l("Paid")),
+                                               ("false", _l("Not paid"))])
+    is_installment = SelectField(_l("Partially paid"), choices=[
+        ANY, ("true", _l("Partially paid")), ("false", _l("Not partially paid"))])
+    since = StringField(_l("Changed since"), render_kw={"type": "datetime-local", "step": "1"})
+    tz = SelectField(_l("Time zone"), choices=since_time.zone_choices)
+    created_from = StringField(_l("Created from"), render_kw={"type": "date"})
+    created_to = StringField(_l("Created until"), render_kw={"type": "date"})
+    min_amount = StringField(_l("Gross at least"), render_kw={"inputmode": "decimal"})
+    max_amount = StringField(_l("Gross at most"), render_kw={"inputmode": "decimal"})
+
+
+def filter_form(args: MultiDict) -> FilterForm:
+    """The filter form bound to the URL arguments (an offset inside `since` picks the zone)."""
+    data = MultiDict(args)
+    local, offset = since_time.split(data.get("since", ""))
+    if offset:
+        data["since"], data["tz"] = local, offset
+    form = FilterForm(formdata=data)
+    form.tz.choices = since_time.zone_choices(form.tz.data)
+    if not form.tz.data:
+        form.tz.data = since_time.DEFAULT_ZONE
+    return form
+
+
+def api_params(form: FilterForm, args: MultiDict) -> dict | None:
+    """GET /2/expenses parameters; None (with errors on the form) when an input is invalid."""
+    params = {"search": (form.q.data or "").strip(), "is_paid": _choice(form.is_paid),
+              "is_installment": _choice(form.is_installment)}
+    checks = (_since(form, params), _created(form, params), _amounts(form, params))
+    if not all(checks):
+        return None
+    params["page_size"] = page_size(args)
+    params["cursor"] = args.get("cursor") or None
+    return {key: value for key, value in params.items() if value not in (None, "")}
+
+
+def _choice(field) -> str | None:
+    return field.data if field.data in ("true", "false") else None
+
+
+def _since(form: FilterForm, params: dict) -> bool:
+    try:
+        moment = since_time.parse(form.since.data, form.tz.data)
+    except ValueError:
+        form.since.errors = [_("Enter a date and time, e.g. 2025-03-05 10:00.")]
+        return False
+    if moment is not None:
+        params["updated_since"] = moment.isoformat()
+    return True
+
+
+def _created(form: FilterForm, params: dict) -> bool:
+    ok = True
+    for field, key in ((form.created_from, "from_date"), (form.created_to, "to_date")):
+        try:
+            day = parse_date(field.data)
+        except ValueError:
+            field.errors = [_("Enter a date, e.g. 2024-03-05.")]
+            ok = False
+            continue
+        if day:
+            params[key], params["date_field"] = day.isoformat(), "created_at"
+    return ok
+
+
+def _amounts(form: FilterForm, params: dict) -> bool:
+    ok = True
+    for field in (form.min_amount, form.max_amount):
+        try:
+            amount = parse_decimal(field.data)
+        except ValueError:
+            field.errors = [_("Enter a number, e.g. 1 234,50 or 1234.50.")]
+            ok = False
+            continue
+        if amount is not None:
+            params[field.name] = str(amount)
+    return ok
+
+
+def page_size(args: MultiDict) -> int:
+    """The page size from the URL, one of PAGE_SIZES."""
+    raw = args.get("page_size", "")
+    size = int(raw) if raw.isdigit() else 0
+    return size if size in PAGE_SIZES else DEFAULT_PAGE_SIZE
+
+
+def is_filtered(form: FilterForm) -> bool:
+    """True when any filter narrows the list."""
+    return any(field.data for field in (form.q, form.is_paid, form.is_installment, form.since,
+                                        form.created_from, form.created_to, form.min_amount,
+                                        form.max_amount))
+
+
+def place_upstream(form: FilterForm, error) -> list[str]:
+    """Put an upstream 400 about the query on its filter field; the rest comes back as text."""
+    rest = list(error.non_field_errors)
+    for key, messages in error.field_errors.items():
+        name = FIELD_OF.get(key)
+        if name is None:
+            rest.extend(m for m in messages if key != "code")
+            continue
+        form[name].errors = [*form[name].errors, *(translate(m) for m in messages)]
+    return rest

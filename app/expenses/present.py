@@ -1,0 +1,118 @@
+"""What the list and the detail show, prepared from the record (amounts from the assignments,
+references with id, name and code)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from flask_babel import lazy_gettext as _l
+
+from app.forms import EXPENSE_ASSIGNMENT_FIELDS, display_text, spec_for
+from app.forms.readonly import truthy
+from app.forms.registry import group_label
+from app.i18n import number
+
+AMOUNTS = ("net_amount", "vat_amount", "gross_amount")
+REFERENCES = ("ledger_number", "vat_ledger_number", "company_vat_category")
+OVERVIEW = {
+    "document": ("filing_number", "invoice_number", "secondary_id", "issued_at", "fulfilled_at",
+                 "due_at", "vat_area", "source", "created_at", "updated_at"),
+    "amounts": ("currency", "exchange_rate"),
+    "payment": ("payment_method",),
+}
+EXTRA_LABELS = {"filing_number": _l("Filing number"), "source": _l("Source"),
+                "created_at": _l("Created"), "updated_at": _l("Last changed")}
+TIMESTAMPS = ("created_at", "updated_at")
+
+
+@dataclass
+class Section:
+    """A titled list of (label, text) pairs."""
+
+    title: Any
+    rows: list[tuple[Any, str]] = field(default_factory=list)
+
+
+def _decimal(value) -> Decimal:
+    try:
+        return Decimal(str(value)) if value not in (None, "") else Decimal(0)
+    except InvalidOperation:
+        return Decimal(0)
+
+
+def totals(expense: dict) -> dict[str, Decimal]:
+    """Net, VAT and gross summed over the assignments (the top-level amounts may be 0)."""
+    rows = expense.get("assignments") or []
+    if not rows:
+        return {name: _decimal(expense.get(name)) for name in AMOUNTS}
+    return {name: sum((_decimal(row.get(name)) for row in rows), Decimal(0)) for name in AMOUNTS}
+
+
+def ref_text(value: Any, names: dict | None = None) -> str:
+    """A reference as `code – name` (name may repeat, so the code leads); plain ids via names."""
+    if isinstance(value, dict):
+        code, name = value.get("code"), value.get("name")
+        return " – ".join(str(part) for part in (code, name) if part) or f"#{value.get('id')}"
+    if value in (None, ""):
+        return "—"
+    return (names or {}).get(value) or f"#{value}"
+
+
+def sections(expense: dict, catalogs: dict) -> list[Section]:
+    """The detail's field groups; empty fields left out."""
+    result = []
+    for group, names in OVERVIEW.items():
+        rows = [(_label(name), _text(name, expense, catalogs)) for name in names
+                if truthy(expense.get(name))]
+        if rows:
+            result.append(Section(group_label(group), rows))
+    custom = expense.get("custom_fields") or {}
+    if custom:
+        result.append(Section(_l("Custom fields"), [(key, str(value))
+                                                   for key, value in custom.items()]))
+    return result
+
+
+def _label(name: str):
+    return EXTRA_LABELS.get(name) or spec_for(name).label
+
+
+def _text(name: str, expense: dict, catalogs: dict) -> str:
+    from app.i18n import datetime_filter
+
+    if name in TIMESTAMPS:
+        return datetime_filter(expense.get(name))
+    if name == "currency" and isinstance(expense.get(name), dict):
+        currency = expense[name]
+        return f"{currency.get('code')} – {currency.get('name')}"
+    return display_text(spec_for(name), expense.get(name), expense, catalogs)
+
+
+def assignment_columns(rows: list[dict], advanced: bool) -> list:
+    """Columns worth showing: type and amounts always, the rest when some row has a value."""
+    specs = [spec_for(name) for name in EXPENSE_ASSIGNMENT_FIELDS]
+    always = ("expense_type", *AMOUNTS, "vat")
+    return [spec for spec in specs if spec.name in always
+            or any(truthy(row.get(spec.name)) for row in rows)
+            or (advanced and spec.name in REFERENCES)]
+
+
+def vat_text(value: Any) -> str:
+    """A VAT object as its name with the percent (a float since spec 9.5)."""
+    if not isinstance(value, dict):
+        return "—" if value in (None, "") else f"#{value}"
+    name, percent = value.get("name") or "", value.get("percent")
+    if percent is None or number(percent) in name:
+        return name or f"#{value.get('id')}"
+    return f"{name} ({number(percent)} %)".strip()
+
+
+def cell(spec, row: dict, expense: dict, catalogs: dict) -> str:
+    """One assignment cell as text (references and VAT as the detail's objects say)."""
+    value = row.get(spec.name)
+    if spec.name == "vat":
+        return vat_text(value)
+    if spec.name == "expense_type" and isinstance(value, dict):
+        return value.get("name") or f"#{value.get('id')}"
+    return display_text(spec, value, expense, catalogs)

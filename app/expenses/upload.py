@@ -1,0 +1,113 @@
+"""Uploading files as new expenses: each file checked by its content before it is sent, the
+whole submit sent at most once (app.store.idempotency), the upstream's refusals kept per file."""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from flask import g
+from flask_babel import gettext as _
+from flask_babel import gettext as translate
+from flask_babel import lazy_gettext as _l
+
+from app.expenses import upstream
+from app.expenses.sniff import CONTENT_TYPES, claimed, sniff
+from app.store import idempotency
+from app.upstream import UpstreamError, ValidationError
+
+PURPOSE = "expenses.upload"
+MAX_BYTES = 10 * 1024 * 1024
+MAX_FILES = 20
+WAIT_SECONDS, WAIT_STEP = 10.0, 0.25
+KIND_NAMES = {"pdf": "PDF", "jpg": "JPEG", "png": "PNG", "xml": "XML"}
+NOT_SENT = _l("Not sent: the accounting service stopped answering. Send this file again.")
+
+
+@dataclass(frozen=True)
+class Upload:
+    """A file that passed the content check."""
+
+    filename: str
+    content: bytes
+    kind: str
+
+
+@dataclass
+class Outcome:
+    """What a submit did: expenses created, files refused (filename, reason)."""
+
+    created: list[dict] = field(default_factory=list)
+    refused: list[tuple[str, str]] = field(default_factory=list)
+
+
+def read_files(storages) -> Outcome | list[Upload]:
+    """The chosen files as Uploads, or an Outcome listing why some of them are refused."""
+    chosen = [s for s in storages if s is not None and s.filename]
+    if len(chosen) > MAX_FILES:
+        return Outcome(refused=[("", _("Send at most %(count)s files at once.",
+                                        count=MAX_FILES))])
+    uploads, refused = [], []
+    for storage in chosen:
+        content = storage.read(MAX_BYTES + 1)
+        reason = refusal(storage.filename, content)
+        if reason:
+            refused.append((storage.filename, reason))
+        else:
+            uploads.append(Upload(storage.filename, content, sniff(content)))
+    return Outcome(refused=refused) if refused else uploads
+
+
+def refusal(filename: str, content: bytes) -> str | None:
+    """Why a file cannot be sent (empty, too large, not what it claims to be), else None."""
+    if not content:
+        return _("The file is empty.")
+    if len(content) > MAX_BYTES:
+        return _("The file is larger than 10 MB.")
+    if sniff(content) is not None:
+        return None
+    kind = claimed(filename)
+    if kind:
+        return _("This file is not a real %(kind)s: its content is not a PDF, JPEG, PNG or XML "
+                 "document, whatever its name says.", kind=KIND_NAMES[kind])
+    return _("This file is not a PDF, JPEG, PNG or XML document.")
+
+
+def send_all(uploads: list[Upload]) -> Outcome:
+    """POST each file; the upstream's own refusal is kept with its file.
+
+    When the upstream fails after some files were created, the rest are reported as not sent
+    (raising would lose track of what was created and invite a duplicate resend).
+    """
+    outcome = Outcome()
+    for index, upload in enumerate(uploads):
+        try:
+            created = upstream.create(g.api, upload.filename, upload.content,
+                                      CONTENT_TYPES[upload.kind])
+        except ValidationError as exc:
+            outcome.refused.append((upload.filename, upstream_reason(exc)))
+            continue
+        except UpstreamError:
+            if not outcome.created:
+                raise
+            outcome.refused += [(rest.filename, str(NOT_SENT)) for rest in uploads[index:]]
+            break
+        outcome.created.append({"id": created.get("id"), "filename": upload.filename,
+                                "filing_number": created.get("filing_number")})
+    return outcome
+
+
+def upstream_reason(error: ValidationError) -> str:
+    """The upstream's words about the file (translated where Bookdesk knows them)."""
+    messages = error.field_errors.get("file") or error.messages()
+    return " ".join(translate(m) for m in messages) or _(
+        "The accounting service did not accept the file.")
+
+
+def claim(key: str) -> idempotency.Claim:
+    """Claim the form's key; a second submit waits briefly for the first to finish."""
+    found = idempotency.claim(key, g.company_id, PURPOSE)
+    deadline = time.monotonic() + WAIT_SECONDS
+    while not found.first and found.pending and time.monotonic() < deadline:
+        time.sleep(WAIT_STEP)
+        found = idempotency.claim(key, g.company_id, PURPOSE)
+    return found

@@ -1,0 +1,80 @@
+"""The expense list, its CSV export and the partner search behind the edit form's picker."""
+from __future__ import annotations
+
+from datetime import date
+from urllib.parse import parse_qs, urlsplit
+
+from flask import Response, g, render_template, request, url_for
+
+from app.expenses import bp, upstream
+from app.expenses.export import EXPORT_PAGE_SIZE, csv_text
+from app.expenses.filters import api_params, filter_form, is_filtered, place_upstream
+from app.htmx import render
+from app.upstream import Page, ValidationError, catalog
+
+RESYNC = "full_resync_required"
+
+
+@bp.get("/")
+def index():
+    """Expenses filtered and paged as the URL says (one upstream call with a warm cache)."""
+    form = filter_form(request.args)
+    params = api_params(form, request.args)
+    page, codes, problems, resync = Page(items=[]), {}, [], False
+    if params is not None:
+        try:
+            page, codes = upstream.list_page(g.api, params)
+        except ValidationError as exc:
+            resync = needs_resync(exc)
+            problems = [] if resync else place_upstream(form, exc)
+    context = {"form": form, "page": page, "codes": codes, "problems": problems,
+               "resync": resync, "full_reload_url": full_reload_url(), "filtered":
+               is_filtered(form), "next_cursor": cursor_of(page.next),
+               "prev_cursor": cursor_of(page.previous), "today": date.today().isoformat()}
+    status = 400 if params is None or problems or form.errors or resync else 200
+    return render("expenses/index.html", "expenses/_list.html", **context), status
+
+
+@bp.get("/export")
+def export():
+    """The current filter as CSV (every page), UTF-8 with BOM for spreadsheets."""
+    form = filter_form(request.args)
+    params = api_params(form, request.args)
+    if params is None:
+        return index()
+    params.update(cursor=None, page_size=EXPORT_PAGE_SIZE)
+    try:
+        pages = list(upstream.all_pages(g.api, params))
+    except ValidationError:
+        return index()
+    body = csv_text(pages, catalog.names(g.api, "currencies", "code"))
+    filename = f"expenses-{date.today().isoformat()}.csv"
+    return Response(body.encode("utf-8"), mimetype="text/csv",
+                    headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+@bp.get("/partners")
+def partner_options():
+    """<option>s of partners matching ?partner_q= (the edit form's partner picker)."""
+    text = (request.args.get("partner_q") or "").strip()
+    partners = upstream.search_partners(g.api, text) if len(text) >= 2 else []
+    return render_template("expenses/_partner_options.html", partners=partners, text=text)
+
+
+def needs_resync(error: ValidationError) -> bool:
+    """True for the 400 that says updated_since is too old (a full reload is needed)."""
+    codes = [error.extra.get("code"), *error.field_errors.get("code", [])]
+    return RESYNC in codes or any("resync" in m for m in error.field_errors.get(
+        "updated_since", []))
+
+
+def full_reload_url() -> str:
+    """The list with the same filters but without “changed since”: the full reload."""
+    args = {k: v for k, v in request.args.items() if k not in ("since", "tz", "cursor")}
+    return url_for(".index", **args)
+
+
+def cursor_of(link: str | None) -> str | None:
+    """The cursor inside an API `next`/`previous` link (the page builds its own links)."""
+    values = parse_qs(urlsplit(link).query).get("cursor") if link else None
+    return values[0] if values else None
