@@ -1,0 +1,158 @@
+"""Editing an expense: inputs from editable_fields (expense and assignments), rows kept by id,
+new rows added, no empty list, frozen ledger numbers, upstream 400s on their fields."""
+from __future__ import annotations
+
+from tests.app.expenses_helpers import (
+    catalogue,
+    expense,
+    make_expense,
+    patches,
+    row,
+    set_state,
+    signed_in,
+)
+from tests.app.incomes_helpers import page_form, upstream_calls
+
+
+def _edit(client, company, api, ids=None, **spec):
+    created = make_expense(api, ids or catalogue(api), **spec)
+    base = signed_in(client, company)
+    path = f"{base}{created['id']}/edit"
+    return created, path, page_form(client, path)
+
+
+def test_an_unchanged_form_sends_nothing(client, company, api, sandbox_log):
+    _created, path, form = _edit(client, company, api)
+    response = client.post(path, data=form.data())
+    assert response.status_code == 303
+    assert patches(sandbox_log, company.id) == []
+
+
+def test_only_the_changed_secondary_id_is_sent(client, company, api, sandbox_log):
+    created, path, form = _edit(client, company, api, secondary_id="OLD")
+    response = client.post(path, data=form.set("secondary_id", "ERP-42").data())
+    assert response.status_code == 303
+    assert patches(sandbox_log, company.id) == [{"secondary_id": "ERP-42"}]
+    assert expense(api, created["id"])["secondary_id"] == "ERP-42"
+
+
+def test_editing_a_row_keeps_its_id_and_a_new_row_is_added(client, company, api, sandbox_log):
+    ids = catalogue(api)
+    created, path, form = _edit(client, company, api, ids)
+    first_id = created["assignments"][0]["id"]
+    form.set("assignments-0-job_number", "JOB-1")
+    form.pairs += [("assignments-1-id", ""), ("assignments-1-expense_type", str(
+        ids.expense_types[1])), ("assignments-1-net_amount", "100"),
+        ("assignments-1-vat_amount", "27"), ("assignments-1-gross_amount", "127"),
+        ("assignments-1-vat", str(ids.vats[0]))]
+    response = client.post(path, data=form.data())
+    assert response.status_code == 303, response.get_data(as_text=True)[:3000]
+    sent = patches(sandbox_log, company.id)[-1]["assignments"]
+    assert sent[0]["id"] == first_id and sent[0]["job_number"] == "JOB-1"
+    assert "id" not in sent[1] and sent[1]["gross_amount"] == "127.00"
+    rows = expense(api, created["id"])["assignments"]
+    assert [r["id"] for r in rows][0] == first_id and len(rows) == 2
+    assert rows[1]["expense_type"]["id"] == ids.expense_types[1]
+
+
+def test_the_form_refuses_to_send_an_empty_assignment_list(client, company, api, sandbox_log):
+    created, path, form = _edit(client, company, api)
+    for name in [k for k, _v in form.pairs if k.startswith("assignments-0-")]:
+        form.drop(name)
+    response = client.post(path, data=form.set("note", "kept").data())
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400
+    assert "Keep at least one cost categorisation row" in html
+    assert patches(sandbox_log, company.id) == []
+    assert "kept" in html and len(expense(api, created["id"])["assignments"]) == 1
+
+
+def test_a_crafted_non_editable_field_never_reaches_the_api(client, company, api, sandbox_log):
+    ids = catalogue(api)
+    created, _path, _form = _edit(client, company, api, ids, invoice_number="KEEP-1")
+    set_state(api, created["id"], processed=True)
+    path = f"/c/{company.id}/expenses/{created['id']}/edit"
+    form = page_form(client, path)
+    assert form.get("invoice_number") is None
+    form.pairs += [("invoice_number", "HACKED"), ("excluded_from_accounting", "y"),
+                   ("filing_number", "X"), ("assignments-0-net_amount", "5"),
+                   ("currency", "2")]
+    client.post(path, data=form.set("secondary_id", "S-1").data())
+    assert patches(sandbox_log, company.id) == [{"secondary_id": "S-1"}]
+    assert expense(api, created["id"])["invoice_number"] == "KEEP-1"
+
+
+def test_a_processed_expense_keeps_its_rows_fixed_with_the_reason(client, company, api):
+    created = make_expense(api, catalogue(api))
+    set_state(api, created["id"], processed=True)
+    base = signed_in(client, company)
+    html = client.get(f"{base}{created['id']}/edit").get_data(as_text=True)
+    assert 'id="form-lock"' in html and "Processed in the accounting" in html
+    assert 'name="invoice_number"' not in html and 'name="due_at"' in html
+    assert 'name="assignments-0-expense_type"' in html
+    assert 'name="assignments-0-net_amount"' not in html and "data-add-row" not in html
+
+
+def test_ledger_number_is_frozen_with_the_reason_on_a_checked_expense(client, company, api):
+    ids = catalogue(api)
+    created = make_expense(api, assignments=[row(ids, ledger_number=ids.ledger_numbers["511"])])
+    set_state(api, created["id"], checked=True)
+    base = signed_in(client, company)
+    html = client.get(f"{base}{created['id']}/edit").get_data(as_text=True)
+    assert 'id="frozen-ledger"' in html and "this expense is checked" in html
+    assert 'name="assignments-0-ledger_number"' not in html
+    assert "511 – Anyagköltség" in html and 'name="assignments-0-job_number"' in html
+    assert 'id="form-lock"' not in html
+
+
+def test_ledger_number_is_frozen_with_the_reason_on_a_synced_expense(client, company, api):
+    ids = catalogue(api)
+    created = make_expense(api, source="szamlazz.hu",
+                           assignments=[row(ids, ledger_number=ids.ledger_numbers["511"])])
+    base = signed_in(client, company)
+    html = client.get(f"{base}{created['id']}/edit").get_data(as_text=True)
+    assert "synced from szamlazz.hu" in html and 'id="frozen-ledger"' in html
+    assert 'name="assignments-0-ledger_number"' not in html
+
+
+def test_ledger_number_is_editable_on_a_plain_manual_expense(client, company, api):
+    _created, _path, form = _edit(client, company, api)
+    assert "assignments-0-ledger_number" in form.inputs
+
+
+def test_upstream_400_on_a_new_row_lands_on_its_cell_with_the_input_kept(client, company, api,
+                                                                         sandbox_log):
+    ids = catalogue(api)
+    _created, path, form = _edit(client, company, api, ids)
+    form.pairs += [("assignments-1-id", ""), ("assignments-1-expense_type",
+                                              str(ids.expense_types[2])),
+                   ("assignments-1-net_amount", "100"), ("assignments-1-gross_amount", "127"),
+                   ("assignments-1-job_number", "TYPED-JOB")]
+    response = client.post(path, data=form.data())
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400
+    assert len(patches(sandbox_log, company.id)) == 1
+    cell = html.split('rowtable__cell--vat_amount')[2].split("</td>")[0]
+    assert "This field is required." in cell
+    assert 'value="TYPED-JOB"' in html
+
+
+def test_upstream_400_on_an_expense_field_lands_on_it_with_the_input_kept(client, company, api):
+    _created, path, form = _edit(client, company, api)
+    response = client.post(path, data=form.set("exchange_rate", "0").set(
+        "note", "typed note").data())
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400
+    field = html.split('id="exchange_rate"')[1].split("</div>")[0]
+    assert "greater than 0" in field
+    assert "typed note" in html
+
+
+def test_exclusion_is_not_part_of_the_edit_form(client, company, api):
+    _created, _path, form = _edit(client, company, api)
+    assert "excluded_from_accounting" not in form.inputs
+
+
+def test_edit_page_costs_one_call_with_a_warm_cache(client, company, api):
+    created, path, _form = _edit(client, company, api)
+    assert upstream_calls(client.get(path)) == 1

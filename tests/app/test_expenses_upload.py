@@ -1,0 +1,112 @@
+"""Uploading files as expenses: content checked before sending, refusals explained (Bookdesk's
+and the upstream's alike), a double submit uploads once."""
+from __future__ import annotations
+
+import io
+import re
+
+from app.expenses import upload as upload_module
+from tests.app.conftest import csrf_token
+from tests.app.expenses_helpers import FAKE_PDF, PDF, PNG, XML, creates, signed_in
+
+
+def _form(client, company) -> tuple[str, dict]:
+    path = signed_in(client, company) + "new"
+    html = client.get(path).get_data(as_text=True)
+    key = re.search(r'name="form_key" value="([^"]+)"', html).group(1)
+    return path, {"csrf_token": csrf_token(html), "form_key": key}
+
+
+def _files(*named: tuple[str, bytes]) -> list:
+    return [(io.BytesIO(content), name) for name, content in named]
+
+
+def test_a_real_pdf_becomes_an_expense_and_lands_on_its_page(client, company, api,
+                                                             sandbox_log):
+    path, data = _form(client, company)
+    response = client.post(path, data={**data, "files": _files(("szamla.pdf", PDF))},
+                           content_type="multipart/form-data")
+    assert response.status_code == 303
+    sent = creates(sandbox_log, company.id)
+    assert len(sent) == 1 and sent[0]["status"] == 201
+    assert sent[0]["body"]["files"]["file"]["filename"] == "szamla.pdf"
+    html = client.get(response.headers["Location"]).get_data(as_text=True)
+    assert "1 file was uploaded as a new expense." in html and 'id="artifact-pdf"' in html
+
+
+def test_several_files_become_several_expenses(client, company, api, sandbox_log):
+    path, data = _form(client, company)
+    files = _files(("a.pdf", PDF), ("b.png", PNG), ("c.xml", XML))
+    response = client.post(path, data={**data, "files": files},
+                           content_type="multipart/form-data")
+    assert response.status_code == 303 and response.headers["Location"].endswith("/expenses/")
+    assert [e["status"] for e in creates(sandbox_log, company.id)] == [201, 201, 201]
+
+
+def test_a_fake_pdf_is_refused_before_sending_with_the_reason(client, company, api,
+                                                              sandbox_log):
+    path, data = _form(client, company)
+    response = client.post(path, data={**data, "files": _files(("fake.pdf", FAKE_PDF))},
+                           content_type="multipart/form-data")
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400
+    assert "<strong>fake.pdf</strong>: This file is not a real PDF" in html
+    assert "Nothing was uploaded." in html
+    assert creates(sandbox_log, company.id) == []
+
+
+def test_one_refused_file_stops_the_whole_submit(client, company, api, sandbox_log):
+    path, data = _form(client, company)
+    files = _files(("good.pdf", PDF), ("bad.png", b"GIF89a not a png"))
+    response = client.post(path, data={**data, "files": files},
+                           content_type="multipart/form-data")
+    assert response.status_code == 400 and "bad.png" in response.get_data(as_text=True)
+    assert creates(sandbox_log, company.id) == []
+
+
+def test_the_upstreams_own_refusal_is_shown_the_same_way(client, company, api, sandbox_log,
+                                                        monkeypatch):
+    # An upstream stricter than Bookdesk's own check: the file gets through to it.
+    monkeypatch.setattr(upload_module, "sniff", lambda content: "pdf")
+    path, data = _form(client, company)
+    response = client.post(path, data={**data, "files": _files(("fake.pdf", FAKE_PDF))},
+                           content_type="multipart/form-data")
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400
+    assert "<strong>fake.pdf</strong>: Upload a valid PDF, JPEG, PNG or XML file." in html
+    assert [e["status"] for e in creates(sandbox_log, company.id)] == [400]
+
+
+def test_a_double_submit_uploads_once_and_both_land_on_the_same_expense(client, company, api,
+                                                                        sandbox_log):
+    path, data = _form(client, company)
+    first = client.post(path, data={**data, "files": _files(("a.pdf", PDF))},
+                        content_type="multipart/form-data")
+    second = client.post(path, data={**data, "files": _files(("a.pdf", PDF))},
+                         content_type="multipart/form-data")
+    assert second.status_code == 303
+    assert second.headers["Location"] == first.headers["Location"]
+    assert len(creates(sandbox_log, company.id)) == 1
+    assert "already sent" in client.get(second.headers["Location"]).get_data(as_text=True)
+
+
+def test_no_file_chosen_is_explained(client, company, api, sandbox_log):
+    path, data = _form(client, company)
+    response = client.post(path, data=data, content_type="multipart/form-data")
+    assert response.status_code == 400
+    assert "Choose at least one file." in response.get_data(as_text=True)
+    assert creates(sandbox_log, company.id) == []
+
+
+def test_htmx_upload_redirects_on_success_and_swaps_the_refusal(client, company, api):
+    path, data = _form(client, company)
+    headers = {"HX-Request": "true"}
+    ok = client.post(path, data={**data, "files": _files(("a.pdf", PDF))}, headers=headers,
+                     content_type="multipart/form-data")
+    assert ok.status_code == 204 and "/expenses/" in ok.headers["HX-Redirect"]
+    _path, fresh = _form(client, company)
+    bad = client.post(path, data={**fresh, "files": _files(("x.pdf", FAKE_PDF))},
+                      headers=headers, content_type="multipart/form-data")
+    html = bad.get_data(as_text=True)
+    assert bad.status_code == 400 and html.lstrip().startswith('<section class="panel upload"')
+    assert "not a real PDF" in html
