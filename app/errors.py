@@ -11,13 +11,15 @@ htmx requests get a small message fragment swapped into the page's message area.
 """
 from __future__ import annotations
 
+import re
+
 from flask import Flask, flash, g, make_response, render_template, request, url_for
 from flask_babel import _
 from flask_babel import lazy_gettext as _l
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
-from app.auth.session import drop_company
+from app.auth.session import company_entry, drop_company
 from app.htmx import is_htmx, redirect_to, retarget_to_messages
 
 TITLES = {
@@ -40,6 +42,8 @@ MESSAGES = {
     500: _l("An unexpected error happened on our side. It has been logged."),
     503: _l("The accounting service is not reachable right now. Please try again in a moment."),
 }
+# An unmatched URL under a company runs no company blueprint code, so g.company is not set.
+COMPANY_PATH = re.compile(r"^/c/(\d+)(?:/|$)")
 
 
 def init_app(app: Flask) -> None:
@@ -57,7 +61,21 @@ def error_response(status: int, message=None, title=None):
     if is_htmx():
         response = make_response(render_template("errors/_message.html", **context), status)
         return retarget_to_messages(response)
+    _company_from_url()
     return make_response(render_template("errors/error.html", **context), status)
+
+
+def _company_from_url() -> None:
+    """Give the error page the URL's company when this session is signed in to it."""
+    match = COMPANY_PATH.match(request.path)
+    if g.get("company") is not None or match is None:
+        return
+    entry = company_entry(int(match.group(1)))
+    if entry is None:
+        return
+    g.company_id = int(match.group(1))
+    g.company = {"id": g.company_id, "name": entry["company_name"],
+                 "user_name": entry["user_name"]}
 
 
 def _csrf_error(exc: CSRFError):
