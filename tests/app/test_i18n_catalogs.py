@@ -6,10 +6,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from babel.messages.pofile import read_po
 
 ROOT = Path(__file__).resolve().parents[2]
 PYBABEL = [sys.executable, "-m", "babel.messages.frontend"]
+SHOWN = 20  # msgids listed in a failure message
 
 
 def _extract(target: Path) -> None:
@@ -38,9 +40,14 @@ def test_catalogs_hold_every_message_of_the_code(tmp_path):
     for locale in ("hu", "en"):
         relative = Path(locale) / "LC_MESSAGES" / "messages.po"
         current, updated = _messages(ROOT / "translations" / relative), _messages(copy / relative)
-        stale = sorted(str(key[0])[:60] for key in current.keys() ^ updated.keys())
-        assert not stale, (f"{locale} catalog is out of date (run `flock /tmp/i18n.lock make "
-                           f"translations-update`): {stale[:5]}")
+        missing = sorted(str(key[0]) for key in updated.keys() - current.keys())
+        obsolete = sorted(str(key[0]) for key in current.keys() - updated.keys())
+        if missing or obsolete:
+            pytest.fail(f"{locale} catalog is out of date: run `flock /tmp/i18n.lock make "
+                        "translations-update`"
+                        + _listing("msgids in the code but not in the catalog", missing)
+                        + _listing("msgids in the catalog but no longer in the code", obsolete),
+                        pytrace=False)
 
 
 def test_every_message_has_a_hungarian_translation():
@@ -49,7 +56,19 @@ def test_every_message_has_a_hungarian_translation():
         catalog = read_po(handle, locale="hu")
     missing = [message.id for message in catalog
                if message.id and (message.fuzzy or not _translated(message.string))]
-    assert not missing, f"{len(missing)} untranslated, e.g. {missing[:5]}"
+    if missing:
+        pytest.fail("Hungarian is incomplete: fill it with `flock /tmp/i18n.lock .venv/bin/python "
+                    "tools/po_fill.py hu file.json`"
+                    + _listing("msgids without a Hungarian translation", missing), pytrace=False)
+
+
+def _listing(title: str, msgids: list, limit: int = SHOWN) -> str:
+    """A failure-message block: the count, then the first `limit` msgids one per line."""
+    if not msgids:
+        return ""
+    lines = [f"  {str(msgid)!r}" for msgid in msgids[:limit]]
+    more = [f"  ... and {len(msgids) - limit} more"] if len(msgids) > limit else []
+    return "\n" + "\n".join([f"{len(msgids)} {title}:", *lines, *more])
 
 
 def _translated(value) -> bool:
