@@ -55,7 +55,8 @@ def make_table(name: str, names: tuple, rows: list[dict], editable: set[str],
                if s.name in editable or any(truthy(row.get(s.name)) for row in rows)]
     fixed = options.pop("fixed", None)
     if fixed is None:
-        fixed = not all(col in editable for col in ROW_LOCKING if col in names)
+        present = {spec.name for spec in specs}
+        fixed = not all(col in editable for col in ROW_LOCKING if col in present)
     return Table(name, columns, editable, rows, fixed=fixed, catalogs=catalogs, record=record,
                  **options)
 
