@@ -81,9 +81,9 @@ def wait_until_up(url: str, proc: subprocess.Popen | None = None, timeout: float
         if proc is not None and proc.poll() is not None:
             raise RuntimeError(f"{url}: the process exited with {proc.returncode}")
         try:
-            requests.get(url, timeout=2)
+            requests.get(url, timeout=10)
             return
-        except requests.ConnectionError:
+        except requests.RequestException:
             time.sleep(0.1)
     raise RuntimeError(f"{url} did not come up in {timeout} s")
 
