@@ -56,6 +56,7 @@ class RecordForm(FlaskForm):
         self.rows: dict[str, list[dict]] = {}
         self.row_errors: dict[str, dict[int, list[str]]] = {}
         self.conflicts: list[str] = []
+        self.unavailable = False
         super().__init__(*args, **kwargs)
 
     @property
@@ -146,6 +147,17 @@ class RecordForm(FlaskForm):
         from app.forms.diff import create_payload
 
         return create_payload(self)
+
+    def upstream_failed(self, message: str) -> None:
+        """The API did not answer (timeout, 5xx, rate limit): keep the input, say so on top."""
+        self.unavailable = True
+        self.form_errors.append(message)
+
+    def status(self) -> int:
+        """The status to answer a submitted form with: 503, 400 or 200."""
+        if self.unavailable:
+            return 503
+        return 400 if self.has_errors() else 200
 
     def apply_upstream(self, error) -> None:
         """Place an upstream ValidationError's messages on fields, cells and the form."""

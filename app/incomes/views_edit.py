@@ -8,7 +8,7 @@ from app.forms import build_edit_form
 from app.htmx import redirect_to
 from app.i18n import date_filter
 from app.incomes import bp, upstream
-from app.upstream import ValidationError
+from app.upstream import RateLimited, Unavailable, ValidationError
 
 
 def edit_form(income: dict, settings: dict, catalogs: dict):
@@ -29,7 +29,7 @@ def edit(income_id: int):
             done = _save(form, income, body, settings)
             if done is not None:
                 return done
-    status = 400 if request.method == "POST" and form.has_errors() else 200
+    status = form.status() if request.method == "POST" else 200
     return render_template("incomes/edit.html", form=form, income=income,
                            settings=settings), status
 
@@ -44,6 +44,11 @@ def _save(form, income: dict, body: dict, settings: dict):
         saved = upstream.update(g.api, income["id"], body, settings)
     except ValidationError as exc:
         form.apply_upstream(exc)
+        return None
+    except (Unavailable, RateLimited):
+        form.upstream_failed(_("The accounting service did not answer in time. Your changes may "
+                               "or may not have been saved: open the income in a new tab to "
+                               "check before saving again."))
         return None
     flash(_("The income was saved."), "success")
     _note_rounding(body, saved or {})

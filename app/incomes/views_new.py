@@ -10,7 +10,7 @@ from app.htmx import redirect_to
 from app.incomes import bp, create, upstream
 from app.incomes.images import read_image
 from app.store import idempotency
-from app.upstream import ValidationError
+from app.upstream import RateLimited, Unavailable, ValidationError
 
 
 def _form(settings: dict, catalogs: dict, initial: dict):
@@ -42,7 +42,9 @@ def new():
             done = _submit(form, key, image)
             if done is not None:
                 return done
-    status = 400 if request.method == "POST" and (form.has_errors() or image_errors) else 200
+    status = 200
+    if request.method == "POST":
+        status = 400 if image_errors and form.status() == 200 else form.status()
     return render_template("incomes/new.html", form=form, form_key=key, original=original,
                            image_errors=image_errors, settings=settings), status
 
@@ -66,6 +68,12 @@ def _create(form, key: str, image):
     except ValidationError as exc:
         idempotency.fail(key)
         _show_refusal(form, exc)
+        return None
+    except (Unavailable, RateLimited):
+        idempotency.fail(key)
+        form.upstream_failed(_("The accounting service did not answer in time. The document "
+                               "may or may not have been created: sending the form again is "
+                               "safe, a second copy is refused by its invoice number."))
         return None
     except Exception:
         idempotency.fail(key)

@@ -236,3 +236,13 @@ def test_a_field_missing_from_the_post_counts_as_unchanged(client, company, api,
                                  note="stays")
     client.post(path, data=form.drop("tags").drop("note").set("secondary_id", "X").data())
     assert patches(sandbox_log, company.id) == [{"secondary_id": "X"}]
+
+
+def test_an_unanswered_save_keeps_the_input_and_says_so(client, company, api, faults):
+    _created, path, form = _edit(client, company, api, type=2)
+    faults.add(path="/2/incomes/*/update/", method="PATCH", kind="status", status=503)
+    response = client.post(path, data=form.set("note", "typed text").data(),
+                           headers={"Accept-Language": "en"})
+    html = response.get_data(as_text=True)
+    assert response.status_code == 503
+    assert "did not answer in time" in html and "typed text" in html

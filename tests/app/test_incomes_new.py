@@ -217,3 +217,17 @@ def test_two_submits_at_the_same_time_create_one_document(app, client, company, 
     assert {r.status_code for r in results.values()} == {303}
     assert results["a"].headers["Location"] == results["b"].headers["Location"]
     assert len(creates(sandbox_log, company.id)) == 1 and len(_listed(api)) == 1
+
+
+def test_an_unanswered_create_keeps_the_form_and_can_be_sent_again(client, company, api,
+                                                                   faults):
+    ids = catalogue(api)
+    base = signed_in(client, company)
+    data = _filled(client, base + "new", ids).data()
+    faults.add(path="/2/incomes/create/", method="POST", kind="status", status=503, count=1)
+    response = client.post(base + "new", data=data, headers={"Accept-Language": "en"})
+    assert response.status_code == 503
+    assert "did not answer in time" in response.get_data(as_text=True)
+    assert 'value="BIZ-NEW-1"' in response.get_data(as_text=True)
+    assert client.post(base + "new", data=data).status_code == 303
+    assert len(_listed(api)) == 1
