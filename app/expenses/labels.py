@@ -11,6 +11,7 @@ ACCOUNTING_STATUS = {"unprocessed": _l("Not processed"), "processed": _l("Proces
 STATUS_BADGE = {"processed": "attention", "checked": "ok", "booked": "ok", "excluded": "muted"}
 PAYMENT_METHODS = {"transfer": _l("Bank transfer"), "cash": _l("Cash"), "card": _l("Card"),
                    "cod": _l("Cash on delivery")}
+SOURCES = {"manual": _l("Entered by hand"), "api": _l("Through the API")}
 ACTIONS = {"exclude_from_accounting": _l("Excluded from accounting"),
            "include_in_accounting": _l("Included in accounting again")}
 
@@ -38,6 +39,11 @@ def status_badge(status) -> str:
 def method_label(method) -> str:
     """A payment method as words."""
     return str(PAYMENT_METHODS.get(method, method or "—"))
+
+
+def source_label(source) -> str:
+    """Where an expense came from: by hand, the API, or the integration's own name."""
+    return str(SOURCES.get(source, source or ""))
 
 
 def action_label(kind) -> str:

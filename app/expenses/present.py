@@ -8,6 +8,7 @@ from typing import Any
 
 from flask_babel import lazy_gettext as _l
 
+from app.expenses.labels import source_label
 from app.forms import EXPENSE_ASSIGNMENT_FIELDS, display_text, spec_for
 from app.forms.readonly import truthy
 from app.forms.registry import group_label
@@ -59,12 +60,12 @@ def ref_text(value: Any, names: dict | None = None) -> str:
     return (names or {}).get(value) or f"#{value}"
 
 
-def sections(expense: dict, catalogs: dict) -> list[Section]:
-    """The detail's field groups; empty fields left out."""
+def sections(expense: dict, catalogs: dict, settings: dict) -> list[Section]:
+    """The detail's field groups; empty fields (and the rate of the home currency) left out."""
     result = []
     for group, names in OVERVIEW.items():
         rows = [(_label(name), _text(name, expense, catalogs)) for name in names
-                if truthy(expense.get(name))]
+                if truthy(expense.get(name)) and not _home_rate(name, expense, settings)]
         if rows:
             result.append(Section(group_label(group), rows))
     custom = expense.get("custom_fields") or {}
@@ -72,6 +73,13 @@ def sections(expense: dict, catalogs: dict) -> list[Section]:
         result.append(Section(_l("Custom fields"), [(key, str(value))
                                                    for key, value in custom.items()]))
     return result
+
+
+def _home_rate(name: str, expense: dict, settings: dict) -> bool:
+    currency = expense.get("currency")
+    code = currency.get("code") if isinstance(currency, dict) else None
+    return name == "exchange_rate" and code == settings.get("default_currency_name") and \
+        _decimal(expense.get(name)) == 1
 
 
 def _label(name: str):
@@ -83,6 +91,8 @@ def _text(name: str, expense: dict, catalogs: dict) -> str:
 
     if name in TIMESTAMPS:
         return datetime_filter(expense.get(name))
+    if name == "source":
+        return source_label(expense.get(name))
     if name == "currency" and isinstance(expense.get(name), dict):
         currency = expense[name]
         return f"{currency.get('code')} – {currency.get('name')}"

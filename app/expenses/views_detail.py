@@ -23,7 +23,7 @@ def detail(expense_id: int):
     advanced = bool(settings.get("advanced_accounting"))
     return render_template(
         "expenses/detail.html", expense=expense, catalogs=catalogs, settings=settings,
-        sections=present.sections(expense, catalogs), sums=present.totals(expense),
+        sections=present.sections(expense, catalogs, settings), sums=present.totals(expense),
         columns=present.assignment_columns(expense.get("assignments") or [], advanced),
         references=present.REFERENCES, cell=present.cell, action_label=action_label,
         inline=inline_kind(expense), can_exclude=can_exclude(expense),
