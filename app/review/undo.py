@@ -1,0 +1,76 @@
+"""Undo a logged review action: send back what it replaced, where its values still stand.
+
+Undo reads each income first (undo is rare; the read makes it safe): a field that no longer
+holds what the action sent was changed again since, by someone, and is left alone; the income
+is reported instead of being overwritten. Works from the database record alone, so it works the
+same after a reload or from another tab.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import partial
+
+from flask_babel import gettext as _
+
+from app.incomes.upstream import DETAIL
+from app.review.actions import write
+from app.review.bulk import _message
+from app.review.values import stands
+from app.store.review_log import mark_undone
+from app.upstream import NotFound, UpstreamError, run_parallel
+
+UNDOABLE = ("done", "save_done", "bulk_done", "skip")
+
+
+@dataclass
+class UndoResult:
+    """Incomes put back, incomes left alone (changed since, or refused), and whether it ran."""
+
+    ok: bool
+    reverted: list[int] = field(default_factory=list)
+    kept: dict[int, str] = field(default_factory=dict)
+    message: str | None = None
+
+
+def can_undo(action) -> bool:
+    """True for an action of an undoable kind that has not been undone."""
+    return action is not None and action.kind in UNDOABLE and action.undone_at is None
+
+
+def undo(api, company_id: int, actor, action) -> UndoResult:
+    """Revert the action upstream, then mark it undone when anything was reverted.
+
+    Two undos racing each other are safe: the second finds the values no longer standing.
+    """
+    if not can_undo(action):
+        return UndoResult(False, message=_("This action cannot be undone (any more)."))
+    result = UndoResult(True)
+    if action.kind == "skip":
+        result.reverted = list(action.income_ids)
+    else:
+        tasks = {str(i): partial(_revert, api, i, action.before.get(str(i)) or {},
+                                 action.after.get(str(i)) or {}) for i in action.income_ids}
+        for key, problem in run_parallel(tasks).items():
+            if problem is None:
+                result.reverted.append(int(key))
+            else:
+                result.kept[int(key)] = problem
+    if result.reverted and not mark_undone(company_id, action.id, actor):
+        result.message = _("This action was already undone.")
+    result.ok = bool(result.reverted)
+    return result
+
+
+def _revert(api, income_id: int, before: dict, after: dict) -> str | None:
+    """None when reverted; else why the income was left as it is."""
+    try:
+        current = api.get(DETAIL.format(id=income_id))
+        moved = [key for key, value in after.items() if not stands(key, value, current)]
+        if moved:
+            return _("changed again since: %(fields)s", fields=", ".join(moved))
+        write(api, income_id, {key: before[key] for key in after if key in before})
+    except NotFound:
+        return _("the income no longer exists")
+    except UpstreamError as exc:
+        return _message(exc)
+    return None

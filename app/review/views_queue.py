@@ -1,0 +1,112 @@
+"""The review queue: incomes waiting for review, why, filters, sorting, pages; bulk "done"."""
+from __future__ import annotations
+
+from functools import partial
+
+from flask import flash, g, request, url_for
+from flask_babel import gettext as _
+from flask_babel import ngettext
+
+from app.auth import current_actor
+from app.htmx import redirect_to, render
+from app.review import bp, bulk, compare, flow, prefetch, queue, walk
+from app.review.filters import is_filtered
+from app.review.log_view import last_undoable
+from app.review.reasons import Context, reasons
+from app.upstream import ValidationError, run_parallel
+
+
+@bp.get("/")
+def index():
+    """The queue as the URL filters, sorts and pages it (an API page, or a local scan)."""
+    bits = flow.base()
+    page, problems, partners = queue.QueuePage([], 0, bits.filters.page,
+                                               bits.filters.page_size), [], frozenset()
+    if bits.filters.params is not None:
+        try:
+            found = run_parallel({"page": partial(queue.load, g.api, bits.filters, bits.context),
+                                  "partners": partial(queue.new_partners, g.api)})
+            page, partners = found["page"], found["partners"]
+        except ValidationError as exc:
+            problems = exc.messages() or [_("The accounting service did not accept the filter.")]
+    context = Context(bits.context.policies, bits.context.codes, partners)
+    _name_partner(bits.filters.form, page.lookups.get("partners") or {})
+    status = 400 if bits.filters.params is None or problems else 200
+    return render("review/index.html", "review/_queue.html", **_queue_context(
+        bits, page, context, problems)), status
+
+
+def _queue_context(bits, page, context: Context, problems: list) -> dict:
+    rows = [{"income": row, "reasons": reasons(row, context), "fp": compare.fingerprint(row)}
+            for row in page.rows]
+    return {"form": bits.filters.form, "page": page, "rows": rows, "problems": problems,
+            "key": bits.filters.key, "filtered": is_filtered(bits.filters.form),
+            "local": bits.filters.local.active, "has_policies": context.has_policies,
+            "codes": bits.context.codes, "tags": page.lookups.get("tags") or {},
+            "last_action": last_undoable(g.company_id, current_actor())}
+
+
+def _name_partner(form, partners: dict) -> None:
+    value = form.partner.data
+    if value and str(value).isdigit():
+        form.partner.choices = [("", _("Any")), (value, partners.get(int(value), f"#{value}"))]
+
+
+@bp.post("/bulk")
+def bulk_done():
+    """Mark the selected rows (or every income matching the filter) done; then the queue."""
+    bits = flow.base()
+    back = url_for(".index") + (f"?{bits.filters.key}" if bits.filters.key else "")
+    selection = _selection(bits)
+    if not selection:
+        return redirect_to(back)
+    result = bulk.mark_done(g.api, g.company_id, current_actor(), selection)
+    for income_id in result.done + result.changed:
+        prefetch.forget(g.api, income_id)
+    _close_in_walk(result.done)
+    _report(result)
+    return redirect_to(back)
+
+
+def _selection(bits) -> list:
+    if request.form.get("scope") != "all":
+        selection = bulk.parse_selection(request.form.getlist("ids"))
+        if not selection:
+            flash(_("Select the incomes to mark done first."), "info")
+        return selection
+    if bits.filters.params is None:
+        return []
+    rows, _lookups, capped = queue.scan(g.api, bits.filters.params, bits.filters.local,
+                                        bits.context, cap=bulk.MAX_BULK)
+    expected = request.form.get("expected", "")
+    if capped or str(len(rows)) != expected:
+        flash(_("The queue changed since you looked: %(now)s incomes match now, not "
+                "%(then)s. Nothing was marked; check the list and try again.",
+                now=len(rows), then=expected or "?") if not capped else
+              _("More than %(max)s incomes match. Narrow the filter and try again.",
+                max=bulk.MAX_BULK), "warning")
+        return []
+    return [(row["id"], compare.fingerprint(row)) for row in rows]
+
+
+def _close_in_walk(income_ids: list[int]) -> None:
+    current = walk.load(g.company_id)
+    if current is None or not income_ids:
+        return
+    for income_id in income_ids:
+        current.close(income_id)
+    walk.save(g.company_id, current)
+
+
+def _report(result: bulk.BulkResult) -> None:
+    if result.done:
+        flash(ngettext("Marked %(num)s income done.", "Marked %(num)s incomes done.",
+                       len(result.done)), "success")
+    if result.changed:
+        flash(ngettext("%(num)s income changed since you loaded the list, so it was left for "
+                       "review: #%(ids)s", "%(num)s incomes changed since you loaded the list, "
+                       "so they were left for review: #%(ids)s", len(result.changed),
+                       ids=", #".join(map(str, result.changed))), "warning")
+    for income_id, message in result.failed.items():
+        flash(_("#%(id)s was not marked done: %(reason)s", id=income_id, reason=message),
+              "error")

@@ -1,0 +1,129 @@
+"""The review screen: one income beside its document; done / save and done / skip step on."""
+from __future__ import annotations
+
+from functools import partial
+
+from flask import Response, abort, g, make_response, request
+from flask_babel import gettext as _
+
+from app.auth import current_actor
+from app.htmx import is_htmx, redirect_to, render
+from app.incomes import upstream as income_upstream
+from app.review import actions, bp, compare, flow, prefetch, screen, walk
+from app.review.document import fetch_image
+from app.upstream import ValidationError
+
+
+@bp.get("/<int:income_id>", endpoint="screen")
+def screen_page(income_id: int):
+    """One income of the queue (the queue is read once per walk; the income usually ahead)."""
+    bits = flow.base()
+    current, found = flow.ensure_walk(bits, {"pair": partial(prefetch.get, g.api, income_id)})
+    record, artifact = found.get("pair") or prefetch.get(g.api, income_id)
+    return _show(flow.screen_context(bits, current, record, artifact))
+
+
+@bp.post("/<int:income_id>/act")
+def act(income_id: int):
+    """Done, save and done, or skip; then the next income in place."""
+    bits = flow.base()
+    current, _found = flow.ensure_walk(bits)
+    choice = request.form.get("action")
+    if choice == "skip":
+        actions.skip(g.company_id, current_actor(), income_id)
+        current.skip(income_id)
+        return _step(bits, current, income_id)
+    if choice not in ("done", "save_done"):
+        abort(400)
+    record, _artifact = prefetch.get(g.api, income_id, with_artifact=False)
+    form = screen.build_form(record, bits.settings, bits.catalogs)
+    if choice == "save_done" or screen.is_dirty(form):
+        return _save_done(bits, current, income_id)
+    return _done(bits, current, record)
+
+
+def _done(bits, current: walk.Walk, record: dict):
+    seen = compare.decode(request.form.get("seen"))
+    if not screen.can_mark_done(record):
+        return _refused(bits, current, record)
+    result = actions.done(g.api, g.company_id, current_actor(), record["id"], seen,
+                          screen.names(bits.catalogs))
+    prefetch.keep(g.api, result.record)
+    if result.kind == "conflict":
+        return _show(flow.screen_context(bits, current, result.record, None,
+                                         changes=result.changes), 409)
+    current.close(record["id"])
+    return _step(bits, current, record["id"])
+
+
+def _save_done(bits, current: walk.Walk, income_id: int):
+    """Read the income first, so nobody's change is overwritten; then one write."""
+    latest = g.api.get(prefetch.DETAIL.format(id=income_id), {"fields": prefetch.DETAIL_FIELDS})
+    form = screen.build_form(latest, bits.settings, bits.catalogs)
+    if not form.check():
+        return _show(flow.screen_context(bits, current, latest, None, form=form), 400)
+    body = form.changes()
+    seen = compare.decode(request.form.get("seen")) or compare.view(latest)
+    changed = compare.changes(seen, latest, screen.names(bits.catalogs))
+    if form.conflicts or changed:
+        form = screen.after_conflict(form, latest, bits.settings, bits.catalogs)
+        return _show(flow.screen_context(bits, current, latest, None, form=form,
+                                         changes=changed), 409)
+    if not screen.can_mark_done(latest):
+        return _refused(bits, current, latest)
+    try:
+        result = actions.save_done(g.api, g.company_id, current_actor(), latest,
+                                   screen.complete(body, latest))
+    except ValidationError as exc:
+        form.apply_upstream(exc)
+        return _show(flow.screen_context(bits, current, latest, None, form=form), 400)
+    prefetch.keep(g.api, result.record)
+    current.close(income_id)
+    return _step(bits, current, income_id)
+
+
+def _refused(bits, current: walk.Walk, record: dict):
+    message = _("This income's review flag cannot be changed here (it is processed or booked). "
+                "Skip it, or open the income.")
+    return _show(flow.screen_context(bits, current, record, None, problem=message), 400)
+
+
+def _step(bits, current: walk.Walk, income_id: int):
+    """Store the walk, then show the next open income (or the end of the queue)."""
+    upcoming = flow.next_open(current, income_id)
+    walk.save(g.company_id, current)
+    if upcoming is None:
+        context = flow.end_context(bits, current)
+        target = flow.screen_url(income_id, bits.filters.key)
+    else:
+        context = flow.screen_context(bits, current, upcoming[1], upcoming[2])
+        target = flow.screen_url(upcoming[0], bits.filters.key)
+    if not is_htmx():
+        return redirect_to(target)
+    return _show(context, push=target)
+
+
+def _show(context: dict, status: int = 200, push: str | None = None):
+    response = make_response(render("review/screen.html", "review/_screen.html",
+                                    fragment=is_htmx(), **context), status)
+    if push:
+        response.headers["HX-Push-Url"] = push
+    return response
+
+
+@bp.get("/<int:income_id>/document")
+def document(income_id: int):
+    """The income's image, passed on from its signed link (PNG and JPEG only)."""
+    pair = prefetch.cached(g.api, income_id, wait=5)
+    image = _image(pair[1]) if pair else None
+    if image is None:
+        image = _image(income_upstream.artifact(g.api, income_id))
+    if image is None:
+        abort(404)
+    return Response(image[0], mimetype=image[1],
+                    headers={"Content-Disposition": "inline"})
+
+
+def _image(artifact: dict | None):
+    """The image behind an artifact record's signed link (None: no link, expired, not an image)."""
+    return fetch_image(artifact["url"]) if artifact and artifact.get("url") else None

@@ -1,0 +1,175 @@
+// Review pages: the keyboard loop, row selection with Shift-click ranges, the key list.
+// Every key only clicks or focuses something that is on the page for the mouse too: elements
+// carry data-key="d" (several keys: data-key="j ArrowRight"). Plain keys are ignored while the
+// user types in a field; Esc leaves the field, Ctrl+Enter saves from inside one.
+(function () {
+  "use strict";
+
+  // htmx copies the `style` attribute of old elements onto their swapped-in twins while
+  // settling; Chromium leaves empty style="" on form inputs, and re-setting it is an inline
+  // style the CSP refuses. Nothing here styles inline, so there is nothing to settle.
+  if (window.htmx) {
+    window.htmx.config.attributesToSettle = window.htmx.config.attributesToSettle
+      .filter(function (name) { return name !== "style"; });
+  }
+
+  var busy = false;
+  var cursor = -1;
+  var lastChecked = null;
+
+  function typing(el) {
+    return !!el && (el.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName));
+  }
+
+  function visible(el) {
+    return !!(el.offsetWidth || el.offsetHeight || el.getClientRects().length);
+  }
+
+  function byKey(key) {
+    var found = null;
+    document.querySelectorAll("[data-key]").forEach(function (el) {
+      if (!found && visible(el) && el.getAttribute("data-key").split(" ").indexOf(key) >= 0) {
+        found = el;
+      }
+    });
+    return found;
+  }
+
+  function focusItem() {
+    var item = document.getElementById("review-item");
+    if (item) { item.focus({ preventScroll: false }); }
+  }
+
+  function toggleKeys() {
+    var keys = document.getElementById("review-keys");
+    if (!keys) { return; }
+    keys.open = !keys.open;
+    if (keys.open) { keys.querySelector("summary").focus(); }
+  }
+
+  function firstRevenueType() {
+    var select = document.querySelector("#review-item select[name$='-revenue_type']");
+    if (select) { select.focus(); }
+    return !!select;
+  }
+
+  // The queue: a row cursor moved with j/k or the arrows.
+  function rows() {
+    return Array.prototype.slice.call(document.querySelectorAll("#review-queue tr[data-row]"));
+  }
+
+  function moveCursor(step) {
+    var list = rows();
+    if (!list.length) { return false; }
+    cursor = Math.max(0, Math.min(list.length - 1, cursor + step));
+    list.forEach(function (row, index) { row.classList.toggle("is-cursor", index === cursor); });
+    list[cursor].scrollIntoView({ block: "nearest" });
+    return true;
+  }
+
+  function cursorRow() {
+    var list = rows();
+    return cursor >= 0 && cursor < list.length ? list[cursor] : null;
+  }
+
+  function queueKey(key) {
+    if (!rows().length) { return false; }
+    if (key === "j" || key === "ArrowDown") { return moveCursor(1); }
+    if (key === "k" || key === "ArrowUp") { return moveCursor(-1); }
+    var row = cursorRow();
+    if (!row) { return false; }
+    if (key === "x") {
+      var box = row.querySelector("[data-select]");
+      box.checked = !box.checked;
+      updateCount();
+      return true;
+    }
+    if (key === "Enter" || key === "o") {
+      row.querySelector("[data-open]").click();
+      return true;
+    }
+    return false;
+  }
+
+  function screenKey(key) {
+    if (key === "e") { return firstRevenueType(); }
+    var el = byKey(key);
+    if (!el) { return false; }
+    el.click();
+    return true;
+  }
+
+  document.addEventListener("keydown", function (event) {
+    if (event.defaultPrevented || event.isComposing) { return; }
+    var target = event.target;
+    if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
+      var save = byKey("ctrl+Enter");
+      if (save && !busy) { event.preventDefault(); save.click(); }
+      return;
+    }
+    if (typing(target)) {
+      if (event.key === "Escape") { target.blur(); focusItem(); }
+      return;
+    }
+    if (event.ctrlKey || event.metaKey || event.altKey) { return; }
+    if (event.key === "?") { event.preventDefault(); toggleKeys(); return; }
+    if (busy) { return; }
+    var handled = document.getElementById("review-item") ? screenKey(event.key) :
+      (queueKey(event.key) || screenKey(event.key));
+    if (handled) { event.preventDefault(); }
+  });
+
+  // A step is one request at a time: keys pressed while one is under way are dropped.
+  document.addEventListener("htmx:beforeRequest", function () { busy = true; });
+  document.addEventListener("htmx:afterRequest", function () { busy = false; });
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var target = event.detail && event.detail.target;
+    var id = target ? target.id : "";
+    if (id === "review-item") {
+      focusItem();
+      window.scrollTo({ top: 0 });
+    }
+    if (id === "review-queue") { cursor = -1; lastChecked = null; }
+  });
+
+  // Selection: Shift-click selects the range from the last clicked row; "all on this page".
+  function boxes() {
+    return Array.prototype.slice.call(document.querySelectorAll("#review-queue [data-select]"));
+  }
+
+  function updateCount() {
+    var count = boxes().filter(function (box) { return box.checked; }).length;
+    var label = document.querySelector("[data-selected-count]");
+    if (label) {
+      label.textContent = count === 0 ? "" : count === 1 ? label.getAttribute("data-template-one") :
+        label.getAttribute("data-template-many").replace("__N__", String(count));
+    }
+    var button = document.getElementById("bulk-done");
+    if (button && count > 0) {
+      button.textContent = button.getAttribute("data-label-many").replace("__N__", String(count));
+    }
+    var all = document.querySelector("[data-select-page]");
+    if (all) { all.checked = count > 0 && count === boxes().length; }
+  }
+
+  document.addEventListener("click", function (event) {
+    var box = event.target.closest("[data-select]");
+    if (!box) { return; }
+    var list = boxes();
+    var index = list.indexOf(box);
+    if (event.shiftKey && lastChecked !== null && lastChecked !== index) {
+      var low = Math.min(lastChecked, index);
+      var high = Math.max(lastChecked, index);
+      for (var i = low; i <= high; i += 1) { list[i].checked = box.checked; }
+    }
+    lastChecked = index;
+    updateCount();
+  });
+
+  document.addEventListener("change", function (event) {
+    if (event.target.matches("[data-select-page]")) {
+      boxes().forEach(function (box) { box.checked = event.target.checked; });
+      updateCount();
+    }
+  });
+})();
