@@ -70,9 +70,7 @@ def rename(kind: named.Kind):
     """Send every changed name at once; refused ones are shown on their rows, as typed."""
     typed, base = _typed(request.form), _base(request.form)
     changes = {key: value for key, value in typed.items() if value != base.get(key)}
-    problems = {key: [_("This field is required.")] for key, value in changes.items() if not value}
-    problems.update({key: [_("At most %(max)d characters.", max=NAME_MAX)]
-                     for key, value in changes.items() if len(value) > NAME_MAX})
+    problems = _name_problems(changes)
     if problems:
         return page(kind, typed=changes, row_errors=problems, status=400)
     if not changes:
@@ -86,6 +84,14 @@ def rename(kind: named.Kind):
     _say_partial(result)
     kept = {key: value for key, value in changes.items() if key not in result.renamed}
     return page(kind, typed=kept, row_errors=result.failed, status=400)
+
+
+def _name_problems(changes: dict[int, str]) -> dict[int, list[str]]:
+    """Names refused before sending: empty or too long."""
+    problems = {key: [_("This field is required.")] for key, value in changes.items() if not value}
+    problems.update({key: [_("At most %(max)d characters.", max=NAME_MAX)]
+                     for key, value in changes.items() if len(value) > NAME_MAX})
+    return problems
 
 
 def delete(kind: named.Kind):

@@ -21,37 +21,35 @@ WAIT_SECONDS, WAIT_STEP = 10.0, 0.2
 
 def create_once(form, purpose: str, send: Callable[[], dict], target: Callable[[dict], str],
                 message: Callable[[dict], str]):
-    """Send the create unless this form was already sent; the response to return, or None.
+    """Send the create unless this form was already sent; the response, or None to re-render.
 
-    None means the form has something to show (an expired key); upstream refusals propagate
-    as ValidationError with the key released.
+    Upstream refusals propagate (as ValidationError) with the key released.
     """
+    claim = _claim(form, purpose)
+    if claim is None or not claim.first:
+        return None if claim is None else _repeat(claim)
+    try:
+        created = send()
+    except Exception:
+        idempotency.fail(form.form_key.data)
+        raise
+    url = target(created)
+    idempotency.finish(form.form_key.data, {"url": url})
+    flash(message(created), "success")
+    return redirect_to(url)
+
+
+def _claim(form, purpose: str) -> idempotency.Claim | None:
+    """Claim the form's key; a repeat waits for the first submit (which may fail meanwhile,
+    handing the key to this one). None, with a message on the form, for a foreign key."""
     key = form.form_key.data
     try:
         claim = idempotency.claim(key, g.company_id, purpose)
     except idempotency.KeyMismatchError:
         form.form_errors.append(_("This form has expired. Reload the page and try again."))
         return None
-    if not claim.first:
-        # The first submit may fail meanwhile; then this one owns the key and sends.
-        claim = _wait(key, purpose, claim)
-    if not claim.first:
-        return _repeat(claim)
-    try:
-        created = send()
-    except Exception:
-        idempotency.fail(key)
-        raise
-    url = target(created)
-    idempotency.finish(key, {"url": url})
-    flash(message(created), "success")
-    return redirect_to(url)
-
-
-def _wait(key: str, purpose: str, claim: idempotency.Claim) -> idempotency.Claim:
-    """A second submit waits briefly while the first is still under way."""
     deadline = time.monotonic() + WAIT_SECONDS
-    while claim.pending and time.monotonic() < deadline:
+    while claim.pending and not claim.first and time.monotonic() < deadline:
         time.sleep(WAIT_STEP)
         claim = idempotency.claim(key, g.company_id, purpose)
     return claim

@@ -51,9 +51,10 @@ def places(raw: list[str]) -> list:
 
 def delete_report(result: DeleteResult, names: dict[int, str]) -> Report:
     """The report of a bulk delete, naming every entry."""
-    def name(item_id: int) -> str:
-        return names.get(item_id) or f"#{item_id}"
-
-    kept = [Line(name(i), REASONS.get(reason, reason), places(result.where.get(i, [])))
+    kept = [Line(_name(names, i), REASONS.get(reason, reason), places(result.where.get(i, [])))
             for i, reason in result.kept.items()]
-    return Report([Line(name(i)) for i in result.deleted], kept)
+    return Report([Line(_name(names, i)) for i in result.deleted], kept)
+
+
+def _name(names: dict[int, str], item_id: int) -> str:
+    return names.get(item_id) or f"#{item_id}"

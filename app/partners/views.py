@@ -29,44 +29,53 @@ def index():
 @bp.route("/new", methods=["GET", "POST"])
 def new():
     """The create form; a valid submit is sent once and lands on the new partner's page."""
-    form, existing = PartnerForm(), None
-    if form.is_submitted():
-        if form.validate():
-            try:
-                done = create_once(form, "partners.create",
-                                   lambda: upstream.create(g.api, form.values()),
-                                   lambda created: url_for(".edit", partner_id=created["id"]),
-                                   lambda created: saved_message(created, form, _created))
-            except ValidationError as exc:
-                existing = show_refusal(form, exc)
-            else:
-                if done is not None:
-                    return done
-        return render_template("partners/new.html", form=form, existing=existing), 400
-    return render_template("partners/new.html", form=form, existing=existing)
+    form = PartnerForm()
+    if not form.is_submitted():
+        return render_template("partners/new.html", form=form, existing=None)
+    done, existing = _create(form) if form.validate() else (None, None)
+    if done is not None:
+        return done
+    return render_template("partners/new.html", form=form, existing=existing), 400
+
+
+def _create(form: PartnerForm) -> tuple:
+    """(response, None) once created; (None, colliding partner or None) when refused."""
+    try:
+        return create_once(form, "partners.create",
+                           lambda: upstream.create(g.api, form.values()),
+                           lambda created: url_for(".edit", partner_id=created["id"]),
+                           lambda created: saved_message(created, form, _created)), None
+    except ValidationError as exc:
+        return None, show_refusal(form, exc)
 
 
 @bp.route("/<int:partner_id>/", methods=["GET", "POST"])
 def edit(partner_id: int):
     """A partner's page: its data in the form; a save sends only what changed."""
     record = upstream.get(g.api, partner_id)
-    form, existing = PartnerForm(data=initial(record)), None
-    if form.is_submitted():
-        if form.validate():
-            body = form.changes()
-            if not body:
-                flash(_("Nothing was changed."), "info")
-                return redirect_to(url_for(".edit", partner_id=partner_id))
-            try:
-                saved = upstream.update(g.api, partner_id, body)
-            except ValidationError as exc:
-                existing = show_refusal(form, exc)
-            else:
-                flash(saved_message(saved, form, _saved), "success")
-                return redirect_to(url_for(".edit", partner_id=partner_id))
-        return render_template("partners/edit.html", form=form, record=record,
-                               existing=existing), 400
-    return render_template("partners/edit.html", form=form, record=record, existing=existing)
+    form = PartnerForm(data=initial(record))
+    if not form.is_submitted():
+        return render_template("partners/edit.html", form=form, record=record, existing=None)
+    done, existing = _save(form, partner_id) if form.validate() else (None, None)
+    if done is not None:
+        return done
+    return render_template("partners/edit.html", form=form, record=record,
+                           existing=existing), 400
+
+
+def _save(form: PartnerForm, partner_id: int) -> tuple:
+    """(redirect, None) when saved or unchanged; (None, colliding partner) when refused."""
+    here = url_for(".edit", partner_id=partner_id)
+    body = form.changes()
+    if not body:
+        flash(_("Nothing was changed."), "info")
+        return redirect_to(here), None
+    try:
+        saved = upstream.update(g.api, partner_id, body)
+    except ValidationError as exc:
+        return None, show_refusal(form, exc)
+    flash(saved_message(saved, form, _saved), "success")
+    return redirect_to(here), None
 
 
 def _created(name: str) -> str:

@@ -31,16 +31,23 @@ def _save(form, info: dict):
     body = form.changes(info)
     if not body:
         flash(_("Nothing was changed."), "info")
-        return redirect_to(url_for(".index"))
+    elif not _send(form, body):
+        return None
+    else:
+        flash(_("The settings were saved. Income forms follow them from now on."), "success")
+    return redirect_to(url_for(".index"))
+
+
+def _send(form, body: dict) -> bool:
+    """PATCH the settings; False (refusal remembered or placed on the form) when refused."""
     try:
         company.update(g.api, g.company_id, body)
     except PermissionDenied as exc:
         if exc.two_factor:
             raise
         company.remember_refusal()
-        return None
+        return False
     except ValidationError as exc:
         form.place(exc)
-        return None
-    flash(_("The settings were saved. Income forms follow them from now on."), "success")
-    return redirect_to(url_for(".index"))
+        return False
+    return True
