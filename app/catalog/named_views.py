@@ -11,7 +11,6 @@ import json
 
 from flask import Blueprint, flash, g, render_template, request, url_for
 from flask_babel import gettext as _
-from flask_babel import ngettext
 
 from app.auth import company_blueprint
 from app.catalog import named
@@ -78,8 +77,7 @@ def rename(kind: named.Kind):
         return redirect_to(_list_url())
     result = named.rename(g.api, kind, changes)
     if not result.failed:
-        flash(ngettext("%(num)d name was saved.", "%(num)d names were saved.",
-                       len(result.renamed)), "success")
+        flash(_("Names saved: %(num)d.", num=len(result.renamed)), "success")
         return redirect_to(_list_url())
     _say_partial(result)
     kept = {key: value for key, value in changes.items() if key not in result.renamed}
