@@ -1,0 +1,44 @@
+"""Layout in a real browser: the top bar fits a phone, sign-in is centred, dashboard lines up."""
+from __future__ import annotations
+
+import requests
+
+PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1280, "height": 800}
+
+
+def _make_income(sandbox_url: str, company, number: str) -> None:
+    response = requests.post(f"{sandbox_url}/_sandbox/incomes/", timeout=10,
+                             json={"company_id": company.id, "invoice_number": number})
+    assert response.status_code == 201, response.text
+
+
+def test_top_bar_fits_a_phone_and_sign_out_is_fully_visible(signed_in_page, company):
+    page = signed_in_page(company)
+    page.set_viewport_size(PHONE)
+    page.goto(f"/c/{company.id}/")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    box = page.locator(".topbar__logout button").bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    assert page.locator(".topbar__logout button").is_visible()
+    page.bookdesk_log.assert_clean()
+
+
+def test_single_sign_in_card_is_centred_at_laptop_width(page):
+    page.set_viewport_size(LAPTOP)
+    page.goto("/login")
+    box = page.locator(".auth__card").first.bounding_box()
+    assert abs(box["x"] + box["width"] / 2 - LAPTOP["width"] / 2) < 2
+
+
+def test_dashboard_stat_values_line_up_and_invoice_numbers_do_not_wrap(
+        signed_in_page, company, sandbox_url):
+    _make_income(sandbox_url, company, "HOSSZU-SZAMLA-2026-000123")
+    page = signed_in_page(company)
+    page.set_viewport_size({"width": 1000, "height": 800})
+    page.goto(f"/c/{company.id}/")
+    tops = page.eval_on_selector_all(".stat__value", "els => els.map(e => e.offsetTop)")
+    assert len(tops) == 4 and len(set(tops)) == 1, tops
+    link = page.locator("td.nowrap a", has_text="HOSSZU-SZAMLA-2026-000123")
+    line_height = float(link.evaluate("e => parseFloat(getComputedStyle(e).lineHeight)"))
+    assert link.bounding_box()["height"] < line_height * 1.5
