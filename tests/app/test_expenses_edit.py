@@ -11,7 +11,14 @@ from tests.app.expenses_helpers import (
     set_state,
     signed_in,
 )
+from tests.app.conftest import sign_in
 from tests.app.incomes_helpers import page_form, upstream_calls
+
+
+def signed_in_as(client, company, role: str) -> str:
+    """Sign in with another role's token; returns the expenses base path."""
+    assert sign_in(client, company, role).status_code == 303
+    return f"/c/{company.id}/expenses/"
 
 
 def _edit(client, company, api, ids=None, **spec):
@@ -156,3 +163,28 @@ def test_exclusion_is_not_part_of_the_edit_form(client, company, api):
 def test_edit_page_costs_one_call_with_a_warm_cache(client, company, api):
     created, path, _form = _edit(client, company, api)
     assert upstream_calls(client.get(path)) == 1
+
+
+def test_the_upstreams_own_empty_list_refusal_lands_on_the_table(client, company, api,
+                                                                 sandbox_log, monkeypatch):
+    from app.expenses import editing
+
+    # Were Bookdesk's own check gone, the API's 400 would still be shown, not a failure page.
+    monkeypatch.setattr(editing, "refuses_empty_list", lambda form, body: False)
+    _created, path, form = _edit(client, company, api)
+    for name in [k for k, _v in form.pairs if k.startswith("assignments-0-")]:
+        form.drop(name)
+    response = client.post(path, data=form.data())
+    assert response.status_code == 400
+    assert patches(sandbox_log, company.id) == [{"assignments": []}]
+    assert "This list may not be empty." in response.get_data(as_text=True)
+
+
+def test_a_viewer_gets_the_permission_page_not_a_failure(client, company, api):
+    created = make_expense(api, catalogue(api))
+    base = signed_in_as(client, company, "viewer")
+    path = f"{base}{created['id']}/edit"
+    form = page_form(client, path)
+    response = client.post(path, data=form.set("secondary_id", "NOPE").data())
+    assert response.status_code == 403
+    assert "viewer cannot change records" in response.get_data(as_text=True)

@@ -110,3 +110,26 @@ def test_htmx_upload_redirects_on_success_and_swaps_the_refusal(client, company,
     html = bad.get_data(as_text=True)
     assert bad.status_code == 400 and html.lstrip().startswith('<section class="panel upload"')
     assert "not a real PDF" in html
+
+
+def test_too_many_files_at_once_are_refused_before_sending(client, company, api, sandbox_log):
+    path, data = _form(client, company)
+    files = _files(*[(f"f{n}.pdf", PDF) for n in range(upload_module.MAX_FILES + 1)])
+    response = client.post(path, data={**data, "files": files},
+                           content_type="multipart/form-data")
+    assert response.status_code == 400
+    assert "Send at most 20 files at once." in response.get_data(as_text=True)
+    assert creates(sandbox_log, company.id) == []
+
+
+def test_a_failed_upload_can_be_sent_again_with_the_same_form(client, company, api,
+                                                             sandbox_log, monkeypatch):
+    path, data = _form(client, company)
+    with monkeypatch.context() as patch:
+        patch.setattr(upload_module, "sniff", lambda content: "pdf")
+        client.post(path, data={**data, "files": _files(("fake.pdf", FAKE_PDF))},
+                    content_type="multipart/form-data")
+    again = client.post(path, data={**data, "files": _files(("real.pdf", PDF))},
+                        content_type="multipart/form-data")
+    assert again.status_code == 303
+    assert [e["status"] for e in creates(sandbox_log, company.id)] == [400, 201]

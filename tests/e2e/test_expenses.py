@@ -141,3 +141,18 @@ def test_upload_a_fake_pdf_then_a_real_one(signed_in_page, company, browser_log)
     assert page.locator("iframe#artifact-pdf").count() == 1
     assert "valodi.pdf" in page.inner_text("#artifact")
     _only_expected_errors(browser_log)
+
+
+def test_upload_progress_follows_the_htmx_progress_events(signed_in_page, company,
+                                                         browser_log):
+    page = signed_in_page(company)
+    page.goto(f"/c/{company.id}/expenses/new")
+    box = page.locator("[data-upload-progress]")
+    assert box.is_hidden()
+    page.evaluate("""() => document.querySelector("#files").dispatchEvent(new CustomEvent(
+        "htmx:xhr:progress", {bubbles: true, detail: {lengthComputable: true, loaded: 42,
+                                                      total: 100}}))""")
+    assert box.is_visible()
+    assert page.evaluate("() => document.querySelector('#upload-progress').value") == 42
+    assert page.inner_text("[data-upload-percent]") == "42 %"
+    browser_log.assert_clean()
