@@ -2,6 +2,7 @@
 new rows added, no empty list, frozen ledger numbers, upstream 400s on their fields."""
 from __future__ import annotations
 
+from tests.app.conftest import sign_in
 from tests.app.expenses_helpers import (
     catalogue,
     expense,
@@ -11,7 +12,6 @@ from tests.app.expenses_helpers import (
     set_state,
     signed_in,
 )
-from tests.app.conftest import sign_in
 from tests.app.incomes_helpers import page_form, upstream_calls
 
 
