@@ -8,8 +8,9 @@ How it works:
   edited as merges into the dicts they came from, so keys the editor does not know survive.
 - Read-only mode: the upstream does not tell a token's role, and a trial write is not
   acceptable, so the editor opens editable. When a save is refused with 403 the draft is kept,
-  the editor turns read-only with the upstream's reason, and the session remembers it for this
-  company (drafts.remember_readonly) until the user asks to try again.
+  the editor turns read-only with the upstream's reason, and the session remembers it for that
+  token (drafts.remember_readonly) until the user asks to try again. A refusal the settings page
+  met (same endpoint, same permission) opens the editor read-only from the start.
 - Every save is recorded in Bookdesk's store (history.py): the replaced configuration first when
   the history does not hold it, then the new one, with the acting user's name and fingerprint.
 """

@@ -5,7 +5,11 @@ session["policy_drafts"]["<company_id>"] = {"config", "base", "rev", "origin"}:
   base    hash of the stored configuration the draft started from (to spot edits elsewhere)
   rev     bumped on every change; forms send it back so a stale tab cannot overwrite
   origin  "edit", "import:<file name>" or "restore:<version id>"
-session["policy_readonly"]["<company_id>"] = the upstream's reason for refusing a save.
+session["policy_readonly"]["<token fingerprint>"] = the upstream's reason for refusing a save
+  ("" once the user asked to try again). Keyed by the token, not the company: signing in again
+  with an administrator's token opens the editor writable.
+The settings page writes the same endpoint (PATCH company-info, administrators only) and keeps
+its refusals under its own key; one of those opens the editor read-only too.
 """
 from __future__ import annotations
 
@@ -17,6 +21,8 @@ from flask import session
 
 DRAFTS = "policy_drafts"
 READONLY = "policy_readonly"
+# The reason shown when the refusal came from the settings page.
+SETTINGS_REFUSED = "@settings"
 
 
 @dataclass(frozen=True)
@@ -61,20 +67,31 @@ def discard_draft(company_id: int) -> None:
         session[DRAFTS] = drafts
 
 
-def readonly_reason(company_id: int) -> str | None:
-    """Why this session's token may not save the company's policies, once the upstream said."""
-    return (session.get(READONLY) or {}).get(str(company_id))
+def readonly_reason(fingerprint: str) -> str | None:
+    """Why this token may not save policies, once the upstream said so (here or in settings)."""
+    flags = session.get(READONLY) or {}
+    if fingerprint in flags:
+        return flags[fingerprint] or None
+    return SETTINGS_REFUSED if fingerprint in (session.get(_settings_key()) or []) else None
 
 
-def remember_readonly(company_id: int, reason: str) -> None:
-    """Open the editor read-only for this company from now on in this session."""
+def _settings_key() -> str:
+    try:
+        from app.settings.company import DENIED_KEY
+    except ImportError:
+        return "settings_read_only"
+    return DENIED_KEY
+
+
+def remember_readonly(fingerprint: str, reason: str) -> None:
+    """Open the editor read-only for this token from now on in this session."""
     flags = dict(session.get(READONLY) or {})
-    flags[str(company_id)] = reason
+    flags[fingerprint] = reason
     session[READONLY] = flags
 
 
-def forget_readonly(company_id: int) -> None:
-    """Let the user try to edit again (e.g. after their role was changed)."""
+def forget_readonly(fingerprint: str) -> None:
+    """Let the user try to save again (e.g. after their role was changed)."""
     flags = dict(session.get(READONLY) or {})
-    if flags.pop(str(company_id), None) is not None:
-        session[READONLY] = flags
+    flags[fingerprint] = ""
+    session[READONLY] = flags

@@ -93,7 +93,8 @@ def finish(state, section, index, rule, *, quiet=False, focus=None) -> RuleEdit:
     located = [] if quiet else [locate(p) for p in by_rule.get((section, position), [])]
     form = build_form(rule, state.catalogs)
     notes = attach(form, located)
-    has_errors = any(p.level == "error" for p in by_rule.get((section, position), []))
+    has_errors = not quiet and any(p.level == "error"
+                                   for p in by_rule.get((section, position), []))
     return RuleEdit(section, index, rule, config, form, notes, has_errors, focus)
 
 

@@ -9,6 +9,7 @@ from flask_babel import gettext as _
 
 from app.policies import evaluate
 from app.policy_editor.changes import change_lines
+from app.policy_editor.refs import with_known_ids
 from app.policy_editor.rules import rule_list
 
 INCOMES = "/1/incomes"
@@ -89,7 +90,8 @@ def fetch_incomes(api, since: date) -> tuple[list, bool]:
 def run_preview(config: dict, incomes: list, catalogs, since: date) -> Preview:
     """Evaluate config on every income; config must be valid."""
     names = [str(rule.get("name", "")) for rule in rule_list(config, "policies")]
-    rows = [_row(config, income, catalogs, names) for income in incomes]
+    resolved = with_known_ids(config, catalogs)
+    rows = [_row(resolved, income, catalogs, names) for income in incomes]
     preview = Preview(rows, _policy_counts(config, rows, names), _ignore_counts(config, rows),
                       Counter(row.state for row in rows), since)
     preview.totals["multiple"] = sum(1 for row in rows if row.multiple)

@@ -1,6 +1,7 @@
 """Revenue types, ledger numbers and tags as policies name them: by id, or by a new name."""
 from __future__ import annotations
 
+import copy
 import re
 from dataclasses import dataclass, field
 
@@ -103,3 +104,31 @@ class Catalogs:
                       if isinstance(item, dict) and "id" in item}
         return cls(*(RefCatalog(kind, lists.get(kind) or [])
                      for kind in (REVENUE_TYPES, LEDGER_NUMBERS, TAGS)), currencies=currencies)
+
+
+def with_known_ids(config: dict, catalogs: Catalogs) -> dict:
+    """A copy of config whose names of existing records are their ids, as the engine resolves
+    them when it applies a policy (so the preview shows a name it would reuse as unchanged)."""
+    result = copy.deepcopy(config)
+    for policy in result.get("policies") or []:
+        actions = policy.get("set") if isinstance(policy, dict) else None
+        if not isinstance(actions, dict):
+            continue
+        parts = actions.get("split") if isinstance(actions.get("split"), list) else []
+        for values in [actions, *[part for part in parts if isinstance(part, dict)]]:
+            _swap_names(values, catalogs)
+    return result
+
+
+def _swap_names(values: dict, catalogs: Catalogs) -> None:
+    for key in ("revenue_type", "ledger_number"):
+        if isinstance(values.get(key), str):
+            found = catalogs.for_target(key).find(values[key])
+            values[key] = found if found is not None else values[key]
+    if isinstance(values.get("tags"), list):
+        values["tags"] = [_known_tag(tag, catalogs.tags) for tag in values["tags"]]
+
+
+def _known_tag(tag, catalog: RefCatalog):
+    found = catalog.find(tag) if isinstance(tag, str) else None
+    return found if found is not None else tag

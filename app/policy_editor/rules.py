@@ -54,13 +54,13 @@ def _with_rules(config, section: str, change) -> dict:
 
 def put_rule(config, section: str, index: int | None, rule: dict) -> dict:
     """Replace the rule at index, or append it when index is None."""
-    def change(rules):
+    def _change(rules):
         if index is None:
             rules.append(copy.deepcopy(rule))
         else:
             get_rule(config, section, index)
             rules[index] = copy.deepcopy(rule)
-    return _with_rules(config, section, change)
+    return _with_rules(config, section, _change)
 
 
 def delete_rule(config, section: str, index: int) -> dict:

@@ -7,6 +7,7 @@ from functools import cached_property
 from flask import g
 from flask_babel import gettext as _
 
+from app.auth import current_actor
 from app.policies import diff_configs, empty_config, validate
 from app.policies import messages as M
 from app.policy_editor import drafts
@@ -93,7 +94,7 @@ def load_state(*, currencies: bool = False) -> EditorState:
     stored, catalogs = load_editor_data(g.api, currencies=currencies)
     company_id = g.company_id
     return EditorState(company_id, stored, catalogs, drafts.load_draft(company_id),
-                       drafts.readonly_reason(company_id))
+                       drafts.readonly_reason(current_actor().fp))
 
 
 def update_draft(state: EditorState, config: dict, origin: str | None = None):

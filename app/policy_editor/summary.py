@@ -47,7 +47,7 @@ def _one(field_name, value) -> str:
         return f"{value_text(value)} ({INCOME_TYPES[int(amount)]})"
     if amount is not None:
         return number(amount)
-    return f"“{value_text(value)}”"
+    return _("“%(value)s”", value=value_text(value))
 
 
 def match_text(rule) -> str:
@@ -98,11 +98,14 @@ def split_check(parts) -> tuple[str, str] | None:
     if not percents:
         return "warning", _("The parts add up to %(total)s. Only an income of exactly this gross "
                             "amount is split; any other will need review.", total=fixed)
-    total = sum(percents, Decimal(0))
+    return _percent_check(sum(percents, Decimal(0)), fixed if amounts else None)
+
+
+def _percent_check(total, fixed) -> tuple[str, str]:
     if total != 100:
         return "error", _("The percent parts add up to %(total)s %%; they must add up to "
                           "exactly 100 %%.", total=number(total))
-    if amounts:
+    if fixed is not None:
         return "ok", _("The amount parts (%(total)s together) are taken first; the percent "
                        "parts share the rest and add up to 100 %%.", total=fixed)
     return "ok", _("The parts add up to 100 percent: they cover the whole income.")

@@ -4,6 +4,7 @@ from __future__ import annotations
 from flask import flash, g, request, url_for
 from flask_babel import gettext as _
 
+from app.auth import current_actor
 from app.htmx import is_htmx, redirect_to, render
 from app.policy_editor import bp, drafts, rules
 from app.policy_editor.cards import editor_model
@@ -45,6 +46,11 @@ def act():
         flash(_("That rule is no longer in the list."), "warning")
         return redirect_to(url_for("policy_editor.index"))
     update_draft(state, config)
+    return _after_act(state, op, section, index)
+
+
+def _after_act(state, op: str, section: str, index: int | None):
+    """The redrawn editor for htmx (focus on the rule acted on), else back to the page."""
     if is_htmx():
         return render("policies/index.html", "policies/_editor.html",
                       **_context(state, _focus(op, section, index)))
@@ -81,5 +87,5 @@ def discard():
 @bp.post("/unlock")
 def unlock():
     """Forget that a save was refused, so the user can try again (e.g. after a role change)."""
-    drafts.forget_readonly(g.company_id)
+    drafts.forget_readonly(current_actor().fp)
     return redirect_to(url_for("policy_editor.index"))

@@ -20,21 +20,21 @@ def rule():
     if request.method == "GET":
         return _page(state, _opened(state, section, index))
     refused = refuse_if_readonly(state) or refuse_if_stale(state, request.form.get("rev"))
-    if refused:
-        return refused
+    return refused or _posted(state, section, index)
+
+
+def _posted(state, section, index):
+    """Re-show the form after a check or row action; apply a rule without errors."""
     try:
         edit, op = posted_edit(state, section, index, request.form)
     except RuleNotFound:
         abort(404)
-    if op != "apply":
-        return _page(state, edit)
-    if edit.has_errors:
-        return _page(state, edit, status=400)
-    config = edit.config
-    update_draft(state, config)
+    if op != "apply" or edit.has_errors:
+        return _page(state, edit, status=400 if op == "apply" else 200)
+    update_draft(state, edit.config)
     flash(_("%(name)s is in your draft. Review and save to make it take effect.",
             name=edit.rule.get("name")), "success")
-    position = index if index is not None else len(config[_key(section)]) - 1
+    position = index if index is not None else len(edit.config[_key(section)]) - 1
     return redirect_to(editor_url(section, position))
 
 

@@ -59,7 +59,7 @@ def _write(state, config, origin):
     except PermissionDenied as exc:
         if exc.two_factor:
             raise
-        drafts.remember_readonly(state.company_id, refusal_text(exc) or "403")
+        drafts.remember_readonly(current_actor().fp, refusal_text(exc) or "403")
         flash(_("The accounting service did not let your token change the policies. Your "
                 "draft is kept; an administrator's token can save it."), "warning")
         return redirect_to(url_for("policy_editor.index"))

@@ -40,10 +40,8 @@ def import_file():
     """Upload a policy file; a readable one becomes the draft and goes to the review page."""
     state = load_state()
     form = ImportForm()
-    context = {"state": state, "form": form, "problems": [], "changes": []}
     if not form.validate_on_submit():
-        return render_template("policies/import.html", **context), \
-            400 if request.method == "POST" else 200
+        return _import_page(state, form, status=400 if request.method == "POST" else 200)
     refused = refuse_if_readonly(state)
     if refused:
         return refused
@@ -51,12 +49,17 @@ def import_file():
         config = read_upload(form.file.data)
     except UnreadableFile as exc:
         form.file.errors = [str(exc)]
-        return render_template("policies/import.html", **context), 400
-    problems = shape_problems(config)
-    if problems:
-        context["problems"] = [Located("file", "/".join(map(str, p.path)), p.text(_), p.level)
-                               for p in problems]
-        context["changes"] = [c.text(_) for c in diff_configs(state.stored, config)]
-        return render_template("policies/import.html", **context), 400
+        return _import_page(state, form)
+    if shape_problems(config):
+        return _import_page(state, form, config)
     update_draft(state, config, origin=f"import:{file_name(form.file.data)}")
     return redirect_to(url_for("policy_editor.review"))
+
+
+def _import_page(state, form, config=None, status: int = 400):
+    """The upload form, with why a file was refused and how it differs from what is saved."""
+    problems = [Located("file", "/".join(map(str, p.path)), p.text(_), p.level)
+                for p in shape_problems(config)] if config is not None else []
+    changes = [c.text(_) for c in diff_configs(state.stored, config)] if problems else []
+    return render_template("policies/import.html", state=state, form=form, problems=problems,
+                           changes=changes), status

@@ -106,8 +106,11 @@
     var target = root.querySelector("[data-focus]");
     if (!target) { return; }
     if (target.disabled) {
+      // The rule reached the top or bottom: keep the focus on the other move button.
       var card = target.closest("[data-rule-card]");
-      target = card ? card.querySelector("button:not([disabled]), a") : null;
+      var other = target.getAttribute("data-move") === "move-up" ? "move-down" : "move-up";
+      target = card ? card.querySelector("[data-move='" + other + "']:not([disabled])") ||
+        card.querySelector("a") : null;
     }
     if (target) { target.focus(); }
   }

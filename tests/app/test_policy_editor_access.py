@@ -1,6 +1,7 @@
 """Only an administrator's token writes: the others end up read-only, told why."""
 from __future__ import annotations
 
+from tests.app.conftest import csrf_token
 from tests.app.test_policy_editor_kit import Editor, config, policy, set_stored, stored
 
 REFUSAL = "You do not have permission to perform this action."
@@ -57,3 +58,14 @@ def test_admin_of_the_same_company_is_not_affected_by_another_sessions_refusal(
     admin.act("toggle", "policies", 0)
     assert admin.save().status_code == 303
     assert stored(api)["policies"][0]["enabled"] is False
+
+
+def test_a_refusal_on_the_settings_page_opens_the_editor_read_only(client, company, api):
+    editor = Editor(client, company, role="bookkeeper")
+    page = client.get(f"/c/{company.id}/settings/").get_data(as_text=True)
+    response = client.post(f"/c/{company.id}/settings/", data={
+        "csrf_token": csrf_token(page), "enable_vat_period": "y"})
+    assert response.status_code == 403
+    html = editor.html()
+    assert "Read-only" in html
+    assert "refused this token a change of the company settings" in html

@@ -97,14 +97,14 @@ class Editor:
             found = REV.search(html)
             body.append(("rev", found.group(1) if found else "0"))
         body.append(("csrf_token", csrf_token(html)))
-        return self.client.post(self.base + path, data=_multi(body), **kwargs)
+        return self.client.post(self.base + path, data=multi(body), **kwargs)
 
     def rule(self, section="policies", index=None, changes=None, op="apply", **kwargs):
         """Post the rule form as shown, with changes, pressing the button op."""
         query = f"/rule?section={section}" + (f"&index={index}" if index is not None else "")
         html = self.html(query)
         pairs = replace(form_pairs(html, "rule-form"), changes or {}) + [("op", op)]
-        return self.client.post(self.base + query, data=_multi(pairs), **kwargs)
+        return self.client.post(self.base + query, data=multi(pairs), **kwargs)
 
     def act(self, op, section="policies", index=None, **extra):
         """A list action of the editor page."""
@@ -116,7 +116,7 @@ class Editor:
         return self.post("/save", {}, page="/review")
 
 
-def _multi(pairs):
+def multi(pairs):
     from werkzeug.datastructures import MultiDict
 
     return MultiDict(pairs)

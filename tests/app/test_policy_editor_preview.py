@@ -94,6 +94,7 @@ def test_preview_shows_what_the_import_applies(client, company, imported):
         expected = (_expected_state(result), result["policy"]["applied"] or "",
                     "|".join(result["policy"]["matched"]))
         assert rows[number] == expected, number
+    assert rows["SZ-1"][0] == "changed", "the raw income gets the policy's values"
     assert {state for state, _, _ in rows.values()} == {
         "changed", "skipped", "ignored", "review", "none"}
 
@@ -134,3 +135,15 @@ def test_preview_evaluation_of_listed_incomes_equals_the_imported_assignments(
             income["invoice_number"]
         checked += 1
     assert checked == len(INVOICES) - 1
+
+
+def test_a_policy_naming_existing_records_shows_no_change_where_they_are_already_set(
+        client, company, api):
+    named = config(policy("Szoftver", value="Soft", revenue_type="Szoftverlicenc",
+                          tags=["Licenc"]))
+    assert api.patch(f"/2/company-info/update/{company.id}/",
+                     json={"income_policies": named}).status_code == 200
+    _import(api, invoice("SZ-9"))
+    html = Editor(client, company).html("/preview?months=1")
+    assert ROW.search(html).groups() == ("SZ-9", "unchanged", "Szoftver", "Szoftver")
+    assert "Already has these values." in html

@@ -1,0 +1,113 @@
+"""Browser checks of the income policy editor: build, preview, save; keyboard order; read-only."""
+from __future__ import annotations
+
+import re
+from datetime import date
+
+import requests
+
+REFUSAL = "You do not have permission to perform this action."
+
+
+def _import(sandbox_url, company, number, partner):
+    body = {"source": "szamlazz.hu", "invoice_number": number,
+            "issued_at": date.today().isoformat(), "partner": {"name": partner},
+            "net_amount": "1000.00", "vat_amount": "270.00", "gross_amount": "1270.00",
+            "items": [{"name": "Licenc", "unit_price": "1000.00", "vat_percent": 27}]}
+    response = requests.post(f"{sandbox_url}/_sandbox/import-income/", json=body, timeout=10,
+                             headers={"Authorization": f"Token {company.tokens['admin']}"})
+    assert response.status_code == 201, response.text
+
+
+def _store(sandbox_url, company, policies):
+    response = requests.patch(
+        f"{sandbox_url}/2/company-info/update/{company.id}/", timeout=10,
+        headers={"Authorization": f"Token {company.tokens['admin']}"},
+        json={"income_policies": {"v": 2, "skip_for_multiple_match": False,
+                                  "policies": policies, "ignore_policies": []}})
+    assert response.status_code == 200, response.text
+
+
+def _stored(sandbox_url, company):
+    response = requests.get(f"{sandbox_url}/2/company-info/", timeout=10,
+                            headers={"Authorization": f"Token {company.tokens['admin']}"})
+    return response.json()["income_policies"]
+
+
+def _policy(name, value):
+    return {"name": name, "conditions": [{"field": "partner_name", "op": "contains",
+                                          "value": value}], "set": {"job_number": name}}
+
+
+def _open_editor(page, company):
+    page.goto(f"/lang/en?next=/c/{company.id}/policies/")
+    page.wait_for_selector("#policy-editor")
+
+
+def test_admin_adds_a_policy_previews_it_saves_and_finds_it_after_reload(
+        signed_in_page, company, sandbox_url, browser_log):
+    for number, partner in (("SZ-1", "Alpha Soft Kft."), ("SZ-2", "Beta Soft Zrt."),
+                            ("M-1", "Más Kft.")):
+        _import(sandbox_url, company, number, partner)
+    page = signed_in_page(company)
+    _open_editor(page, company)
+    page.click("#add-policies")
+    page.fill("#name", "Szoftver")
+    page.fill("#conditions-0-value", "Soft")
+    page.fill("#revenue_type", "Szoftverlicenc")
+    page.press("#revenue_type", "Tab")
+    page.wait_for_selector(".ref-field__note >> text=will be created")
+    page.click(".form-bar button[value=apply]")
+    page.wait_for_selector("#rule-policies-0 >> text=Szoftver")
+    page.click(".draftbar >> text=Preview")
+    page.wait_for_selector("#preview-results")
+    applied = page.eval_on_selector_all(
+        "tr[data-applied='Szoftver']", "rows => rows.map(r => r.dataset.income).sort()")
+    assert applied == ["SZ-1", "SZ-2"]
+    assert page.get_attribute("tr[data-income='M-1']", "data-state") == "none"
+    assert "Szoftverlicenc" in page.inner_text("tr[data-income='SZ-1']")
+    page.click("text=Review and save")
+    assert "Rule Szoftver added." in page.inner_text(".change-summary")
+    page.click("#save-policies")
+    page.wait_for_selector(".alert--success")
+    page.reload()
+    assert "Szoftver" in page.inner_text("#rule-policies-0")
+    assert page.locator(".draftbar").count() == 0
+    assert _stored(sandbox_url, company)["policies"][0]["name"] == "Szoftver"
+    browser_log.assert_clean()
+
+
+def test_keyboard_moves_a_rule_and_the_focus_follows_it(
+        signed_in_page, company, sandbox_url, browser_log):
+    _store(sandbox_url, company, [_policy("Első", "A"), _policy("Második", "B")])
+    page = signed_in_page(company)
+    _open_editor(page, company)
+    page.focus("#duplicate-policies-0")
+    page.keyboard.press("Alt+ArrowDown")
+    page.wait_for_selector("#rule-policies-1 >> text=Első")
+    assert page.evaluate("document.activeElement.id") == "move-up-policies-1"
+    assert "Második" in page.inner_text("#rule-policies-0")
+    page.keyboard.press("Alt+ArrowUp")
+    page.wait_for_selector("#rule-policies-0 >> text=Első")
+    assert page.evaluate("document.activeElement.id") == "move-down-policies-0"
+    browser_log.assert_clean()
+
+
+def test_bookkeeper_sees_the_editor_read_only_with_the_reason(
+        signed_in_page, company, sandbox_url, browser_log):
+    _store(sandbox_url, company, [_policy("Szoftver", "Soft")])
+    page = signed_in_page(company, role="bookkeeper")
+    _open_editor(page, company)
+    page.click("#toggle-policies-0")
+    page.wait_for_selector(".draftbar")
+    page.click(".draftbar >> text=Review and save")
+    page.click("#save-policies")
+    page.wait_for_selector("#readonly-reason")
+    assert REFUSAL in page.inner_text("#readonly-reason")
+    page.reload()
+    assert REFUSAL in page.inner_text("#readonly-reason")
+    assert page.locator("#toggle-policies-0").count() == 0
+    assert page.locator("#add-policies").count() == 0
+    assert _stored(sandbox_url, company)["policies"][0].get("enabled", True) is True
+    assert re.search(r"Szoftver", page.inner_text("#rule-policies-0"))
+    browser_log.assert_clean()
