@@ -1,0 +1,122 @@
+"""One grid row: what was typed, what it means, and what is wrong with it.
+
+Create and edit grids name their inputs `<prefix><field>` (`rows-0-amount`, `r-17-amount`).
+A row keeps every typed value, so a refused grid comes back exactly as it was sent.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+
+from app.i18n import parse_date, parse_decimal
+from app.taxes.kinds import TAG_FIELDS
+from app.taxes.months import parse_month
+
+# Fields with a default in a new row: a row with only these is left out as blank.
+DEFAULTED = ("month", "paid_status")
+PAID_STATUSES = (1, 2, 3)
+
+
+@dataclass
+class Row:
+    """A grid row: key (row index or record id), typed text, parsed values, messages."""
+
+    key: str
+    fields: tuple[str, ...]
+    raw: dict[str, Any] = field(default_factory=dict)
+    values: dict[str, Any] = field(default_factory=dict)
+    errors: dict[str, list[str]] = field(default_factory=dict)
+    general: list[str] = field(default_factory=list)
+    record: dict | None = None
+    reason: str | None = None
+
+    def error(self, name: str, message: str) -> None:
+        """Add a message to a field (or to the row when the grid has no such column)."""
+        if name in self.fields:
+            self.errors.setdefault(name, []).append(message)
+        else:
+            self.general.append(message)
+
+    @property
+    def has_errors(self) -> bool:
+        """True when any field or the row as a whole has a message."""
+        return bool(self.errors or self.general)
+
+    @property
+    def filled(self) -> bool:
+        """True when something beyond the defaulted fields was entered."""
+        return any(self.raw.get(name) for name in self.fields if name not in DEFAULTED)
+
+    def final(self, name: str) -> Any:
+        """The value the record will have: typed when editable, else the stored one."""
+        if name in self.values:
+            return self.values[name]
+        return (self.record or {}).get(name)
+
+
+def read_row(form, prefix: str, key: str, fields: tuple[str, ...]) -> Row:
+    """Read and parse a row's inputs from the submitted form data."""
+    row = Row(key, fields)
+    for name in fields:
+        if name in TAG_FIELDS:
+            row.raw[name] = [v for v in form.getlist(prefix + name) if v]
+        else:
+            row.raw[name] = (form.get(prefix + name) or "").strip()
+    for name in fields:
+        _parse(row, name)
+    return row
+
+
+def _parse(row: Row, name: str) -> None:
+    try:
+        row.values[name] = PARSERS.get(name, _text)(row.raw[name])
+    except ValueError:
+        row.error(name, str(MESSAGES.get(name) or _("Check this value.")))
+
+
+def _text(raw: str) -> str | None:
+    return raw or None
+
+
+def _month(raw: str) -> str | None:
+    month = parse_month(raw)
+    return month.isoformat() if month else None
+
+
+def _amount(raw: str) -> Decimal | None:
+    return parse_decimal(raw)
+
+
+def _day(raw: str) -> str | None:
+    day = parse_date(raw)
+    return day.isoformat() if day else None
+
+
+def _paid(raw: str) -> int:
+    if not raw:
+        return 1
+    if not raw.isdigit() or int(raw) not in PAID_STATUSES:
+        raise ValueError("paid_status")
+    return int(raw)
+
+
+def _tags(raw: list[str]) -> list[int]:
+    return list(dict.fromkeys(int(value) for value in raw if value.isdigit()))
+
+
+def _tax_number(raw: str) -> str | None:
+    return raw.replace(" ", "").replace("-", "") or None
+
+
+PARSERS = {"month": _month, "amount": _amount, "due_at": _day, "paid_status": _paid,
+           "tags": _tags, "simple_tags": _tags, "tax_number": _tax_number}
+MESSAGES = {
+    "month": _l("Enter a month, e.g. 2024-03."),
+    "amount": _l("Enter an amount, e.g. 125 000 or 1 234,50."),
+    "due_at": _l("Enter a date, e.g. 2024-03-05."),
+    "paid_status": _l("Pick a payment state from the list."),
+}
