@@ -81,19 +81,21 @@ def send_all(uploads: list[Upload]) -> Outcome:
     outcome = Outcome()
     for index, upload in enumerate(uploads):
         try:
-            created = upstream.create(g.api, upload.filename, upload.content,
-                                      CONTENT_TYPES[upload.kind])
+            outcome.created.append(_send_one(upload))
         except ValidationError as exc:
             outcome.refused.append((upload.filename, upstream_reason(exc)))
-            continue
         except UpstreamError:
             if not outcome.created:
                 raise
             outcome.refused += [(rest.filename, str(NOT_SENT)) for rest in uploads[index:]]
             break
-        outcome.created.append({"id": created.get("id"), "filename": upload.filename,
-                                "filing_number": created.get("filing_number")})
     return outcome
+
+
+def _send_one(upload: Upload) -> dict:
+    created = upstream.create(g.api, upload.filename, upload.content, CONTENT_TYPES[upload.kind])
+    return {"id": created.get("id"), "filename": upload.filename,
+            "filing_number": created.get("filing_number")}
 
 
 def upstream_reason(error: ValidationError) -> str:

@@ -20,19 +20,25 @@ def index():
     """Expenses filtered and paged as the URL says (one upstream call with a warm cache)."""
     form = filter_form(request.args)
     params = api_params(form, request.args)
-    page, codes, problems, resync = Page(items=[]), {}, [], False
-    if params is not None:
-        try:
-            page, codes = upstream.list_page(g.api, params)
-        except ValidationError as exc:
-            resync = needs_resync(exc)
-            problems = [] if resync else place_upstream(form, exc)
+    page, codes, problems, resync = _read(form, params)
     context = {"form": form, "page": page, "codes": codes, "problems": problems,
                "resync": resync, "full_reload_url": full_reload_url(), "filtered":
                is_filtered(form), "next_cursor": cursor_of(page.next),
                "prev_cursor": cursor_of(page.previous), "today": date.today().isoformat()}
     status = 400 if params is None or problems or form.errors or resync else 200
     return render("expenses/index.html", "expenses/_list.html", **context), status
+
+
+def _read(form, params: dict | None) -> tuple:
+    """(page, currency codes, problems, resync needed); a refused query leaves the page empty."""
+    if params is None:
+        return Page(items=[]), {}, [], False
+    try:
+        return (*upstream.list_page(g.api, params), [], False)
+    except ValidationError as exc:
+        if needs_resync(exc):
+            return Page(items=[]), {}, [], True
+        return Page(items=[]), {}, place_upstream(form, exc), False
 
 
 @bp.get("/export")

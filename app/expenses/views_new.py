@@ -14,25 +14,26 @@ from app.store import idempotency
 def new():
     """The upload form; a valid submit creates one expense per file, once."""
     key = request.form.get("form_key") or idempotency.new_key()
-    outcome, problems = upload.Outcome(), []
-    if request.method == "POST":
-        found = upload.read_files(request.files.getlist("files"))
-        if found == []:
-            problems.append(_("Choose at least one file."))
-        elif isinstance(found, upload.Outcome):
-            outcome = found
-        else:
-            done = _submit(key, found)
-            if not isinstance(done, upload.Outcome):
-                return done
-            outcome, key = done, idempotency.new_key()
+    if request.method == "GET":
+        return _page(key, upload.Outcome())
+    found = upload.read_files(request.files.getlist("files"))
+    if found == []:
+        return _page(key, upload.Outcome(), [_("Choose at least one file.")])
+    if isinstance(found, upload.Outcome):
+        return _page(key, found)
+    done = _submit(key, found)
+    # A form whose key was used gets a fresh one: the next submit is a new upload.
+    return _page(idempotency.new_key(), done) if isinstance(done, upload.Outcome) else done
+
+
+def _page(key: str, outcome, problems: list | tuple = ()):
     status = 400 if problems or outcome.refused else 200
-    return render("expenses/new.html", "expenses/_upload.html", form_key=key,
-                  outcome=outcome, problems=problems, max_files=upload.MAX_FILES), status
+    return render("expenses/new.html", "expenses/_upload.html", form_key=key, outcome=outcome,
+                  problems=problems, max_files=upload.MAX_FILES), status
 
 
 def _submit(key: str, uploads: list):
-    """Claim the key, send the files, remember where it led; a repeat lands there too."""
+    """Claim the key and send; a repeat of the same form lands where the first one did."""
     try:
         claim = upload.claim(key)
     except idempotency.KeyMismatchError:
@@ -40,22 +41,28 @@ def _submit(key: str, uploads: list):
                                               "try again."))])
     if not claim.first:
         return _earlier(claim)
+    outcome = _send(key, uploads)
+    if outcome.refused or not outcome.created:
+        return outcome
+    flash(ngettext("%(num)s file was uploaded as a new expense.",
+                   "%(num)s files were uploaded as new expenses.", len(outcome.created)),
+          "success")
+    return redirect_to(_target(outcome.created))
+
+
+def _send(key: str, uploads: list) -> upload.Outcome:
+    """Send the files; the key remembers what was created, or is freed when nothing was."""
     try:
         outcome = upload.send_all(uploads)
     except Exception:
         idempotency.fail(key)
         raise
-    if not outcome.created:
+    if outcome.created:
+        idempotency.finish(key, {"url": _target(outcome.created),
+                                 "ids": [item["id"] for item in outcome.created]})
+    else:
         idempotency.fail(key)
-        return outcome
-    target = _target(outcome.created)
-    idempotency.finish(key, {"url": target, "ids": [c["id"] for c in outcome.created]})
-    if outcome.refused:
-        return outcome
-    flash(ngettext("%(num)s file was uploaded as a new expense.",
-                   "%(num)s files were uploaded as new expenses.", len(outcome.created)),
-          "success")
-    return redirect_to(target)
+    return outcome
 
 
 def _target(created: list[dict]) -> str:
