@@ -1,0 +1,194 @@
+"""The review screen: done, save and done, skip, next/previous, the document, conflicts."""
+from __future__ import annotations
+
+import base64
+import re
+
+from sandbox.sample_files import tiny_png
+from tests.app.incomes_helpers import catalogue, set_state, upstream_calls
+from tests.app.test_review_support import (
+    HTMX,
+    income_now,
+    open_screen,
+    queue_ids,
+    reads,
+    review_base,
+    sandbox_change,
+    step,
+    waiting,
+    writes,
+)
+
+
+def _three(api):
+    for number in range(3):
+        waiting(api, invoice_number=f"R-{number}")
+    return queue_ids(api)
+
+
+def test_done_is_one_write_and_the_next_income_comes_in_place(client, company, api,
+                                                              sandbox_log):
+    first, second, third = _three(api)
+    base = review_base(client, company)
+    screen = open_screen(client, f"{base}{first}")
+    sandbox_log.reset()
+    response = step(client, screen, "done")
+    assert response.status_code == 200
+    assert upstream_calls(response) == 1
+    assert writes(sandbox_log, company.id) == [{"review_done": True}]
+    assert reads(sandbox_log, company.id) == []
+    html = response.get_data(as_text=True)
+    assert income_now(api, second)["invoice_number"] in html
+    assert response.headers["HX-Push-Url"] == f"{base}{second}"
+    assert re.search(r'id="review-left" hx-swap-oob="true">2 left<', html)
+    assert income_now(api, first)["review_done"] is True
+    assert income_now(api, third)["review_done"] is False
+
+
+def test_save_and_done_sends_the_reviewers_changes_with_review_done(client, company, api,
+                                                                    sandbox_log):
+    ids = catalogue(api)
+    created = waiting(api, assignments=[{"revenue_type": None}], note="régi")
+    base = review_base(client, company)
+    screen = open_screen(client, f"{base}{created['id']}")
+    sandbox_log.reset()
+    response = step(client, screen, "save_done", **{
+        "assignments-0-revenue_type": str(ids.revenue_types[1]),
+        "assignments-0-job_number": "MUNKA-7", "note": "ellenőrizve",
+        "tags": [str(ids.tags[0]), ""]})
+    assert response.status_code == 200, response.get_data(as_text=True)[:3000]
+    [body] = writes(sandbox_log, company.id)
+    assert body["review_done"] is True and body["note"] == "ellenőrizve"
+    assert body["tags"] == [ids.tags[0]]
+    row = body["assignments"][0]
+    assert row["revenue_type"] == ids.revenue_types[1] and row["job_number"] == "MUNKA-7"
+    assert row["gross_amount"] == "1270.00" and row["net_amount"] == "1000.00"
+    saved = income_now(api, created["id"])
+    assert saved["review_done"] is True and saved["note"] == "ellenőrizve"
+    assert saved["assignments"][0]["revenue_type"]["id"] == ids.revenue_types[1]
+    assert saved["assignments"][0]["vat"] == created["assignments"][0]["vat"]
+
+
+def test_done_with_changed_fields_saves_them_too(client, company, api, sandbox_log):
+    created = waiting(api, note="régi")
+    screen = open_screen(client, f"{review_base(client, company)}{created['id']}")
+    step(client, screen, "done", note="új")
+    assert writes(sandbox_log, company.id)[-1] == {"note": "új", "review_done": True}
+
+
+def test_skip_writes_nothing_and_moves_on(client, company, api, sandbox_log):
+    first, second, _third = _three(api)
+    base = review_base(client, company)
+    screen = open_screen(client, f"{base}{first}")
+    response = step(client, screen, "skip")
+    assert response.headers["HX-Push-Url"] == f"{base}{second}"
+    assert writes(sandbox_log, company.id) == []
+    assert income_now(api, first)["review_done"] is False
+
+
+def test_next_and_previous_follow_the_queue_and_wrap_round(client, company, api):
+    first, second, third = _three(api)
+    base = review_base(client, company)
+    html = open_screen(client, f"{base}{second}").html
+    assert 'id="review-prev"' in html and f'href="{base}{first}"' in html
+    assert f'href="{base}{third}"' in html
+    last = open_screen(client, f"{base}{third}")
+    response = step(client, last, "done")
+    assert response.headers["HX-Push-Url"] == f"{base}{first}"
+
+
+def test_an_income_reviewed_elsewhere_is_passed_over(client, company, api):
+    first, second, third = _three(api)
+    base = review_base(client, company)
+    screen = open_screen(client, f"{base}{first}")
+    sandbox_change(api, second, review_done=True)
+    from app.review import prefetch
+
+    prefetch.clear()
+    response = step(client, screen, "done")
+    assert response.headers["HX-Push-Url"] == f"{base}{third}"
+
+
+def test_the_last_one_done_shows_the_queue_is_clear(client, company, api):
+    created = waiting(api)
+    screen = open_screen(client, f"{review_base(client, company)}{created['id']}")
+    html = step(client, screen, "done").get_data(as_text=True)
+    assert 'id="review-end"' in html and "Every income of this queue has been reviewed" in html
+
+
+def test_done_on_an_income_changed_meanwhile_is_withdrawn_and_shows_the_change(
+        client, company, api, sandbox_log):
+    created = waiting(api, note="eredeti")
+    screen = open_screen(client, f"{review_base(client, company)}{created['id']}")
+    sandbox_change(api, created["id"], note="valaki más írta", gross_amount="2540.00",
+                   net_amount="2000.00")
+    response = step(client, screen, "done")
+    assert response.status_code == 409
+    html = response.get_data(as_text=True)
+    assert 'id="review-conflict"' in html
+    assert "valaki más írta" in html and "eredeti" in html and "2540" in html
+    assert income_now(api, created["id"])["review_done"] is False
+    assert writes(sandbox_log, company.id) == [{"review_done": True}, {"review_done": False}]
+    again = step(client, type(screen)(html), "done")
+    assert again.status_code == 200
+    assert income_now(api, created["id"])["review_done"] is True
+
+
+def test_save_and_done_on_an_income_changed_meanwhile_writes_nothing_and_keeps_the_input(
+        client, company, api, sandbox_log):
+    ids = catalogue(api)
+    created = waiting(api, note="eredeti", tags=[ids.tags[0]])
+    screen = open_screen(client, f"{review_base(client, company)}{created['id']}")
+    sandbox_change(api, created["id"], tags=[ids.tags[1]])
+    response = step(client, screen, "save_done", note="az én megjegyzésem")
+    assert response.status_code == 409
+    assert writes(sandbox_log, company.id) == []
+    retry = type(screen)(response.get_data(as_text=True))
+    assert retry.form.get("note") == "az én megjegyzésem"
+    assert retry.form.values("tags")[:1] == [str(ids.tags[1])]
+    assert step(client, retry, "save_done").status_code == 200
+    saved = income_now(api, created["id"])
+    assert saved["note"] == "az én megjegyzésem" and saved["review_done"] is True
+    assert [t["id"] for t in saved["tags"]] == [ids.tags[1]]
+
+
+def test_a_processed_income_cannot_be_marked_done_here(client, company, api, sandbox_log):
+    created = waiting(api)
+    set_state(api, created["id"], is_processed=True)
+    screen = open_screen(client, f"{review_base(client, company)}{created['id']}")
+    assert 'id="review-done"' not in screen.html
+    response = step(client, screen, "done")
+    assert response.status_code == 400
+    assert writes(sandbox_log, company.id) == []
+
+
+def test_the_document_image_is_served_from_bookdesks_origin(client, company, api):
+    ids = catalogue(api)
+    png = tiny_png(3)
+    response = api.post("/2/incomes/create/", json={
+        "invoice_number": "KEP-1", "issued_at": "2025-03-05", "fulfilled_at": "2025-03-05",
+        "due_at": "2025-03-20", "net_amount": "100.00", "vat_amount": "27.00",
+        "gross_amount": "127.00", "partner_name": "Kép Kft.",
+        "assignments": [{"revenue_type": ids.revenue_types[0], "vat": ids.vats[0],
+                         "net_amount": "100.00", "gross_amount": "127.00"}],
+        "invoice_image": {"filename": "szamla.png", "content": base64.b64encode(png).decode()},
+    })
+    assert response.status_code == 201, response.text
+    created = response.json()
+    sandbox_change(api, created["id"], needs_review=True)
+    base = review_base(client, company)
+    html = open_screen(client, f"{base}{created['id']}").html
+    assert f'src="{base}{created["id"]}/document"' in html
+    image = client.get(f"{base}{created['id']}/document")
+    assert image.status_code == 200 and image.mimetype == "image/png"
+    assert image.get_data() == png
+    assert "Token" not in str(image.headers)
+
+
+def test_a_pdf_document_is_offered_to_open(client, company, api):
+    created = waiting(api)
+    base = review_base(client, company)
+    assert client.get(f"{base}{created['id']}/document").status_code == 404
+    html = open_screen(client, f"{base}{created['id']}").html
+    assert "No document attached" in html
+    assert client.get(f"{base}{created['id']}", headers=HTMX).status_code == 200

@@ -1,0 +1,133 @@
+"""Bulk done, undo (single and bulk, also after a reload), and the log of review actions."""
+from __future__ import annotations
+
+import re
+
+from app.store.review_log import recent_actions
+from tests.app.conftest import csrf_token
+from tests.app.incomes_helpers import catalogue
+from tests.app.test_review_support import (
+    HTMX,
+    income_now,
+    open_screen,
+    queue_ids,
+    review_base,
+    sandbox_change,
+    step,
+    undo,
+    waiting,
+)
+
+BOX = re.compile(r'name="ids" value="(\d+:[0-9a-f]+)"')
+
+
+def _queue(client, base: str, query: str = "") -> tuple[str, dict[int, str]]:
+    html = client.get(base + query).get_data(as_text=True)
+    return html, {int(v.split(":")[0]): v for v in BOX.findall(html)}
+
+
+def _bulk(client, base: str, html: str, query: str = "", **data):
+    return client.post(f"{base}bulk{query}", data={"csrf_token": csrf_token(html), **data})
+
+
+def test_undo_of_done_reverts_it_also_after_a_reload(client, company, api):
+    first, _second = (waiting(api)["id"], waiting(api)["id"])
+    base = review_base(client, company)
+    screen = open_screen(client, f"{base}{first}")
+    step(client, screen, "done")
+    assert income_now(api, first)["review_done"] is True
+    reloaded = client.get(f"{base}{queue_ids(api)[0]}").get_data(as_text=True)
+    assert 'id="undo-last"' in reloaded
+    response = undo(client, reloaded, company.id, **HTMX)
+    assert response.status_code == 200
+    assert response.headers["HX-Push-Url"] == f"{base}{first}"
+    assert income_now(api, first)["review_done"] is False
+    assert 'id="undo-last"' not in response.get_data(as_text=True)
+
+
+def test_undo_of_save_and_done_restores_the_values_it_replaced(client, company, api):
+    ids = catalogue(api)
+    created = waiting(api, note="régi", tags=[ids.tags[0]])
+    base = review_base(client, company)
+    screen = open_screen(client, f"{base}{created['id']}")
+    done = step(client, screen, "save_done", note="új", tags=[str(ids.tags[2]), ""],
+                **{"assignments-0-job_number": "J-1"})
+    assert income_now(api, created["id"])["note"] == "új"
+    undo(client, done.get_data(as_text=True), company.id, **HTMX)
+    restored = income_now(api, created["id"])
+    assert restored["note"] == "régi" and restored["review_done"] is False
+    assert [t["id"] for t in restored["tags"]] == [ids.tags[0]]
+    assert restored["assignments"][0]["job_number"] in (None, "")
+    assert restored["assignments"][0]["gross_amount"] == "1270.00"
+
+
+def test_undo_leaves_an_income_that_was_changed_again_since(client, company, api):
+    created = waiting(api, note="régi")
+    screen = open_screen(client, f"{review_base(client, company)}{created['id']}")
+    done = step(client, screen, "save_done", note="enyém")
+    sandbox_change(api, created["id"], note="másé")
+    response = undo(client, done.get_data(as_text=True), company.id, back="/")
+    assert response.status_code == 303
+    now = income_now(api, created["id"])
+    assert now["note"] == "másé" and now["review_done"] is True
+    html = client.get(f"/c/{company.id}/review/actions").get_data(as_text=True)
+    assert "changed again since: note" in html or "was left as it is" in html
+
+
+def test_bulk_done_marks_exactly_the_selected_rows_and_undo_reverts_them(client, company,
+                                                                          api):
+    for number in range(4):
+        waiting(api, invoice_number=f"B-{number}")
+    base = review_base(client, company)
+    html, boxes = _queue(client, base)
+    chosen = queue_ids(api)[1:3]
+    response = _bulk(client, base, html, scope="selected", ids=[boxes[i] for i in chosen])
+    assert response.status_code == 303
+    done = {i for i in boxes if income_now(api, i)["review_done"]}
+    assert done == set(chosen)
+    page = client.get(base).get_data(as_text=True)
+    assert "Marked 2 incomes done." in page and "Bulk: marked done" in page
+    undo(client, page, company.id, back=base)
+    assert not any(income_now(api, i)["review_done"] for i in boxes)
+
+
+def test_bulk_done_of_everything_matching_the_filter(client, company, api):
+    small = [waiting(api, gross_amount="127.00", net_amount="100.00")["id"] for _ in range(3)]
+    big = waiting(api, gross_amount="99999.00", net_amount="78739.00")["id"]
+    base = review_base(client, company)
+    query = "?amount_max=1000&page_size=20"
+    html, _boxes = _queue(client, base, query)
+    refused = _bulk(client, base, html, query, scope="all", expected="2")
+    assert refused.status_code == 303
+    assert not any(income_now(api, i)["review_done"] for i in small)
+    _bulk(client, base, html, query, scope="all", expected="3")
+    assert all(income_now(api, i)["review_done"] for i in small)
+    assert income_now(api, big)["review_done"] is False
+
+
+def test_bulk_leaves_a_row_changed_since_the_list_was_loaded(client, company, api,
+                                                             sandbox_log):
+    first, second = waiting(api)["id"], waiting(api)["id"]
+    base = review_base(client, company)
+    html, boxes = _queue(client, base)
+    sandbox_change(api, second, gross_amount="5000.00", net_amount="3937.01")
+    _bulk(client, base, html, scope="selected", ids=[boxes[first], boxes[second]])
+    assert income_now(api, first)["review_done"] is True
+    assert income_now(api, second)["review_done"] is False
+    assert f"left for review: #{second}" in client.get(base).get_data(as_text=True)
+
+
+def test_every_action_is_logged_with_who_and_the_values(app, client, company, api):
+    created = waiting(api, note="régi")
+    screen = open_screen(client, f"{review_base(client, company)}{created['id']}")
+    step(client, screen, "save_done", note="új")
+    with app.app_context():
+        [action] = recent_actions(company.id)
+    assert action.kind == "save_done" and action.actor == "Teszt Elek"
+    assert action.actor_fp and company.tokens["admin"] not in action.actor_fp
+    assert action.income_ids == [created["id"]]
+    assert action.before[str(created["id"])] == {"note": "régi", "review_done": False}
+    assert action.after[str(created["id"])] == {"note": "új", "review_done": True}
+    page = client.get(f"/c/{company.id}/review/actions").get_data(as_text=True)
+    assert "Saved and done" in page and "Teszt Elek" in page
+    assert "régi" in page and "új" in page

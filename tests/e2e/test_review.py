@@ -1,0 +1,67 @@
+"""Browser test of the review loop: keyboard only, five incomes done, the last one undone."""
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from tests.app.test_review_support import income_now, queue_ids, waiting
+
+
+def test_a_reviewer_clears_five_incomes_by_keyboard_and_undoes_the_last(signed_in_page,
+                                                                         company, api):
+    for number in range(7):
+        waiting(api, invoice_number=f"BILL-{number}")
+    order = queue_ids(api)
+    numbers = {i: income_now(api, i)["invoice_number"] for i in order}
+    page = signed_in_page(company)
+    page.goto(f"/c/{company.id}/review/")
+    page.keyboard.press("r")
+    page.wait_for_url(re.compile(rf"/review/{order[0]}$"))
+    title = page.locator("#review-item h1")
+    for index in range(5):
+        expect(title).to_have_text(numbers[order[index]])
+        page.keyboard.press("d")
+    expect(title).to_have_text(numbers[order[5]])
+    assert re.search(rf"/review/{order[5]}$", page.url)
+    assert [i for i in order if income_now(api, i)["review_done"]] == order[:5]
+    page.keyboard.press("u")
+    expect(title).to_have_text(numbers[order[4]])
+    assert [i for i in order if income_now(api, i)["review_done"]] == order[:4]
+    page.bookdesk_log.assert_clean()
+
+
+def test_keys_do_nothing_while_typing_and_the_key_list_opens_with_a_question_mark(
+        signed_in_page, company, api):
+    first = waiting(api, invoice_number="TYPE-1")
+    waiting(api, invoice_number="TYPE-2")
+    page = signed_in_page(company)
+    page.goto(f"/c/{company.id}/review/{first['id']}")
+    page.click("#note")
+    page.keyboard.type("d s j")
+    assert page.input_value("#note") == "d s j"
+    expect(page.locator("#review-item h1")).to_have_text("TYPE-1")
+    page.keyboard.press("Escape")
+    page.keyboard.press("?")
+    expect(page.locator("#review-keys .keys__list")).to_be_visible()
+    page.keyboard.press("Control+Enter")
+    expect(page.locator("#review-item h1")).to_have_text("TYPE-2")
+    assert income_now(api, first["id"])["note"] == "d s j"
+    page.bookdesk_log.assert_clean()
+
+
+def test_shift_click_selects_a_range_and_bulk_done_says_how_many(signed_in_page, company,
+                                                                 api):
+    for number in range(5):
+        waiting(api, invoice_number=f"SEL-{number}")
+    order = queue_ids(api)
+    page = signed_in_page(company)
+    page.goto(f"/c/{company.id}/review/")
+    boxes = page.locator("[data-select]")
+    boxes.nth(0).click()
+    boxes.nth(3).click(modifiers=["Shift"])
+    expect(page.locator("#bulk-done")).to_contain_text("4")
+    page.click("#bulk-done")
+    page.wait_for_selector("#review-undo form")
+    assert [i for i in order if income_now(api, i)["review_done"]] == order[:4]
+    page.bookdesk_log.assert_clean()
