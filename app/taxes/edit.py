@@ -80,7 +80,7 @@ def rows_for(records: list[dict], kind: Kind, form=None) -> list[Row]:
         row = (read_row(form, prefix(record["id"]), str(record["id"]), fields) if form
                else Row(str(record["id"]), fields))
         row.raw = {**initial(record), **row.raw}
-        row.record, row.reason = record, reason(record, kind)
+        row.record, row.stored, row.reason = record, stored(record), reason(record, kind)
         rows.append(row)
     return rows
 
@@ -99,9 +99,9 @@ def check(rows: list[Row], kind: Kind, every_record: list[dict]) -> None:
 
 def changes(row: Row) -> dict | None:
     """The update item of a row: id plus the changed fields, or None when nothing changed."""
-    before, item = stored(row.record), {}
-    for name in row.fields:
-        new, old = row.values.get(name), before.get(name)
+    before, item = row.stored, {}
+    for name in (name for name in row.fields if name in row.values):
+        new, old = row.values[name], before.get(name)
         if name in TAG_FIELDS:
             if set(new or []) != set(old or []):
                 item[name] = new or []

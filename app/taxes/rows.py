@@ -23,7 +23,10 @@ PAID_STATUSES = (1, 2, 3)
 
 @dataclass
 class Row:
-    """A grid row: key (row index or record id), typed text, parsed values, messages."""
+    """A grid row: key (row index or record id), typed text, parsed values, messages.
+
+    `stored` holds an existing record's values in the parsed form (edit grids only).
+    """
 
     key: str
     fields: tuple[str, ...]
@@ -32,6 +35,7 @@ class Row:
     errors: dict[str, list[str]] = field(default_factory=dict)
     general: list[str] = field(default_factory=list)
     record: dict | None = None
+    stored: dict = field(default_factory=dict)
     reason: str | None = None
 
     def error(self, name: str, message: str) -> None:
@@ -52,21 +56,18 @@ class Row:
         return any(self.raw.get(name) for name in self.fields if name not in DEFAULTED)
 
     def final(self, name: str) -> Any:
-        """The value the record will have: typed when editable, else the stored one."""
-        if name in self.values:
-            return self.values[name]
-        return (self.record or {}).get(name)
+        """The value the record will have: as typed when sent, else as stored."""
+        return self.values[name] if name in self.values else self.stored.get(name)
 
 
 def read_row(form, prefix: str, key: str, fields: tuple[str, ...]) -> Row:
-    """Read and parse a row's inputs from the submitted form data."""
+    """Read and parse a row's inputs; a field the form did not send stays unset (unchanged)."""
     row = Row(key, fields)
-    for name in fields:
+    for name in (name for name in fields if prefix + name in form):
         if name in TAG_FIELDS:
             row.raw[name] = [v for v in form.getlist(prefix + name) if v]
         else:
             row.raw[name] = (form.get(prefix + name) or "").strip()
-    for name in fields:
         _parse(row, name)
     return row
 

@@ -39,7 +39,7 @@ def test_three_rows_are_created_in_one_request(client, company, api, sandbox_log
     assert response.headers["Location"].endswith("/taxes/?open=2024-03,2024-04")
     sent = writes(sandbox_log, company.id, CREATE)
     assert len(sent) == 1 and len(sent[0]["body"]) == 3
-    assert sent[0]["body"][0] == {"month": "2024-03-01", "amount": "150000", "paid_status": 1,
+    assert sent[0]["body"][0] == {"month": "2024-03-01", "amount": "150000",
                                   "code": "103", "description": "SZJA"}
     listed = months(api)
     assert listed["2024-03"]["amount"] == "162345.50" and listed["2024-04"]["amount"] == "7000.00"

@@ -173,3 +173,15 @@ def test_edit_without_a_selection_goes_back_with_a_message(client, company):
     base = signed_in(client, company)
     response = client.get(base + "edit", follow_redirects=True)
     assert "Select at least one record first." in response.get_data(as_text=True)
+
+
+def test_a_field_the_form_did_not_send_is_left_unchanged(client, company, api, sandbox_log):
+    (record,) = create(api, {"month": "2024-03", "amount": "100", "code": "103",
+                             "description": "Marad"})
+    base = signed_in(client, company)
+    data = {"csrf_token": csrf_token(_edit_page(client, base, record)), "ids": [str(record)],
+            R.format(record) + "amount": "130"}
+    assert client.post(base + "edit", data=data).status_code == 303
+    (sent,) = writes(sandbox_log, company.id, UPDATE)
+    assert sent["body"] == [{"id": record, "amount": "130"}]
+    assert records(api)[record]["description"] == "Marad"
