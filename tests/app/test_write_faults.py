@@ -19,9 +19,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import pytest
+import requests
 
 from app import create_app
 from tests.app.incomes_helpers import BrowserForm, catalogue, page_form, signed_in
+from tests.support.htmx import post_forms
 from tests.support.routes import RouteSampler, SampleContext
 
 MESSAGE = re.compile(r'class="[^"]*\balert\b|role="alert"')
@@ -96,6 +98,87 @@ def _income_cancel(ctx: Ctx, marker: str) -> tuple[str, BrowserForm]:
     return path, page_form(ctx.client, path)
 
 
+def _company_path(ctx: Ctx, rest: str) -> str:
+    return f"/c/{ctx.company.id}/{rest}"
+
+
+def _partner_create(ctx: Ctx, marker: str) -> tuple[str, BrowserForm]:
+    path = _company_path(ctx, "partners/new")
+    form = page_form(ctx.client, path).set("name", marker).set("city", f"City {marker}")
+    form.pairs.append(("is_customer", "y"))
+    return path, form
+
+
+def _partner_edit(ctx: Ctx, marker: str) -> tuple[str, BrowserForm]:
+    created = ctx.api.post("/2/partners/create/", json={"name": "Régi Név Kft.",
+                                                        "is_customer": True})
+    assert created.status_code == 201, created.text
+    path = _company_path(ctx, f"partners/{created.json()['id']}/")
+    return path, page_form(ctx.client, path).set("name", marker)
+
+
+def _partners_named(ctx: Ctx, marker: str) -> int:
+    body = ctx.api.get("/1/partners/", params={"search": marker, "page_size": 100}).json()
+    items = body["results"] if isinstance(body.get("results"), list) else body["partners"]
+    return sum(p["name"] == marker for p in items)
+
+
+def _named_create(area: str) -> Callable[[Ctx, str], tuple[str, BrowserForm]]:
+    def fill(ctx: Ctx, marker: str) -> tuple[str, BrowserForm]:
+        html = ctx.client.get(_company_path(ctx, f"{area}/")).get_data(as_text=True)
+        form = next(f for f in _forms(html) if f.url.endswith(f"/{area}/new"))
+        return form.url, form.set("name", marker)
+    return fill
+
+
+def _forms(html: str) -> list[BrowserForm]:
+    """Every post form of a page as an editable BrowserForm with its `url`."""
+    found = []
+    for action in post_forms(html, "/"):
+        form = BrowserForm("")
+        form.pairs, form.url = list(action.values), action.url
+        found.append(form)
+    return found
+
+
+def _catalog_named(path: str) -> Callable[[Ctx, str], int]:
+    return lambda ctx, marker: sum(i.get("name") == marker for i in ctx.api.get(path).json())
+
+
+def _vat_create(ctx: Ctx, marker: str) -> tuple[str, BrowserForm]:
+    path, form = _named_create("vat-categories")(ctx, marker)
+    return path, form.set("percent", "27").set("type", "revenue")
+
+
+def _tax_create(ctx: Ctx, marker: str) -> tuple[str, BrowserForm]:
+    path = _company_path(ctx, "taxes/new")
+    form = page_form(ctx.client, path).set("rows-0-month", "2024-03")
+    form.set("rows-0-amount", "150000").set("rows-0-code", "103")
+    return path, form.set("rows-0-description", marker)
+
+
+def _taxes_described(ctx: Ctx, marker: str) -> int:
+    body = ctx.api.get("/2/monthly-taxes/", params={"fields": "taxes"}).json()
+    return sum(r.get("description") == marker for m in body["monthly_taxes"] for r in m["taxes"])
+
+
+def _review_done(ctx: Ctx, marker: str) -> tuple[str, BrowserForm]:
+    income_id = _revenue_income(ctx)
+    reset = ctx.client.application.config["UPSTREAM_URL"] + f"/_sandbox/incomes/{income_id}/"
+    assert requests.patch(reset, json={"needs_review": True, "review_done": False},
+                          timeout=10).status_code == 200
+    path = _company_path(ctx, f"review/{income_id}")
+    html = ctx.client.get(path).get_data(as_text=True)
+    form = next(f for f in _forms(html) if f.url.endswith("/act"))
+    form.pairs.append(("action", "done"))
+    return form.url, form
+
+
+def _reviewed(ctx: Ctx, marker: str) -> int:
+    return sum(bool(ctx.api.get(f"/1/incomes/{i['id']}/").json().get("review_done"))
+               for i in _incomes(ctx))
+
+
 WRITES = [
     WriteCase("income create", "incomes.new", "POST", "/2/incomes/create/", _income_create,
               lambda ctx, m: sum(i["invoice_number"] == m for i in _incomes(ctx))),
@@ -104,6 +187,21 @@ WRITES = [
     WriteCase("income cancel", "incomes.cancel", "PATCH", "/2/incomes/*/update/", _income_cancel,
               lambda ctx, m: sum(bool(i.get("is_cancelled")) for i in _incomes(ctx)),
               creates=False),
+    WriteCase("partner create", "partners.new", "POST", "/2/partners/create/", _partner_create,
+              _partners_named),
+    WriteCase("partner edit", "partners.edit", "PATCH", "/2/partners/*/update/", _partner_edit,
+              _partners_named, creates=False),
+    WriteCase("tag create", "tags.create", "POST", "/2/tags/create/", _named_create("tags"),
+              _catalog_named("/2/tags/")),
+    WriteCase("revenue type create", "revenue_types.create", "POST", "/2/revenue-types/create/",
+              _named_create("revenue-types"), _catalog_named("/2/revenue-types/")),
+    WriteCase("VAT category create", "vat_categories.create", "POST",
+              "/2/accounting/vat-categories/create/", _vat_create,
+              _catalog_named("/2/accounting/vat-categories/")),
+    WriteCase("tax create", "taxes.new", "POST", "/2/taxes/create/", _tax_create,
+              _taxes_described),
+    WriteCase("review done", "review.act", "PATCH", "/2/incomes/*/update/", _review_done,
+              _reviewed, creates=False),
 ]
 
 
