@@ -48,13 +48,25 @@ def read_rows(form, kind: Kind) -> list[Row]:
             for index in indices[:MAX_ROWS]]
 
 
-def check(rows: list[Row], kind: Kind, api) -> None:
-    """The local rules on the filled rows; salaries also against the months' records."""
+def check(rows: list[Row], kind: Kind, api) -> list[str]:
+    """The local rules on the filled rows (salaries also against the months' records).
+
+    Messages land on the rows; the list returned is for above the grid.
+    """
+    if not rows:
+        return [_("Fill in at least one row.")]
     for row in rows:
         checks.required(row, ("month", "amount", "tax_number"))
         checks.identity(row)
     if kind.is_salary and not any(row.has_errors for row in rows):
         checks.one_per_month(rows, _existing(api, kind, rows))
+    return []
+
+
+def with_more_rows(rows: list[Row], kind: Kind) -> list[Row]:
+    """The rows as sent plus MORE_ROWS blank ones (adding rows without JavaScript)."""
+    start = max((int(row.key) for row in rows), default=-1) + 1
+    return rows + blank_rows(kind, MORE_ROWS, start)
 
 
 def _existing(api, kind: Kind, rows: list[Row]) -> list[dict]:
@@ -79,8 +91,3 @@ def payload(row: Row) -> dict:
 def created_count(body: dict, kind: Kind) -> int:
     """How many records the create answer lists."""
     return len(upstream.records(body, kind))
-
-
-def nothing_entered() -> str:
-    """The message for a grid without a filled row."""
-    return _("Fill in at least one row.")

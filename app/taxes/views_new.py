@@ -21,12 +21,9 @@ def new(kind: Kind):
     key = request.form.get("form_key") or idempotency.new_key()
     rows = create.read_rows(request.form, kind)
     if request.form.get("op") == "more":
-        start = max((int(row.key) for row in rows), default=-1) + 1
-        return _page(kind, rows + create.blank_rows(kind, create.MORE_ROWS, start), key)
+        return _page(kind, create.with_more_rows(rows, kind), key)
     filled = [row for row in rows if row.filled]
-    problems = [] if filled else [create.nothing_entered()]
-    if filled:
-        create.check(filled, kind, g.api)
+    problems = create.check(filled, kind, g.api)
     if problems or any(row.has_errors for row in filled):
         return _page(kind, rows, key, problems, 400)
     try:
