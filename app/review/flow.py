@@ -90,7 +90,9 @@ def screen_context(bits: Base, current: walk.Walk, record: dict, artifact: dict 
     ahead = current.following(income_id)[:LOOKAHEAD]
     previous = current.before(income_id)
     prefetch.ahead(g.api, ahead + ([previous] if previous else []))
-    form = extra.pop("form", None) or screen.build_form(record, bits.settings, bits.catalogs)
+    # Unbound: within a step's POST the next income's form must not take the posted values.
+    form = extra.pop("form", None) or screen.build_form(record, bits.settings, bits.catalogs,
+                                                        formdata=None)
     return {"income": record, "form": form, "reasons": reasons(record, bits.context),
             "document": describe(artifact), "seen": compare.encode(compare.view(record)),
             "walk": current, "position": current.position(income_id),

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from flask import abort, flash, g, render_template, request, url_for
 from flask_babel import gettext as _
-from flask_babel import ngettext
 
 from app.auth import current_actor
 from app.htmx import is_htmx, redirect_to
@@ -57,8 +56,7 @@ def _report(result) -> None:
     if result.message and not result.ok:
         flash(result.message, "warning")
         return
-    flash(ngettext("Undone: %(num)s income is back as it was.",
-                   "Undone: %(num)s incomes are back as they were.", len(result.reverted)),
+    flash(_("Undone. Incomes back as they were: %(num)s.", num=len(result.reverted)),
           "success")
     for income_id, why in result.kept.items():
         flash(_("#%(id)s was left as it is: %(reason)s", id=income_id, reason=why), "warning")

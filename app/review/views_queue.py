@@ -5,7 +5,6 @@ from functools import partial
 
 from flask import flash, g, request, url_for
 from flask_babel import gettext as _
-from flask_babel import ngettext
 
 from app.auth import current_actor
 from app.htmx import redirect_to, render
@@ -100,13 +99,10 @@ def _close_in_walk(income_ids: list[int]) -> None:
 
 def _report(result: bulk.BulkResult) -> None:
     if result.done:
-        flash(ngettext("Marked %(num)s income done.", "Marked %(num)s incomes done.",
-                       len(result.done)), "success")
+        flash(_("Marked done: %(num)s.", num=len(result.done)), "success")
     if result.changed:
-        flash(ngettext("%(num)s income changed since you loaded the list, so it was left for "
-                       "review: #%(ids)s", "%(num)s incomes changed since you loaded the list, "
-                       "so they were left for review: #%(ids)s", len(result.changed),
-                       ids=", #".join(map(str, result.changed))), "warning")
+        flash(_("Changed since you loaded the list, so left for review: #%(ids)s",
+                ids=", #".join(map(str, result.changed))), "warning")
     for income_id, message in result.failed.items():
         flash(_("#%(id)s was not marked done: %(reason)s", id=income_id, reason=message),
               "error")

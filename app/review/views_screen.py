@@ -23,12 +23,13 @@ def screen_page(income_id: int):
     return _show(flow.screen_context(bits, current, record, artifact))
 
 
-@bp.post("/<int:income_id>/act")
+@bp.post("/<int:income_id>/done")
 def act(income_id: int):
-    """Done, save and done, or skip; then the next income in place."""
+    """Done (the default), save and done, or skip (the pressed button); then the next income
+    in place."""
     bits = flow.base()
     current, _found = flow.ensure_walk(bits)
-    choice = request.form.get("action")
+    choice = request.form.get("action") or "done"
     if choice == "skip":
         actions.skip(g.company_id, current_actor(), income_id)
         current.skip(income_id)

@@ -28,7 +28,7 @@ def test_the_queue_lists_exactly_what_the_api_has_waiting_for_review(client, com
     response = client.get(base)
     assert _rows(response) == queue_ids(api)
     assert len(queue_ids(api)) == 3
-    assert "3 incomes waiting" in response.get_data(as_text=True)
+    assert "Waiting for review: 3" in response.get_data(as_text=True)
 
 
 def test_each_row_says_why_it_needs_review(client, company, api):

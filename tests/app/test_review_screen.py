@@ -192,3 +192,15 @@ def test_a_pdf_document_is_offered_to_open(client, company, api):
     html = open_screen(client, f"{base}{created['id']}").html
     assert "No document attached" in html
     assert client.get(f"{base}{created['id']}", headers=HTMX).status_code == 200
+
+
+def test_the_next_income_shows_its_own_values_not_the_ones_just_posted(client, company, api):
+    waiting(api, note="első", invoice_number="V-1", issued_at="2025-02-02")
+    waiting(api, note="második", invoice_number="V-2", issued_at="2025-02-01")
+    first, second = queue_ids(api)
+    screen = open_screen(client, f"{review_base(client, company)}{first}")
+    response = step(client, screen, "skip")
+    following = type(screen)(response.get_data(as_text=True))
+    assert following.form.get("note") == "második"
+    row_id = income_now(api, second)["assignments"][0]["id"]
+    assert f'"id":{row_id}' in following.form.get("base_state")

@@ -86,7 +86,7 @@ def test_bulk_done_marks_exactly_the_selected_rows_and_undo_reverts_them(client,
     done = {i for i in boxes if income_now(api, i)["review_done"]}
     assert done == set(chosen)
     page = client.get(base).get_data(as_text=True)
-    assert "Marked 2 incomes done." in page and "Bulk: marked done" in page
+    assert "Marked done: 2." in page and "Bulk: marked done" in page
     undo(client, page, company.id, back=base)
     assert not any(income_now(api, i)["review_done"] for i in boxes)
 
