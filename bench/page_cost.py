@@ -83,11 +83,11 @@ def review_done(bench: Bench) -> requests.Response:
     queue = bench.get(f"{BASE}/review/")
     step = re.search(rf'href="({BASE}/review/\d+)"', queue.text)
     path = step.group(1) if step else f"{BASE}/review/"
-    forms = [f for f in post_forms(bench.get(path).text, path) if "done" in f.url]
+    forms = [f for f in post_forms(bench.get(path).text, path) if f.url.endswith("/act")]
     if not forms:
-        raise RuntimeError(f"no done action on {path}")
-    return bench.http.post(bench.url + forms[0].url, data=forms[0].values, timeout=60,
-                           allow_redirects=False)
+        raise RuntimeError(f"no review action on {path}")
+    return bench.http.post(bench.url + forms[0].url, data=[*forms[0].values, ("action", "done")],
+                           timeout=60, allow_redirects=False)
 
 
 def _get(path_of: Callable[[Bench], str]) -> Callable[[Bench], requests.Response]:
