@@ -60,7 +60,7 @@ def _add_headers(response):
     headers[REQUEST_ID_HEADER] = request_id()
     headers.setdefault("Content-Security-Policy", CSP)
     headers["X-Content-Type-Options"] = "nosniff"
-    headers["X-Frame-Options"] = "DENY"
+    headers.setdefault("X-Frame-Options", "DENY")
     headers["Referrer-Policy"] = "same-origin"
     if request.is_secure:
         headers["Strict-Transport-Security"] = "max-age=31536000; includeSubDomains"

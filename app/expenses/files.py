@@ -27,6 +27,7 @@ def file_response(content: bytes, filename: str | None, download: bool) -> Respo
     response = Response(content, content_type=content_type(kind))
     response.headers["Content-Disposition"] = disposition(mode, name)
     response.headers["Content-Security-Policy"] = FILE_CSP
+    response.headers["X-Frame-Options"] = "SAMEORIGIN"
     response.headers["Cache-Control"] = "private, no-store"
     return response
 

@@ -88,8 +88,11 @@ def _revenue_vat(ctx: SampleContext) -> int:
 
 
 def _expense(ctx: SampleContext) -> int:
+    """An expense with a PDF artifact, so its file routes answer with the document."""
     return ctx.once("expense", lambda: ctx.control("/_sandbox/expenses/", {
         "partner_name": "Minta Szállító Kft.", "invoice_number": "SZ-2024-001",
+        "artifact": {"filename": "szamla.pdf",
+                     "content_base64": base64.b64encode(TINY_PDF).decode()},
     })["id"])
 
 
