@@ -18,12 +18,20 @@ def fill(locale: str, source: str) -> int:
         if message is None:
             print(f"not in catalog (extract first?): {msgid!r}", file=sys.stderr)
             continue
-        message.string = text
+        message.string = _forms(message, text, catalog.num_plurals)
         message.flags.discard("fuzzy")
         count += 1
     with path.open("wb") as fh:
         write_po(fh, catalog, width=100, omit_header=True)
     return count
+
+
+def _forms(message, text, count: int):
+    """Plural messages need every form; Hungarian keeps the singular after numerals."""
+    if not message.pluralizable:
+        return text
+    forms = list(text) if isinstance(text, list | tuple) else [text]
+    return tuple((forms + [forms[-1]] * count)[:count])
 
 
 if __name__ == "__main__":
