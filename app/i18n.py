@@ -49,7 +49,8 @@ def compile_catalogs(directory: str) -> None:
             continue
         try:
             with po_path.open("rb") as po_file:
-                catalog = read_po(po_file)
+                # The locale gives the plural rule: the .po files carry no header.
+                catalog = read_po(po_file, locale=po_path.parent.parent.name)
             # Written aside and renamed: parallel test workers may compile at the same time.
             partial_path = mo_path.with_suffix(f".mo.{os.getpid()}")
             with partial_path.open("wb") as mo_file:
