@@ -4,6 +4,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 
+from app.policies import messages as M
 from app.policies import validate
 from app.policy_editor.formdata import build_form
 from app.policy_editor.parse import rule_from_form
@@ -102,6 +103,8 @@ def attach(form, located) -> Notes:
     """Put errors on their fields; everything else becomes a note by key."""
     notes = Notes()
     for problem in located:
+        if problem.msgid == M.PERCENT_SUM:
+            continue  # the split check above the parts says it already
         target = field_for(form, problem.key)
         if problem.is_error and target is not None:
             target.errors = [*target.errors, problem.text]

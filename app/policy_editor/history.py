@@ -4,9 +4,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from flask_babel import gettext as _
+from sqlalchemy import select
 
 from app.policies import diff_configs
+from app.store.db import store_session
 from app.store.identity import Actor
+from app.store.models import PolicyVersion
 from app.store.policy_history import add_version, get_version, latest_version, list_versions
 
 FOUND = "found"
@@ -76,6 +79,13 @@ def actor_text(version) -> str:
     if not version.actor_fp:
         return _("unknown (outside Bookdesk)")
     return f"{version.actor or _('(no name)')} · {version.actor_fp}"
+
+
+def is_oldest(company_id: int, version) -> bool:
+    """Whether no earlier version of the company is kept."""
+    stmt = select(PolicyVersion.id).where(PolicyVersion.company_id == company_id,
+                                          PolicyVersion.id < version.id).limit(1)
+    return store_session().scalar(stmt) is None
 
 
 def find(company_id: int, version_id) -> object | None:

@@ -21,6 +21,7 @@ class Located:
     where: str
     text: str
     level: str
+    msgid: str = ""
 
     @property
     def is_error(self) -> bool:
@@ -44,7 +45,7 @@ def split_by_rule(problems) -> tuple[dict, list]:
 def locate(problem) -> Located:
     """Translate a rule-relative problem and name its form field."""
     key = form_key(problem.path)
-    return Located(key, describe(key), problem.text(_), problem.level)
+    return Located(key, describe(key), problem.text(_), problem.level, problem.message)
 
 
 def form_key(path) -> str:

@@ -86,7 +86,9 @@ class EditorState:
     @cached_property
     def shape(self) -> list:
         """Structural problems: non-empty means the configuration cannot be edited as a form."""
-        return shape_problems(self.config)
+        odd_stored = not self.draft and self.stored is not None and \
+            not isinstance(self.stored, dict)
+        return shape_problems(self.stored if odd_stored else self.config)
 
 
 def load_state(*, currencies: bool = False) -> EditorState:

@@ -30,7 +30,8 @@ def version():
     changes = diff_configs(state.stored, found.config)
     return render_template("policies/version.html", version=found, state=state,
                            changes=[change.text(_) for change in changes],
-                           action=history.action_text(found.note),
+                           action=history.action_text(
+                               found.note, history.is_oldest(g.company_id, found)),
                            actor_text=history.actor_text, **editor_model(shown))
 
 

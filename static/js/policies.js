@@ -6,13 +6,19 @@
   var CHECK_EVENT = "policy-check";
   var timer = null;
 
-  // Ask the server to check the rule form (htmx listens for the event on the form).
+  // Ask the server to check the rule form: htmx listens for the event on the form's checker.
   function requestCheck(form) {
     window.clearTimeout(timer);
     timer = window.setTimeout(function () {
-      form.dispatchEvent(new CustomEvent(CHECK_EVENT, { bubbles: false }));
+      var checker = form.querySelector("[data-rule-check]");
+      if (checker) { checker.dispatchEvent(new CustomEvent(CHECK_EVENT, { bubbles: false })); }
     }, 150);
   }
+
+  // A button press wins over a check still waiting: the check would race the apply.
+  document.addEventListener("submit", function (event) {
+    if (event.target.matches("form[data-rule-form]")) { window.clearTimeout(timer); }
+  }, true);
 
   document.addEventListener("change", function (event) {
     var form = event.target.closest("form[data-rule-form]");

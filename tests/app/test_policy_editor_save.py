@@ -115,3 +115,18 @@ def _hidden(html: str, name: str) -> str:
     import re
 
     return re.search(rf'name="{name}" value="([^"]*)"', html).group(1)
+
+
+def test_saving_names_new_records_drops_the_cached_catalogues(client, company, api, sandbox_log):
+    set_stored(api, config(policy("Régi")))
+    editor = Editor(client, company)
+    editor.html()
+    sandbox_log.reset()
+    editor.html()
+    assert not sandbox_log.entries(company.id, path="/2/revenue-types/"), "cached"
+    editor.rule("policies", 0, {"revenue_type": "Vadonatúj típus", "new_tags": "Friss"})
+    editor.save()
+    sandbox_log.reset()
+    editor.html()
+    assert sandbox_log.entries(company.id, method="GET", path="/2/revenue-types/")
+    assert sandbox_log.entries(company.id, method="GET", path="/2/tags/")

@@ -57,7 +57,8 @@ def test_admin_adds_a_policy_previews_it_saves_and_finds_it_after_reload(
     page.fill("#revenue_type", "Szoftverlicenc")
     page.press("#revenue_type", "Tab")
     page.wait_for_selector(".ref-field__note >> text=will be created")
-    page.click(".form-bar button[value=apply]")
+    page.fill("#job_number", "LIC-1")
+    page.click(".form-bar button[value=apply]")  # the change check and the apply race here
     page.wait_for_selector("#rule-policies-0 >> text=Szoftver")
     page.click(".draftbar >> text=Preview")
     page.wait_for_selector("#preview-results")
@@ -73,7 +74,8 @@ def test_admin_adds_a_policy_previews_it_saves_and_finds_it_after_reload(
     page.reload()
     assert "Szoftver" in page.inner_text("#rule-policies-0")
     assert page.locator(".draftbar").count() == 0
-    assert _stored(sandbox_url, company)["policies"][0]["name"] == "Szoftver"
+    saved = _stored(sandbox_url, company)["policies"][0]
+    assert (saved["name"], saved["set"]["job_number"]) == ("Szoftver", "LIC-1")
     browser_log.assert_clean()
 
 
@@ -110,4 +112,24 @@ def test_bookkeeper_sees_the_editor_read_only_with_the_reason(
     assert page.locator("#add-policies").count() == 0
     assert _stored(sandbox_url, company)["policies"][0].get("enabled", True) is True
     assert re.search(r"Szoftver", page.inner_text("#rule-policies-0"))
+    browser_log.assert_clean()
+
+
+def test_condition_row_offers_comparisons_that_suit_the_field_and_a_second_value_for_between(
+        signed_in_page, company, browser_log):
+    page = signed_in_page(company)
+    page.goto(f"/lang/en?next=/c/{company.id}/policies/rule?section=policies")
+    page.wait_for_selector("#conditions-0-op")
+    assert page.input_value("#conditions-0-op") == "contains"
+    page.select_option("#conditions-0-field", "gross_amount")
+    assert page.input_value("#conditions-0-op") == "equals", "contains does not suit amounts"
+    assert page.is_disabled("#conditions-0-op option[value=contains]")
+    assert page.is_hidden("#conditions-0-value2")
+    page.select_option("#conditions-0-op", "between")
+    assert page.is_visible("#conditions-0-value2")
+    page.fill("#conditions-0-value", "5000")
+    page.fill("#conditions-0-value2", "1000")
+    page.press("#conditions-0-value2", "Tab")
+    page.wait_for_selector("text=Between needs two values, lowest first.")
+    assert page.is_visible("#conditions-0-value2"), "still shown after the live check"
     browser_log.assert_clean()
