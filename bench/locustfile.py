@@ -88,11 +88,14 @@ class Bookkeeper(HttpUser):
         path = f"{BASE}/incomes/{random.choice(self.incomes)}/edit"
         form_page = self._get(path, "income edit form")
         forms = [f for f in post_forms(form_page.text or "", path) if f.url.endswith("/edit")]
-        # An uncategorised income (a review-queue one) cannot be saved without a revenue type.
-        if not forms or any(k.endswith("-revenue_type") and not v for k, v in forms[0].values):
+        if not forms:
             return
+        # The <template> row's fields are not sent by a browser.
         values = [(k, f"load {random.random():.6f}" if k == "note" else v)
-                  for k, v in forms[0].values]
+                  for k, v in forms[0].values if "__index__" not in k]
+        # An uncategorised income (a review-queue one) cannot be saved without a revenue type.
+        if any(k.endswith("-revenue_type") and not v for k, v in values):
+            return
         with self.client.post(path, data=values, name="income edit save", catch_response=True,
                               allow_redirects=False) as response:
             if response.status_code != 303:
