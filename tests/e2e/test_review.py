@@ -65,3 +65,19 @@ def test_shift_click_selects_a_range_and_bulk_done_says_how_many(signed_in_page,
     page.wait_for_selector("#review-undo form")
     assert [i for i in order if income_now(api, i)["review_done"]] == order[:4]
     page.bookdesk_log.assert_clean()
+
+
+def test_the_queue_moves_selects_and_opens_rows_by_keyboard(signed_in_page, company, api):
+    for number in range(3):
+        waiting(api, invoice_number=f"ROW-{number}")
+    order = queue_ids(api)
+    page = signed_in_page(company)
+    page.goto(f"/c/{company.id}/review/")
+    page.keyboard.press("j")
+    page.keyboard.press("j")
+    page.keyboard.press("x")
+    assert page.locator("[data-select]").nth(1).is_checked()
+    expect(page.locator("#bulk-done")).to_contain_text("1")
+    page.keyboard.press("Enter")
+    page.wait_for_url(re.compile(rf"/review/{order[1]}$"))
+    page.bookdesk_log.assert_clean()
