@@ -60,27 +60,34 @@ def _done(bits, current: walk.Walk, record: dict):
 def _save_done(bits, current: walk.Walk, income_id: int):
     """Read the income first, so nobody's change is overwritten; then one write."""
     latest = g.api.get(prefetch.DETAIL.format(id=income_id), {"fields": prefetch.DETAIL_FIELDS})
+    prefetch.keep(g.api, latest)
     form = screen.build_form(latest, bits.settings, bits.catalogs)
-    if not form.check():
-        return _show(flow.screen_context(bits, current, latest, None, form=form), 400)
-    body = form.changes()
-    seen = compare.decode(request.form.get("seen")) or compare.view(latest)
-    changed = compare.changes(seen, latest, screen.names(bits.catalogs))
-    if form.conflicts or changed:
-        form = screen.after_conflict(form, latest, bits.settings, bits.catalogs)
-        return _show(flow.screen_context(bits, current, latest, None, form=form,
-                                         changes=changed), 409)
-    if not screen.can_mark_done(latest):
-        return _refused(bits, current, latest)
+    refused = _unsendable(bits, current, form, latest)
+    if refused is not None:
+        return refused
     try:
         result = actions.save_done(g.api, g.company_id, current_actor(), latest,
-                                   screen.complete(body, latest))
+                                   screen.complete(form.changes(), latest))
     except ValidationError as exc:
         form.apply_upstream(exc)
         return _show(flow.screen_context(bits, current, latest, None, form=form), 400)
     prefetch.keep(g.api, result.record)
     current.close(income_id)
     return _step(bits, current, income_id)
+
+
+def _unsendable(bits, current: walk.Walk, form, latest: dict):
+    """The screen to show instead of saving (errors, a change underneath, a locked flag)."""
+    if not form.check():
+        return _show(flow.screen_context(bits, current, latest, None, form=form), 400)
+    form.changes()
+    seen = compare.decode(request.form.get("seen")) or compare.view(latest)
+    changed = compare.changes(seen, latest, screen.names(bits.catalogs))
+    if form.conflicts or changed:
+        form = screen.after_conflict(form, latest, bits.settings, bits.catalogs)
+        return _show(flow.screen_context(bits, current, latest, None, form=form,
+                                         changes=changed), 409)
+    return None if screen.can_mark_done(latest) else _refused(bits, current, latest)
 
 
 def _refused(bits, current: walk.Walk, record: dict):
