@@ -1,7 +1,7 @@
 """Small page forms of the catalogue, partner and settings pages, and upstream 400s on them.
 
 PageForm is a FlaskForm with messages above it (`form_errors`), a one-time key for creates
-(`form_key`, see app.catalog.once) and `place(error)` that puts an upstream ValidationError's
+(`form_key`, see app.once) and `place(error)` that puts an upstream ValidationError's
 field messages on the inputs of the same name; everything else goes above the form.
 """
 from __future__ import annotations

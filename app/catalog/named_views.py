@@ -15,9 +15,9 @@ from flask_babel import gettext as _
 from app.auth import company_blueprint
 from app.catalog import named
 from app.catalog.forms import NameForm, TagFilterForm
-from app.catalog.once import create_once
 from app.catalog.report import delete_report
 from app.htmx import redirect_to
+from app.once import create_once
 from app.upstream import ValidationError
 
 NAME_MAX = 100

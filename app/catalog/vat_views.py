@@ -6,8 +6,8 @@ from flask_babel import gettext as _
 
 from app.auth import company_blueprint
 from app.catalog import vat
-from app.catalog.once import create_once
 from app.htmx import redirect_to
+from app.once import create_once
 from app.upstream import ValidationError, catalog
 
 bp = company_blueprint("vat_categories", __name__, url_prefix="/vat-categories")

@@ -1,8 +1,7 @@
 """Uploading files as new expenses: each file checked by its content before it is sent, the
-whole submit sent at most once (app.store.idempotency), the upstream's refusals kept per file."""
+whole submit sent at most once (app.once), the upstream's refusals kept per file."""
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 
 from flask import g
@@ -12,13 +11,11 @@ from flask_babel import lazy_gettext as _l
 
 from app.expenses import upstream
 from app.expenses.sniff import CONTENT_TYPES, claimed, sniff
-from app.store import idempotency
 from app.upstream import UpstreamError, ValidationError
 
 PURPOSE = "expenses.upload"
 MAX_BYTES = 10 * 1024 * 1024
 MAX_FILES = 20
-WAIT_SECONDS, WAIT_STEP = 10.0, 0.25
 KIND_NAMES = {"pdf": "PDF", "jpg": "JPEG", "png": "PNG", "xml": "XML"}
 NOT_SENT = _l("Not sent: the accounting service stopped answering. Send this file again.")
 
@@ -103,13 +100,3 @@ def upstream_reason(error: ValidationError) -> str:
     messages = error.field_errors.get("file") or error.messages()
     return " ".join(translate(m) for m in messages) or _(
         "The accounting service did not accept the file.")
-
-
-def claim(key: str) -> idempotency.Claim:
-    """Claim the form's key; a second submit waits briefly for the first to finish."""
-    found = idempotency.claim(key, g.company_id, PURPOSE)
-    deadline = time.monotonic() + WAIT_SECONDS
-    while not found.first and found.pending and time.monotonic() < deadline:
-        time.sleep(WAIT_STEP)
-        found = idempotency.claim(key, g.company_id, PURPOSE)
-    return found

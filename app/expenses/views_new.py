@@ -1,12 +1,15 @@
 """Uploading one or more files as new expenses: checked first, sent once, refusals explained."""
 from __future__ import annotations
 
-from flask import flash, request, url_for
+from functools import partial
+
+from flask import request, url_for
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
 from app.expenses import bp, upload
-from app.htmx import redirect_to, render
+from app.htmx import render
+from app.once import EXPIRED, ExpiredKey, Sent, repeat_response, send_once
 from app.store import idempotency
 
 
@@ -33,36 +36,22 @@ def _page(key: str, outcome, problems: list | tuple = ()):
 
 
 def _submit(key: str, uploads: list):
-    """Claim the key and send; a repeat of the same form lands where the first one did."""
+    """Send once; a repeat lands where the first did. An Outcome for the page, or a response."""
     try:
-        claim = upload.claim(key)
-    except idempotency.KeyMismatchError:
-        return upload.Outcome(refused=[("", _("This form has expired. Reload the page and "
-                                              "try again."))])
-    if not claim.first:
-        return _earlier(claim)
-    outcome = _send(key, uploads)
-    if outcome.refused or not outcome.created:
-        return outcome
-    flash(ngettext("%(num)s file was uploaded as a new expense.",
-                   "%(num)s files were uploaded as new expenses.", len(outcome.created)),
-          "success")
-    return redirect_to(_target(outcome.created))
+        return send_once(key, upload.PURPOSE, partial(_send, uploads), repeat=_earlier)
+    except ExpiredKey:
+        return upload.Outcome(refused=[("", str(EXPIRED))])
 
 
-def _send(key: str, uploads: list) -> upload.Outcome:
+def _send(uploads: list) -> Sent:
     """Send the files; the key remembers what was created, or is freed when nothing was."""
-    try:
-        outcome = upload.send_all(uploads)
-    except Exception:
-        idempotency.fail(key)
-        raise
-    if outcome.created:
-        idempotency.finish(key, {"url": _target(outcome.created),
-                                 "ids": [item["id"] for item in outcome.created]})
-    else:
-        idempotency.fail(key)
-    return outcome
+    outcome = upload.send_all(uploads)
+    url = _target(outcome.created) if outcome.created else None
+    if outcome.refused or not outcome.created:
+        return Sent(url, response=outcome)
+    return Sent(url, ngettext("%(num)s file was uploaded as a new expense.",
+                              "%(num)s files were uploaded as new expenses.",
+                              len(outcome.created)))
 
 
 def _target(created: list[dict]) -> str:
@@ -72,7 +61,6 @@ def _target(created: list[dict]) -> str:
 
 
 def _earlier(claim):
-    if claim.done and claim.result:
-        flash(_("These files were already sent; here is what they created."), "info")
-        return redirect_to(claim.result["url"])
-    return render("expenses/pending.html", "expenses/_pending.html"), 409
+    return repeat_response(claim, _("These files were already sent; here is what they created."),
+                           pending=lambda: (render("expenses/pending.html",
+                                                   "expenses/_pending.html"), 409))

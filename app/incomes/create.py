@@ -1,13 +1,11 @@
 """Creating an accounting document: the form's fields, storno pre-fill, the one-time send.
 
-A create is sent at most once per rendered form: the form carries a one-time key
-(app.store.idempotency); the first submit claims it, a second one waits for the first and
-lands on the same result.
+A create is sent at most once per rendered form (app.once): the form carries a one-time key;
+the first submit claims it, a second one waits for the first and lands on the same result.
 """
 from __future__ import annotations
 
 import json
-import time
 from datetime import date
 from decimal import Decimal
 
@@ -17,10 +15,8 @@ from app.forms import ITEM_FIELDS
 from app.forms.kinds import ref_id
 from app.forms.rules import default_currency_id
 from app.incomes import upstream
-from app.store import idempotency
 
 PURPOSE = "incomes.create"
-WAIT_SECONDS, WAIT_STEP = 10.0, 0.25
 BASE_FIELDS = (
     "invoice_number", "issued_at", "fulfilled_at", "due_at", "payment_method", "vat_area",
     "secondary_id", "partner_id", "partner_name", "partner_tax_number", "partner_zip_code",
@@ -95,13 +91,3 @@ def send(body: dict, image: tuple[str, bytes, str] | None) -> dict:
         return g.api.post(upstream.CREATE, json=body)
     return g.api.post(upstream.CREATE, data={"data": json.dumps(body)},
                       files={"invoice_image": image})
-
-
-def wait_for_first(key: str) -> idempotency.Claim:
-    """A second submit of the same form waits briefly for the first to finish."""
-    deadline = time.monotonic() + WAIT_SECONDS
-    claim = idempotency.claim(key, g.company_id, PURPOSE)
-    while claim.pending and not claim.first and time.monotonic() < deadline:
-        time.sleep(WAIT_STEP)
-        claim = idempotency.claim(key, g.company_id, PURPOSE)
-    return claim

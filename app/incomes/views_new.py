@@ -1,14 +1,16 @@
 """New accounting document (and storno): one submit creates everything or nothing, once."""
 from __future__ import annotations
 
-from flask import flash, g, render_template, request, url_for
+from functools import partial
+
+from flask import g, render_template, request, url_for
 from flask_babel import gettext as _
 from markupsafe import Markup
 
 from app.forms import build_new_form
-from app.htmx import redirect_to
 from app.incomes import bp, create, upstream
 from app.incomes.images import read_image
+from app.once import EXPIRED, ExpiredKey, Sent, repeat_response, send_once
 from app.store import idempotency
 from app.upstream import RateLimited, Unavailable, ValidationError
 
@@ -50,46 +52,31 @@ def new():
 
 
 def _submit(form, key: str, image):
-    """Claim the key, create, remember the result; a repeat lands where the first did."""
+    """Create once; a repeat lands where the first did, a refusal stays on the form."""
     try:
-        claim = idempotency.claim(key, g.company_id, create.PURPOSE)
-    except idempotency.KeyMismatchError:
-        form.form_errors.append(_("This form has expired. Reload the page and try again."))
-        return None
-    if not claim.first:
-        claim = create.wait_for_first(key)
-    return _create(form, key, image) if claim.first else _earlier(claim)
-
-
-def _create(form, key: str, image):
-    """Send the create once; on a refusal release the key so the form can be sent again."""
-    try:
-        created = create.send(create.payload(form), image)
+        return send_once(key, create.PURPOSE, partial(_create, form, image), repeat=_earlier)
+    except ExpiredKey:
+        form.form_errors.append(str(EXPIRED))
     except ValidationError as exc:
-        idempotency.fail(key)
         _show_refusal(form, exc)
-        return None
     except (Unavailable, RateLimited):
-        idempotency.fail(key)
         form.upstream_failed(_("The accounting service did not answer in time. The document "
                                "may or may not have been created: sending the form again is "
                                "safe, a second copy is refused by its invoice number."))
-        return None
-    except Exception:
-        idempotency.fail(key)
-        raise
-    target = url_for(".detail", income_id=created["id"], created=1)
-    idempotency.finish(key, {"id": created["id"], "url": target})
-    flash(_("The accounting document %(number)s was created.",
-            number=created.get("invoice_number")), "success")
-    return redirect_to(target)
+    return None
+
+
+def _create(form, image) -> Sent:
+    created = create.send(create.payload(form), image)
+    return Sent(url_for(".detail", income_id=created["id"], created=1),
+                _("The accounting document %(number)s was created.",
+                  number=created.get("invoice_number")))
 
 
 def _earlier(claim):
-    if claim.done and claim.result:
-        flash(_("This form was already sent; here is the document it created."), "info")
-        return redirect_to(claim.result["url"])
-    return render_template("incomes/pending.html"), 409
+    return repeat_response(claim, _("This form was already sent; here is the document it "
+                                    "created."),
+                           pending=lambda: (render_template("incomes/pending.html"), 409))
 
 
 def _show_refusal(form, exc: ValidationError) -> None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 from flask import flash, g, render_template, request, url_for
 from flask_babel import gettext as _
 
-from app.catalog.once import create_once
 from app.htmx import redirect_to, render
+from app.once import create_once
 from app.partners import bp, upstream
 from app.partners.form import PartnerForm, initial
 from app.upstream import Page, ValidationError

@@ -1,13 +1,15 @@
 """One-time form keys: a double submit creates once, and a failed create may be retried.
 
-A create form carries new_key(). On submit the view calls claim(): only the caller that gets
-first=True performs the create, then calls finish() with where to redirect, or fail() so the
-same form can be sent again. Every function here commits its own small transaction.
+A create form carries new_key(). On submit the view calls claim() (or claim_waiting(), which lets
+a repeat wait for the first): only the caller that gets first=True performs the create, then
+calls finish() with where to redirect, or fail() so the same form can be sent again. Every
+function here commits its own small transaction.
 """
 
 from __future__ import annotations
 
 import secrets
+import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -67,6 +69,20 @@ def claim(key: str, company_id: int, purpose: str, *, session: Session | None = 
                 raise KeyMismatchError(key)
             return Claim(first=False, state=row.state, result=row.result)
     raise RuntimeError(f"could not claim form key after {_CLAIM_ATTEMPTS} attempts")
+
+
+def claim_waiting(
+    key: str, company_id: int, purpose: str, *, timeout: float = 10.0, step: float = 0.2,
+    session: Session | None = None,
+) -> Claim:
+    """Claim key; a repeat waits up to timeout seconds while the first is still pending."""
+    found = claim(key, company_id, purpose, session=session)
+    deadline = time.monotonic() + timeout
+    # The first may fail meanwhile: the next claim then hands the key to this caller.
+    while found.pending and not found.first and time.monotonic() < deadline:
+        time.sleep(step)
+        found = claim(key, company_id, purpose, session=session)
+    return found
 
 
 def _insert(s: Session, key: str, company_id: int, purpose: str) -> bool:

@@ -7,10 +7,10 @@ from flask import g, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
+from app.once import ExpiredKey, Sent, send_once
 from app.store import idempotency
 from app.taxes import create, refusals, upstream
 from app.taxes.kinds import Kind
-from app.taxes.once import ExpiredKey, send_once
 from app.upstream import ValidationError
 
 
@@ -35,14 +35,14 @@ def new(kind: Kind):
     return _page(kind, rows, key, problems, 400)
 
 
-def _send(kind: Kind, rows: list) -> tuple[str, str]:
+def _send(kind: Kind, rows: list) -> Sent:
     body = upstream.create(g.api, kind, [create.payload(row) for row in rows])
     months = sorted({str(row.values["month"])[:7] for row in rows})
     count = create.created_count(body, kind) or len(rows)
     message = (ngettext("%(num)d salary was created.", "%(num)d salaries were created.", count)
                if kind.is_salary else
                ngettext("%(num)d tax was created.", "%(num)d taxes were created.", count))
-    return url_for(".index", open=",".join(months)), message
+    return Sent(url_for(".index", open=",".join(months)), message)
 
 
 def _page(kind: Kind, rows: list, key: str, problems=(), status: int = 200):

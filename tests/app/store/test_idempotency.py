@@ -14,6 +14,7 @@ from app.store.idempotency import (
     Claim,
     KeyMismatchError,
     claim,
+    claim_waiting,
     fail,
     finish,
     new_key,
@@ -110,3 +111,43 @@ def test_keys_older_than_a_day_are_purged(session: Session) -> None:
     purged = purge_expired(now=utcnow() + timedelta(days=1, seconds=1), session=session)
     assert purged == 2
     assert claim(keys[0], 1, "income_create", session=session).first
+
+
+def test_a_waiting_claim_returns_the_first_submits_result_once_it_finishes(
+    store: Store, session: Session
+) -> None:
+    key = new_key()
+    claim(key, 1, "income_create", session=session)
+    timer = threading.Timer(0.3, lambda: finish(key, {"url": "/done"}, session=session))
+    timer.start()
+    with store.sessions() as other:
+        found = claim_waiting(key, 1, "income_create", step=0.05, session=other)
+    timer.join()
+    assert (found.first, found.done, found.result) == (False, True, {"url": "/done"})
+
+
+def test_a_waiting_claim_takes_over_a_key_whose_first_submit_failed(
+    store: Store, session: Session
+) -> None:
+    key = new_key()
+    claim(key, 1, "income_create", session=session)
+    timer = threading.Timer(0.3, lambda: fail(key, session=session))
+    timer.start()
+    with store.sessions() as other:
+        found = claim_waiting(key, 1, "income_create", step=0.05, session=other)
+    timer.join()
+    assert found.first
+
+
+def test_a_waiting_claim_gives_up_while_the_first_is_still_pending(session: Session) -> None:
+    key = new_key()
+    claim(key, 1, "income_create", session=session)
+    found = claim_waiting(key, 1, "income_create", timeout=0.2, step=0.05, session=session)
+    assert (found.first, found.pending) == (False, True)
+
+
+def test_a_waiting_claim_refuses_a_key_of_another_form(session: Session) -> None:
+    key = new_key()
+    claim(key, 1, "income_create", session=session)
+    with pytest.raises(KeyMismatchError):
+        claim_waiting(key, 1, "expense_create", session=session)
