@@ -14,6 +14,7 @@ the app, so an area that lands is covered by adding its case here.
 """
 from __future__ import annotations
 
+import io
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -22,7 +23,9 @@ import pytest
 import requests
 
 from app import create_app
+from sandbox.sample_files import minimal_pdf
 from tests.app.incomes_helpers import BrowserForm, catalogue, page_form, signed_in
+from tests.app.test_policy_editor_kit import Editor, config, policy, set_stored, stored
 from tests.support.htmx import post_forms
 from tests.support.routes import RouteSampler, SampleContext
 
@@ -52,6 +55,12 @@ class WriteCase:
     stored: Callable[[Ctx, str], int]
     # An update sent again with the same values changes nothing; a create sent again duplicates.
     creates: bool = True
+    # Fresh file parts for each submit (a file object is read once).
+    files: Callable[[str], dict] | None = None
+
+    def data(self, form: BrowserForm, marker: str) -> dict:
+        """What the browser posts: the form's fields and, for an upload, its files."""
+        return {**form.data(), **(self.files(marker) if self.files else {})}
 
 
 def _incomes(ctx: Ctx) -> list[dict]:
@@ -179,6 +188,33 @@ def _reviewed(ctx: Ctx, marker: str) -> int:
                for i in _incomes(ctx))
 
 
+def _expense_upload(ctx: Ctx, marker: str) -> tuple[str, BrowserForm]:
+    path = _company_path(ctx, "expenses/new")
+    return path, page_form(ctx.client, path)
+
+
+def _expense_file(marker: str) -> dict:
+    return {"files": [(io.BytesIO(minimal_pdf(marker)), f"{marker}.pdf")]}
+
+
+def _expenses(ctx: Ctx, marker: str) -> int:
+    body = ctx.api.get("/2/expenses", params={"page_size": 100}).json()
+    return len(body["results"]["expenses"])
+
+
+def _policy_save(ctx: Ctx, marker: str) -> tuple[str, BrowserForm]:
+    set_stored(ctx.api, config(policy("Régi szabály")))
+    editor = Editor(ctx.client, ctx.company)
+    assert editor.rule("policies", 0, {"name": marker}).status_code == 303
+    html = ctx.client.get(_company_path(ctx, "policies/review")).get_data(as_text=True)
+    form = next(f for f in _forms(html) if f.url.endswith("/policies/save"))
+    return form.url, form
+
+
+def _policies_named(ctx: Ctx, marker: str) -> int:
+    return sum(p.get("name") == marker for p in (stored(ctx.api) or {}).get("policies", []))
+
+
 WRITES = [
     WriteCase("income create", "incomes.new", "POST", "/2/incomes/create/", _income_create,
               lambda ctx, m: sum(i["invoice_number"] == m for i in _incomes(ctx))),
@@ -202,6 +238,10 @@ WRITES = [
               _taxes_described),
     WriteCase("review done", "review.act", "PATCH", "/2/incomes/*/update/", _review_done,
               _reviewed, creates=False),
+    WriteCase("expense upload", "expenses.new", "POST", "/2/expenses/create/", _expense_upload,
+              _expenses, files=_expense_file),
+    WriteCase("policy save", "policy_editor.save", "PATCH", "/2/company-info/update/*/",
+              _policy_save, _policies_named, creates=False),
 ]
 
 
@@ -244,8 +284,9 @@ def test_a_lost_write_response_gives_a_message_keeps_the_input_and_stores_once(
     before = case.stored(ctx, marker)
     sandbox_log.reset()
     faults.add(path=case.upstream_path, method=case.method, kind="reset_after", count=1)
-    problems = clear_outcome_problems(ctx, client.post(path, data=form.data()), form, marker)
-    again = client.post(path, data=form.data())
+    first = client.post(path, data=case.data(form, marker))
+    problems = clear_outcome_problems(ctx, first, form, marker)
+    again = client.post(path, data=case.data(form, marker))
     if again.status_code >= 400:
         problems.append(f"the resubmit answered {again.status_code}")
     stored = case.stored(ctx, marker) - before
