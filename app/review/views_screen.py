@@ -3,15 +3,16 @@ from __future__ import annotations
 
 from functools import partial
 
-from flask import Response, abort, g, make_response, request
+from flask import abort, g, make_response, request
 from flask_babel import gettext as _
 
 from app.auth import current_actor
+from app.expenses.download import download
+from app.expenses.files import file_response
 from app.htmx import is_htmx, redirect_to, render
 from app.incomes import upstream as income_upstream
 from app.review import actions, bp, compare, flow, prefetch, screen, walk
-from app.review.document import fetch_image
-from app.upstream import ValidationError
+from app.upstream import UpstreamError, ValidationError
 
 
 @bp.get("/<int:income_id>", endpoint="screen")
@@ -121,17 +122,24 @@ def _show(context: dict, status: int = 200, push: str | None = None):
 
 @bp.get("/<int:income_id>/document")
 def document(income_id: int):
-    """The income's image, passed on from its signed link (PNG and JPEG only)."""
+    """The income's file from this origin (inline for PDF and images; ?download=1 to save)."""
     pair = prefetch.cached(g.api, income_id, wait=5)
-    image = _image(pair[1]) if pair else None
-    if image is None:
-        image = _image(income_upstream.artifact(g.api, income_id))
-    if image is None:
+    content = _content(pair[1]) if pair else None
+    record = None
+    if content is None:
+        record = income_upstream.artifact(g.api, income_id)
+        content = _content(record)
+    if content is None:
         abort(404)
-    return Response(image[0], mimetype=image[1],
-                    headers={"Content-Disposition": "inline"})
+    record = record or pair[1]
+    return file_response(content, record.get("filename"), request.args.get("download") == "1")
 
 
-def _image(artifact: dict | None):
-    """The image behind an artifact record's signed link (None: no link, expired, not an image)."""
-    return fetch_image(artifact["url"]) if artifact and artifact.get("url") else None
+def _content(artifact: dict | None) -> bytes | None:
+    """The bytes behind an artifact record's signed link (None: no link, or it has expired)."""
+    if not artifact or not artifact.get("url"):
+        return None
+    try:
+        return download(g.api, artifact["url"])
+    except UpstreamError:
+        return None

@@ -4,7 +4,7 @@ from __future__ import annotations
 import base64
 import re
 
-from sandbox.sample_files import tiny_png
+from sandbox.sample_files import minimal_pdf, tiny_png
 from tests.app.incomes_helpers import catalogue, set_state, upstream_calls
 from tests.app.test_review_support import (
     HTMX,
@@ -162,30 +162,47 @@ def test_a_processed_income_cannot_be_marked_done_here(client, company, api, san
     assert writes(sandbox_log, company.id) == []
 
 
-def test_the_document_image_is_served_from_bookdesks_origin(client, company, api):
+def _with_file(api, filename: str, content: bytes) -> dict:
     ids = catalogue(api)
-    png = tiny_png(3)
     response = api.post("/2/incomes/create/", json={
-        "invoice_number": "KEP-1", "issued_at": "2025-03-05", "fulfilled_at": "2025-03-05",
+        "invoice_number": filename, "issued_at": "2025-03-05", "fulfilled_at": "2025-03-05",
         "due_at": "2025-03-20", "net_amount": "100.00", "vat_amount": "27.00",
         "gross_amount": "127.00", "partner_name": "Kép Kft.",
         "assignments": [{"revenue_type": ids.revenue_types[0], "vat": ids.vats[0],
                          "net_amount": "100.00", "gross_amount": "127.00"}],
-        "invoice_image": {"filename": "szamla.png", "content": base64.b64encode(png).decode()},
+        "invoice_image": {"filename": filename, "content": base64.b64encode(content).decode()},
     })
     assert response.status_code == 201, response.text
     created = response.json()
     sandbox_change(api, created["id"], needs_review=True)
+    return created
+
+
+def test_the_document_image_is_served_from_bookdesks_origin(client, company, api):
+    png = tiny_png(3)
+    created = _with_file(api, "szamla.png", png)
     base = review_base(client, company)
     html = open_screen(client, f"{base}{created['id']}").html
-    assert f'src="{base}{created["id"]}/document"' in html
+    assert f'<img class="review-doc__image" src="{base}{created["id"]}/document"' in html
     image = client.get(f"{base}{created['id']}/document")
     assert image.status_code == 200 and image.mimetype == "image/png"
     assert image.get_data() == png
     assert "Token" not in str(image.headers)
 
 
-def test_a_pdf_document_is_offered_to_open(client, company, api):
+def test_a_pdf_document_is_framed_beside_the_fields(client, company, api):
+    pdf = minimal_pdf("Szamla 2025")
+    created = _with_file(api, "szamla.pdf", pdf)
+    base = review_base(client, company)
+    html = open_screen(client, f"{base}{created['id']}").html
+    assert f'<iframe class="review-doc__frame" src="{base}{created["id"]}/document"' in html
+    framed = client.get(f"{base}{created['id']}/document")
+    assert framed.mimetype == "application/pdf" and framed.get_data() == pdf
+    assert framed.headers["X-Frame-Options"] == "SAMEORIGIN"
+    assert "default-src 'none'" in framed.headers["Content-Security-Policy"]
+
+
+def test_an_income_without_a_file_says_so(client, company, api):
     created = waiting(api)
     base = review_base(client, company)
     assert client.get(f"{base}{created['id']}/document").status_code == 404
