@@ -202,6 +202,48 @@ def _expenses(ctx: Ctx, marker: str) -> int:
     return len(body["results"]["expenses"])
 
 
+def _salary_create(ctx: Ctx, marker: str) -> tuple[str, BrowserForm]:
+    path = _company_path(ctx, "salaries/new")
+    form = page_form(ctx.client, path).set("rows-0-month", "2024-03")
+    form.set("rows-0-amount", "420000").set("rows-0-name", "Kovács Anna")
+    form.set("rows-0-account_number", "11773016-11111018-00000000")
+    return path, form.set("rows-0-tax_number", "8412345676").set("rows-0-description", marker)
+
+
+def _salaries_described(ctx: Ctx, marker: str) -> int:
+    body = ctx.api.get("/2/monthly-salaries/", params={"fields": "salaries"}).json()
+    return sum(r.get("description") == marker
+               for m in body["monthly_salaries"] for r in m["salaries"])
+
+
+def _expense_edit(ctx: Ctx, marker: str) -> tuple[str, BrowserForm]:
+    made = requests.post(f"{ctx.api.base}/_sandbox/expenses/", timeout=10, json={
+        "company_id": ctx.company.id, "partner_name": "Szállító Kft.",
+        "invoice_number": "SZ-WF-1"})
+    assert made.status_code == 201, made.text
+    path = _company_path(ctx, f"expenses/{made.json()['id']}/edit")
+    form = page_form(ctx.client, path).set("note", marker)
+    form.pairs = [(k, v) for k, v in form.pairs if "__index__" not in k]
+    return path, form
+
+
+def _expense_notes(ctx: Ctx, marker: str) -> int:
+    body = ctx.api.get("/2/expenses", params={"page_size": 100}).json()
+    details = [ctx.api.get(f"/2/expenses/{e['id']}/").json() for e in body["results"]["expenses"]]
+    return sum((d.get("note") or "") == marker for d in details)
+
+
+def _settings_save(ctx: Ctx, marker: str) -> tuple[str, BrowserForm]:
+    path = _company_path(ctx, "settings/")
+    form = page_form(ctx.client, path)
+    form.pairs.append(("enable_vat_period", "y"))
+    return path, form
+
+
+def _vat_period_on(ctx: Ctx, marker: str) -> int:
+    return int(bool(ctx.api.get("/2/company-info/").json().get("enable_vat_period")))
+
+
 def _policy_save(ctx: Ctx, marker: str) -> tuple[str, BrowserForm]:
     set_stored(ctx.api, config(policy("Régi szabály")))
     editor = Editor(ctx.client, ctx.company)
@@ -240,6 +282,12 @@ WRITES = [
               _reviewed, creates=False),
     WriteCase("expense upload", "expenses.new", "POST", "/2/expenses/create/", _expense_upload,
               _expenses, files=_expense_file),
+    WriteCase("expense edit", "expenses.edit", "PATCH", "/2/expenses/*/update/", _expense_edit,
+              _expense_notes, creates=False),
+    WriteCase("salary create", "salaries.new", "POST", "/2/salaries/create/", _salary_create,
+              _salaries_described),
+    WriteCase("settings save", "settings.index", "PATCH", "/2/company-info/update/*/",
+              _settings_save, _vat_period_on, creates=False),
     WriteCase("policy save", "policy_editor.save", "PATCH", "/2/company-info/update/*/",
               _policy_save, _policies_named, creates=False),
 ]
