@@ -6,7 +6,6 @@ from flask_babel import gettext as _
 from flask_babel import gettext as translate
 
 from app.expenses import bp, present, upstream
-from app.expenses.download import download
 from app.expenses.files import file_response, inline_kind
 from app.expenses.labels import action_label
 from app.htmx import redirect_to
@@ -36,7 +35,7 @@ def artifact(expense_id: int):
     record = upstream.artifact(g.api, expense_id)
     if record is None or not record.get("url"):
         abort(404)
-    content = download(g.api, record["url"])
+    content, _type = g.api.download(record["url"])
     return file_response(content, record.get("filename"), request.args.get("download") == "1")
 
 

@@ -15,7 +15,7 @@ from . import urls
 from .accounting import Call, CallStats
 from .errors import Unavailable
 from .pagination import MalformedPage, Page, parse_page, resource_from_path
-from .responses import Target, decode, unavailable
+from .responses import Target, decode, read_file, unavailable
 from .retry import RetryPolicy
 from .session import TokenAuth, get_session
 
@@ -114,6 +114,20 @@ class UpstreamClient:
         for page in self.iter_pages(path, params, resource=resource):
             yield from page.items
 
+    def download(self, url: str) -> tuple[bytes, str]:
+        """GET a signed file link, re-rooted at base_url: its bytes and content type."""
+        full = urls.join(self.base_url, url)
+        relative = full[len(self.base_url):]
+        target = Target("GET", urls.path_only(relative), urls.loggable(relative))
+        # The link carries its own signature: the token must never travel with it.
+        headers = {"Accept": "*/*", "User-Agent": self.app_name}
+        if self.stats.request_id:
+            headers["X-Request-Id"] = self.stats.request_id
+        prepared = get_session().prepare_request(requests.Request("GET", full, headers=headers))
+        # No redirects: the file must come from the configured upstream itself.
+        response = self._send(prepared, target, stream=True, allow_redirects=False)
+        return read_file(response, target, self._token)
+
     def request(self, method: str, path: str, *, params=None, json=None, data=None, files=None):
         """Send one logical request (with retries) and return the decoded body."""
         url = urls.join(self.base_url, path)
@@ -142,11 +156,12 @@ class UpstreamClient:
             headers["X-Request-Id"] = self.stats.request_id
         return headers
 
-    def _send(self, prepared: requests.PreparedRequest, target: Target) -> requests.Response:
+    def _send(self, prepared: requests.PreparedRequest, target: Target,
+              **options: Any) -> requests.Response:
         attempt = 0
         while True:
             try:
-                response = self._send_once(prepared, target)
+                response = self._send_once(prepared, target, **options)
             except requests.RequestException as exc:
                 delay = self.policy.after_exception(target.method, exc, attempt)
                 if delay is None:
@@ -161,16 +176,15 @@ class UpstreamClient:
             time.sleep(delay)
             attempt += 1
 
-    def _send_once(self, prepared: requests.PreparedRequest, target: Target) -> requests.Response:
+    def _send_once(self, prepared: requests.PreparedRequest, target: Target,
+                   **options: Any) -> requests.Response:
         session = get_session()
         settings = session.merge_environment_settings(prepared.url, {}, None, None, None)
-        redirects = target.method == "GET"
+        settings.update({"allow_redirects": target.method == "GET", **options})
         started = time.perf_counter()
         response = error = None
         try:
-            response = session.send(
-                prepared, timeout=self.timeout, allow_redirects=redirects, **settings
-            )
+            response = session.send(prepared, timeout=self.timeout, **settings)
             return response
         except requests.RequestException as exc:
             error = type(exc).__name__

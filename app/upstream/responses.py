@@ -10,6 +10,8 @@ from .bodies import error_for, read_body, redact
 from .errors import RateLimited, Unavailable, UpstreamError
 from .retry import retry_after_seconds
 
+MAX_FILE_BYTES = 20 * 1024 * 1024
+
 
 class Target(NamedTuple):
     """What a call asked for: method, path (no query) and the path as it may be logged."""
@@ -34,6 +36,24 @@ def decode(response: requests.Response, target: Target, secret: str) -> Any:
             status=response.status_code, request_id=request_id,
             method=target.method, path=target.path,
         ) from None
+
+
+def read_file(response: requests.Response, target: Target, secret: str) -> tuple[bytes, str]:
+    """The body and content type of a streamed 200 file response; the typed error otherwise."""
+    with response:
+        if response.status_code != 200:
+            raise error_from(response, target, secret)
+        chunks, size = [], 0
+        try:
+            for chunk in response.iter_content(64 * 1024):
+                chunks.append(chunk)
+                size += len(chunk)
+                if size > MAX_FILE_BYTES:
+                    raise Unavailable("file larger than the proxy allows", method="GET",
+                                      path=target.path)
+        except requests.RequestException as exc:
+            raise unavailable(exc, target) from None
+    return b"".join(chunks), response.headers.get("Content-Type", "application/octet-stream")
 
 
 def error_from(response: requests.Response, target: Target, secret: str) -> UpstreamError:
