@@ -101,6 +101,20 @@ def _gunicorn() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "gunicorn"]
 
 
+def _wait_until_serving(url: str, proc: subprocess.Popen, log: Path, limit: float = 90.0) -> None:
+    """The arbiter listens before its worker has imported the app: poll until a page answers."""
+    deadline = time.monotonic() + limit
+    while True:
+        try:
+            requests.get(url, timeout=15).raise_for_status()
+            return
+        except requests.RequestException:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"gunicorn did not serve {url}: {log.read_text()[-2000:]}") \
+                    from None
+            time.sleep(0.5)
+
+
 @contextlib.contextmanager
 def bookdesk_process(folder: Path, env: dict[str, str], threads: int = 2):
     """Run `gunicorn -w 1 'app:create_app()'` with BOOKDESK_* `env`; stopped on exit."""
@@ -117,7 +131,7 @@ def bookdesk_process(folder: Path, env: dict[str, str], threads: int = 2):
     try:
         _wait_for_port(port, proc, "gunicorn", log)
         url = f"http://127.0.0.1:{port}"
-        requests.get(f"{url}/login", timeout=10).raise_for_status()
+        _wait_until_serving(f"{url}/login", proc, log)
         yield BookdeskProcess(url, log)
     finally:
         _stop(proc)
