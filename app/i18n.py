@@ -1,6 +1,7 @@
 """Hungarian and English: locale choice, /lang/<code>, formatting filters and tolerant parsers."""
 from __future__ import annotations
 
+import functools
 import os
 import re
 from datetime import date, datetime
@@ -11,7 +12,7 @@ from babel import Locale
 from babel.dates import format_date, format_datetime
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from babel.numbers import format_currency, format_decimal, get_currency_precision
+from babel.numbers import NumberPattern, format_decimal, get_currency_precision, parse_pattern
 from flask import Blueprint, Flask, abort, current_app, redirect, request, session
 from flask_babel import Babel, get_locale
 
@@ -100,12 +101,18 @@ def money(amount, currency_code: str | None = None) -> str:
         return number(value, 2)
     code = str(currency_code).upper()
     locale = _locale()
+    pattern, quantum = _currency_pattern(str(locale), code)
+    value = value.quantize(quantum, rounding=ROUND_HALF_UP)
+    return pattern.apply(value, locale, currency=code, currency_digits=False)
+
+
+@functools.lru_cache(maxsize=128)
+def _currency_pattern(locale_name: str, code: str) -> tuple[NumberPattern, Decimal]:
+    """The locale's currency pattern with the currency's digits (HUF whole), parsed once."""
     digits = 0 if code in WHOLE_CURRENCIES else get_currency_precision(code)
-    value = value.quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
-    pattern = locale.currency_formats["standard"].pattern
-    pattern = re.sub(r"0\.0+", "0." + "0" * digits, pattern) if digits else \
-        re.sub(r"0\.0+", "0", pattern)
-    return format_currency(value, code, format=pattern, locale=locale, currency_digits=False)
+    pattern = Locale.parse(locale_name).currency_formats["standard"].pattern
+    pattern = re.sub(r"0\.0+", "0." + "0" * digits if digits else "0", pattern)
+    return parse_pattern(pattern), Decimal(1).scaleb(-digits)
 
 
 def number(value, decimals: int | None = None) -> str:
