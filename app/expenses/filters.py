@@ -9,28 +9,22 @@ from __future__ import annotations
 from flask_babel import gettext as _
 from flask_babel import gettext as translate
 from flask_babel import lazy_gettext as _l
-from flask_wtf import FlaskForm
 from werkzeug.datastructures import MultiDict
 from wtforms import SelectField, StringField
 
 from app.expenses import since as since_time
-from app.i18n import parse_date, parse_decimal
+from app.forms.filters import ANY, ListFilterForm, choice, compact, days, decimals, page_size
 
-PAGE_SIZES = (20, 50, 100)
-DEFAULT_PAGE_SIZE = 50
-ANY = ("", _l("Any"))
 # Which filter field an upstream error about a query parameter belongs to.
 FIELD_OF = {"updated_since": "since", "from_date": "created_from", "to_date": "created_to",
             "min_amount": "min_amount", "max_amount": "max_amount", "search": "q",
             "is_paid": "is_paid", "is_installment": "is_installment"}
 
 
-class FilterForm(FlaskForm):
-    """The list filters (GET, no CSRF: reading only)."""
+class FilterForm(ListFilterForm):
+    """The list filters."""
 
-    class Meta:
-        csrf = False
-
+    modifiers = ("tz",)
     q = StringField(_l("Search"), render_kw={"type": "search", "placeholder": _l(
         "Invoice number, partner, custom field")})
     is_paid = SelectField(_l("Paid"), choices=[ANY, ("true", _l("Paid")),
@@ -60,18 +54,16 @@ def filter_form(args: MultiDict) -> FilterForm:
 
 def api_params(form: FilterForm, args: MultiDict) -> dict | None:
     """GET /2/expenses parameters; None (with errors on the form) when an input is invalid."""
-    params = {"search": (form.q.data or "").strip(), "is_paid": _choice(form.is_paid),
-              "is_installment": _choice(form.is_installment)}
-    checks = (_since(form, params), _created(form, params), _amounts(form, params))
+    params = {"search": (form.q.data or "").strip(), "is_paid": choice(form.is_paid),
+              "is_installment": choice(form.is_installment)}
+    created = ((form.created_from, "from_date"), (form.created_to, "to_date"))
+    checks = (_since(form, params), days(created, params, "created_at"),
+              _amounts(form, params))
     if not all(checks):
         return None
     params["page_size"] = page_size(args)
     params["cursor"] = args.get("cursor") or None
-    return {key: value for key, value in params.items() if value not in (None, "")}
-
-
-def _choice(field) -> str | None:
-    return field.data if field.data in ("true", "false") else None
+    return compact(params)
 
 
 def _since(form: FilterForm, params: dict) -> bool:
@@ -85,46 +77,11 @@ def _since(form: FilterForm, params: dict) -> bool:
     return True
 
 
-def _created(form: FilterForm, params: dict) -> bool:
-    ok = True
-    for field, key in ((form.created_from, "from_date"), (form.created_to, "to_date")):
-        try:
-            day = parse_date(field.data)
-        except ValueError:
-            field.errors = [_("Enter a date, e.g. 2024-03-05.")]
-            ok = False
-            continue
-        if day:
-            params[key], params["date_field"] = day.isoformat(), "created_at"
-    return ok
-
-
 def _amounts(form: FilterForm, params: dict) -> bool:
-    ok = True
-    for field in (form.min_amount, form.max_amount):
-        try:
-            amount = parse_decimal(field.data)
-        except ValueError:
-            field.errors = [_("Enter a number, e.g. 1 234,50 or 1234.50.")]
-            ok = False
-            continue
-        if amount is not None:
-            params[field.name] = str(amount)
-    return ok
-
-
-def page_size(args: MultiDict) -> int:
-    """The page size from the URL, one of PAGE_SIZES."""
-    raw = args.get("page_size", "")
-    size = int(raw) if raw.isdigit() else 0
-    return size if size in PAGE_SIZES else DEFAULT_PAGE_SIZE
-
-
-def is_filtered(form: FilterForm) -> bool:
-    """True when any filter narrows the list."""
-    return any(field.data for field in (form.q, form.is_paid, form.is_installment, form.since,
-                                        form.created_from, form.created_to, form.min_amount,
-                                        form.max_amount))
+    fields = (form.min_amount, form.max_amount)
+    amounts = decimals(fields, _("Enter a number, e.g. 1 234,50 or 1234.50."))
+    params.update({f.name: str(a) for f, a in zip(fields, amounts, strict=True) if a is not None})
+    return not any(field.errors for field in fields)
 
 
 def place_upstream(form: FilterForm, error) -> list[str]:

@@ -8,7 +8,7 @@ from flask import Response, g, render_template, request, url_for
 
 from app.expenses import bp, upstream
 from app.expenses.export import EXPORT_PAGE_SIZE, csv_text
-from app.expenses.filters import api_params, filter_form, is_filtered, place_upstream
+from app.expenses.filters import api_params, filter_form, place_upstream
 from app.htmx import render
 from app.upstream import Page, ValidationError, catalog
 
@@ -23,7 +23,7 @@ def index():
     page, codes, problems, resync = _read(form, params)
     context = {"form": form, "page": page, "codes": codes, "problems": problems,
                "resync": resync, "full_reload_url": full_reload_url(), "filtered":
-               is_filtered(form), "next_cursor": cursor_of(page.next),
+               form.is_filtered(), "next_cursor": cursor_of(page.next),
                "prev_cursor": cursor_of(page.previous), "today": date.today().isoformat()}
     status = 400 if params is None or problems or form.errors or resync else 200
     return render("expenses/index.html", "expenses/_list.html", **context), status

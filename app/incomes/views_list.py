@@ -9,7 +9,7 @@ from flask_babel import gettext as _
 from app.htmx import render
 from app.incomes import bp, upstream
 from app.incomes.export import EXPORT_PAGE_SIZE, lines
-from app.incomes.filters import api_params, filter_form, is_filtered
+from app.incomes.filters import api_params, filter_form
 from app.upstream import Page, ValidationError, catalog
 
 
@@ -27,7 +27,7 @@ def index():
     if page.lookups.get("partners") and form.partner.data:
         form = filter_form(request.args, page.lookups["partners"].get(int(form.partner.data)))
     context = {"form": form, "page": page, "codes": codes, "problems": problems,
-               "params": params or {}, "filtered": is_filtered(form),
+               "params": params or {}, "filtered": form.is_filtered(),
                "today": date.today().isoformat()}
     status = 400 if params is None or problems else 200
     return render("incomes/index.html", "incomes/_list.html", **context), status

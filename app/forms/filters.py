@@ -1,0 +1,101 @@
+"""What every list's filters share: a GET form read from the URL, and turning it into API params.
+
+An area's filter module declares its form on ListFilterForm and builds its API parameters with
+these helpers: page and page size from the URL, a valid select choice, date ranges and amounts
+with their errors on the fields, and the empty values left out.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from decimal import Decimal
+
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from werkzeug.datastructures import MultiDict
+from wtforms import Field, SelectField
+
+from app.i18n import parse_date, parse_decimal
+
+PAGE_SIZES = (20, 50, 100)
+DEFAULT_PAGE_SIZE = 50
+ANY = ("", _l("Any"))
+DATE_FIELDS = ("issued_at", "fulfilled_at", "due_at")
+
+
+class ListFilterForm(FlaskForm):
+    """A list's filters (GET, no CSRF: reading only)."""
+
+    class Meta:
+        csrf = False
+
+    # Fields that only shape another filter (which date, which zone): they narrow nothing.
+    modifiers: tuple[str, ...] = ()
+
+    def is_filtered(self) -> bool:
+        """True when any filter narrows the list."""
+        return any(field.data for field in self if field.name not in self.modifiers)
+
+
+def date_field_select() -> SelectField:
+    """The select of which document date a date range filters on."""
+    return SelectField(_l("Date"), choices=[("issued_at", _l("Issue date")), (
+        "fulfilled_at", _l("Fulfilment date")), ("due_at", _l("Due date"))])
+
+
+def date_field_of(field: Field) -> str:
+    """The chosen document date, issue date when the URL names another."""
+    return field.data if field.data in DATE_FIELDS else "issued_at"
+
+
+def digits(value) -> int | None:
+    """A non-negative whole number from the URL, else None."""
+    return int(value) if value and str(value).isdigit() else None
+
+
+def page_number(args: MultiDict) -> int:
+    """The page from the URL, 1 when absent or not a number."""
+    return digits(args.get("page")) or 1
+
+
+def page_size(args: MultiDict) -> int:
+    """The page size from the URL, one of PAGE_SIZES."""
+    size = digits(args.get("page_size"))
+    return size if size in PAGE_SIZES else DEFAULT_PAGE_SIZE
+
+
+def choice(field: SelectField) -> str | None:
+    """The select's value when it is one of its choices, else None."""
+    return field.data if field.data in {value for value, _label in field.choices} else None
+
+
+def days(pairs: Iterable[tuple[Field, str]], params: dict, date_field: str) -> bool:
+    """Each (field, API key) day into params with date_field; False when one is not a date."""
+    ok = True
+    for field, key in pairs:
+        try:
+            day = parse_date(field.data)
+        except ValueError:
+            field.errors = [_("Enter a date, e.g. 2024-03-05.")]
+            ok = False
+            continue
+        if day:
+            params[key], params["date_field"] = day.isoformat(), date_field
+    return ok
+
+
+def decimals(fields: Iterable[Field], message: str) -> list[Decimal | None]:
+    """Each field's number (None when empty); one that is not a number gets message."""
+    values = []
+    for field in fields:
+        try:
+            values.append(parse_decimal(field.data))
+        except ValueError:
+            field.errors = [message]
+            values.append(None)
+    return values
+
+
+def compact(params: dict) -> dict:
+    """params without the empty values."""
+    return {key: value for key, value in params.items() if value not in (None, "")}
