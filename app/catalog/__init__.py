@@ -12,7 +12,7 @@ from flask_babel import lazy_gettext as _l
 from app.nav import register_area
 
 GROUP = _l("Catalogues")
-ORDER = 60
+ORDER = 70
 
 
 def init_app(app: Flask) -> None:

@@ -34,6 +34,16 @@ def test_list_shows_amounts_from_the_assignments_type_partner_and_file_icon(clie
     assert 'class="file-icon file-icon--pdf"' in html
 
 
+def test_an_expense_type_shared_by_two_assignments_is_named_once(client, company, api):
+    ids = catalogue(api)
+    make_expense(api, invoice_number="SZ-TWICE", partner_name="Béta Kft.",
+                 assignments=[row(ids), row(ids, "500.00", "135.00", "635.00")])
+    types = {t["id"]: t["name"] for t in api.get("/2/expense-types/").json()}
+    html = client.get(signed_in(client, company)).get_data(as_text=True)
+    cell = html[html.index("SZ-TWICE"):].split("</tr>")[0]
+    assert cell.count(types[ids.expense_types[0]]) == 1
+
+
 def test_expense_without_file_has_no_file_icon(client, company, api):
     make_expense(api, catalogue(api), invoice_number="NOFILE-1")
     base = signed_in(client, company)
