@@ -5,7 +5,7 @@ from flask import abort, flash, g, render_template, request, url_for
 from flask_babel import gettext as _
 
 from app.htmx import redirect_to
-from app.policies import diff_configs
+from app.policies import diff_configs, validate
 from app.policy_editor import bp, history
 from app.policy_editor.cards import editor_model
 from app.policy_editor.guards import refuse_if_readonly, refuse_if_stale
@@ -39,8 +39,6 @@ class _VersionState:
     """Enough of an EditorState for editor_model(): a configuration and its problems."""
 
     def __init__(self, config, state):
-        from app.policies import validate
-
         self.config, self.catalogs, self.problems = config, state.catalogs, validate(config)
 
 

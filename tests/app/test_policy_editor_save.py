@@ -130,3 +130,48 @@ def test_saving_names_new_records_drops_the_cached_catalogues(client, company, a
     editor.html()
     assert sandbox_log.entries(company.id, method="GET", path="/2/revenue-types/")
     assert sandbox_log.entries(company.id, method="GET", path="/2/tags/")
+
+
+def test_upstream_refusing_the_policies_keeps_the_draft_and_says_why(
+        client, company, api, faults):
+    set_stored(api, config(policy("Régi")))
+    editor = Editor(client, company)
+    editor.act("toggle", "policies", 0)
+    faults.add(path=f"/2/company-info/update/{company.id}/", method="PATCH", status=400)
+    response = editor.save()
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400
+    assert "The accounting service did not accept the policies" in html
+    assert "Injected fault: status 400." in html
+    assert "Rule Régi switched off." in editor.html("/review"), "the draft is kept"
+    assert "Saved" not in editor.html("/history")
+
+
+def test_upstream_down_during_save_keeps_the_draft(client, company, api, faults):
+    set_stored(api, config(policy("Régi")))
+    editor = Editor(client, company)
+    editor.act("toggle", "policies", 0)
+    faults.add(path=f"/2/company-info/update/{company.id}/", method="PATCH", status=503)
+    assert editor.save().status_code == 503
+    faults.clear()
+    assert "Rule Régi switched off." in editor.html("/review")
+    assert editor.save().status_code == 303
+    assert stored(api)["policies"][0]["enabled"] is False
+
+
+def test_a_save_whose_answer_is_lost_is_sent_once_and_recorded_once(
+        client, company, api, faults, sandbox_log):
+    set_stored(api, config(policy("Régi")))
+    editor = Editor(client, company)
+    editor.rule("policies", 0, {"name": "Elveszett válasz"})
+    faults.add(path=f"/2/company-info/update/{company.id}/", method="PATCH",
+               kind="reset_after", count=1)
+    sandbox_log.reset()
+    assert editor.save().status_code == 503
+    assert stored(api)["policies"][0]["name"] == "Elveszett válasz"
+    assert editor.save().status_code == 303
+    assert len(sandbox_log.entries(company.id, method="PATCH")) == 1
+    history = editor.html("/history")
+    assert history.count("<strong>Saved</strong>") == 1
+    assert "changed outside Bookdesk" not in history
+    assert DRAFTBAR not in editor.html()

@@ -39,6 +39,12 @@ def _policy(name, value):
                                           "value": value}], "set": {"job_number": name}}
 
 
+def _wait_for_focus(page, element_id):
+    """Wait until the element has the keyboard focus (set after htmx settles the swap)."""
+    page.wait_for_function("id => document.activeElement && document.activeElement.id === id",
+                           arg=element_id)
+
+
 def _open_editor(page, company):
     page.goto(f"/lang/en?next=/c/{company.id}/policies/")
     page.wait_for_selector("#policy-editor")
@@ -87,11 +93,11 @@ def test_keyboard_moves_a_rule_and_the_focus_follows_it(
     page.focus("#duplicate-policies-0")
     page.keyboard.press("Alt+ArrowDown")
     page.wait_for_selector("#rule-policies-1 >> text=Első")
-    assert page.evaluate("document.activeElement.id") == "move-up-policies-1"
+    _wait_for_focus(page, "move-up-policies-1")
     assert "Második" in page.inner_text("#rule-policies-0")
     page.keyboard.press("Alt+ArrowUp")
     page.wait_for_selector("#rule-policies-0 >> text=Első")
-    assert page.evaluate("document.activeElement.id") == "move-down-policies-0"
+    _wait_for_focus(page, "move-down-policies-0")
     browser_log.assert_clean()
 
 
