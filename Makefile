@@ -17,7 +17,7 @@ translations: $(STAMP)
 
 translations-update: $(STAMP)
 	$(BIN)/pybabel -q extract -F babel.cfg -k _l -k lazy_gettext -k ngettext:1,2 --omit-header -o translations/messages.pot .
-	$(BIN)/pybabel -q update -N --omit-header -i translations/messages.pot -d translations
+	$(BIN)/pybabel -q update -N --ignore-obsolete -i translations/messages.pot -d translations
 
 demo: $(STAMP) translations
 	$(BIN)/bookdesk demo

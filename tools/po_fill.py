@@ -21,8 +21,9 @@ def fill(locale: str, source: str) -> int:
         message.string = _forms(message, text, catalog.num_plurals)
         message.flags.discard("fuzzy")
         count += 1
+    catalog.fuzzy = False
     with path.open("wb") as fh:
-        write_po(fh, catalog, width=100, omit_header=True)
+        write_po(fh, catalog, width=100)
     return count
 
 
