@@ -7,7 +7,7 @@ from typing import Any
 from flask_wtf import FlaskForm
 
 from app.forms.display import display_text
-from app.forms.readonly import lock_summary, readonly_reason
+from app.forms.readonly import lock_summary, readonly_reason, record_reason
 from app.forms.registry import FieldSpec, group_label
 from app.forms.tables import Table, template_row
 
@@ -74,7 +74,9 @@ class RecordForm(FlaskForm):
         reason = display = None
         if readonly:
             reason = readonly_reason(self.record, name, self.layout.company)
-            reason = None if reason == self.lock_summary() else reason
+            # The record-wide reason is said once at the top, not under every field.
+            if self.lock_summary() and reason == record_reason(self.record):
+                reason = None
             display = display_text(spec, self.record.get(name), self.record, self.layout.catalogs)
         return FieldView(self[name], spec, readonly, reason, display)
 

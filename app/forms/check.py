@@ -77,7 +77,7 @@ def _parse_table(form, table) -> bool:
     if len(rows) < table.min_rows:
         form.row_errors.setdefault(table.name, {})[-1] = [_("Add at least one row.")]
         form.form_errors.append(_("Add at least one row to the table “%(table)s”.",
-                                  table=_table_label(table.name)))
+                                  table=table.label or table.name))
         ok = False
     return ok
 
@@ -88,6 +88,3 @@ def _table_sent(form, name: str) -> bool:
     prefix = f"{name}-"
     return any(key.startswith(prefix) for key in request.form)
 
-
-def _table_label(name: str) -> str:
-    return {"assignments": _("Revenue categorisation"), "items": _("Line items")}.get(name, name)

@@ -51,10 +51,23 @@ def record_reason(record: dict) -> str:
 
 
 def lock_summary(record: dict) -> str | None:
-    """One sentence for the top of a form when the record is locked, else None."""
-    if record_state(record) or record.get("source") not in MANUAL_SOURCES:
+    """One sentence for the top of a form when the record is locked (wholly or partly), else None.
+
+    A lock that leaves fields in the record's editable_fields only freezes some of them.
+    """
+    state, source = record_state(record), record.get("source")
+    if not state and source in MANUAL_SOURCES:
+        return None
+    if not record.get("editable_fields"):
         return record_reason(record)
-    return None
+    if state == "booked":
+        return _("Booked: some fields can no longer change.")
+    if state == "processed":
+        return _("Processed in the accounting: some fields can no longer change.")
+    if state == "checked":
+        return _("Checked: some fields can no longer change.")
+    return _("Synced from %(source)s: some fields are kept as the integration sent them.",
+             source=source)
 
 
 def truthy(value: Any) -> bool:

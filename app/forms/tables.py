@@ -37,6 +37,7 @@ class Table:
     min_rows: int = 0
     catalogs: dict = field(default_factory=dict)
     record: dict = field(default_factory=dict)
+    label: str = ""
 
     def row_by_id(self, row_id: Any) -> dict | None:
         """The record's row with this id."""
@@ -58,7 +59,17 @@ def make_table(name: str, names: tuple, rows: list[dict], editable: set[str],
         present = {spec.name for spec in specs}
         fixed = not all(col in editable for col in ROW_LOCKING if col in present)
     return Table(name, columns, editable, rows, fixed=fixed, catalogs=catalogs, record=record,
-                 **options)
+                 label=table_label(name, specs), **options)
+
+
+def table_label(name: str, specs: list[FieldSpec]) -> str:
+    """The table's heading: line items, or cost or revenue categorisation by its type column."""
+    if name == "items":
+        return _l("Line items")
+    if name == "assignments":
+        costs = any(spec.name == "expense_type" for spec in specs)
+        return _l("Cost categorisation") if costs else _l("Revenue categorisation")
+    return name
 
 
 def row_form_class(table: Table) -> type[Form]:

@@ -16,6 +16,7 @@ from app.forms import (
     spec_for,
 )
 from app.forms.kinds import KINDS
+from app.forms.readonly import lock_summary
 from app.upstream import ValidationError
 
 CATALOGS = {
@@ -237,3 +238,27 @@ def test_the_snapshot_is_json_and_registry_specs_can_vary():
     assert json.loads(json.dumps({"a": 1}))
     vat = [f for f in EXPENSE_ASSIGNMENT_FIELDS if spec_for(f).name == "vat"][0]
     assert spec_for(vat).catalog == "vat_categories:cost"
+
+
+def test_a_missing_row_names_the_table_being_checked(nocsrf):
+    data = {"invoice_number": "N-1", "assignments-rows": "0"}
+    with nocsrf.test_request_context("/", method="POST", data=data):
+        expense = build_new_form(CATALOGS, company=COMPANY, fields=("invoice_number",),
+                                 assignment_fields=EXPENSE_ASSIGNMENT_FIELDS)
+        assert not expense.check()
+        assert any("Cost categorisation" in str(e) for e in expense.form_errors)
+        income = build_new_form(CATALOGS, company=COMPANY, fields=("invoice_number",))
+        assert not income.check()
+        assert any("Revenue categorisation" in str(e) for e in income.form_errors)
+
+
+def test_the_lock_summary_says_a_partly_locked_record_still_has_editable_fields(nocsrf):
+    checked = {"id": 1, "source": "manual", "checked": True,
+               "editable_fields": ["note", "assignments", "assignments.expense_type"]}
+    with nocsrf.test_request_context("/"):
+        partly = lock_summary(checked)
+        wholly = lock_summary({**checked, "editable_fields": []})
+        assert lock_summary({"source": "manual", "editable_fields": ["note"]}) is None
+    assert "Checked" in partly and "no longer editable" not in partly
+    assert "some fields" in partly
+    assert wholly == "Checked: no longer editable."
