@@ -8,6 +8,8 @@ Never a traceback, a token or an upstream body; always the request id.
   Unavailable         -> 503 "the accounting service is not reachable, try again"
   ValidationError left unhandled by a view -> 400 page
 htmx requests get a small message fragment swapped into the page's message area.
+A write that got no answer is the view's to handle (lost_write_response): the page again with
+what the user sent, and a message that it may already be saved.
 """
 from __future__ import annotations
 
@@ -42,6 +44,9 @@ MESSAGES = {
     500: _l("An unexpected error happened on our side. It has been logged."),
     503: _l("The accounting service is not reachable right now. Please try again in a moment."),
 }
+LOST_WRITE = _l("The accounting service did not answer. Your change may already be saved: check "
+                "the record, then send again if needed.")
+LOST_TITLE = _l("The save was not confirmed")
 # An unmatched URL under a company runs no company blueprint code, so g.company is not set.
 COMPANY_PATH = re.compile(r"^/c/(\d+)(?:/|$)")
 
@@ -63,6 +68,33 @@ def error_response(status: int, message=None, title=None):
         return retarget_to_messages(response)
     _company_from_url()
     return make_response(render_template("errors/error.html", **context), status)
+
+
+def lost_write_response(render, exc, message=LOST_WRITE, reload_url: str | None = None):
+    """A write the upstream did not answer (Unavailable) or asked to wait with (RateLimited).
+
+    render(text) gives the page again with the user's input and text on top; status 503 (429,
+    nothing saved, when rate limited) with Retry-After. htmx gets the message alone in the
+    message area, so the page (and what was typed) stays as it was. POST/PATCH are never retried,
+    so a lost answer may hide a stored write: the user checks before sending again.
+    """
+    from app.upstream import RateLimited
+
+    limited = isinstance(exc, RateLimited)
+    retry_after = int(getattr(exc, "retry_after", 0) or 0)
+    text = _("The accounting service asked us to slow down, so this was not saved. Send it again "
+             "in %(seconds)s seconds.", seconds=max(retry_after, 1)) if limited else str(message)
+    status = 429 if limited else 503
+    if is_htmx():
+        title = TITLES[429] if limited else LOST_TITLE
+        response = retarget_to_messages(make_response(render_template(
+            "errors/_message.html", status=status, title=title, message=text,
+            reload_url=reload_url), status))
+    else:
+        response = make_response(render(text), status)
+    if retry_after:
+        response.headers["Retry-After"] = str(retry_after)
+    return response
 
 
 def _company_from_url() -> None:
