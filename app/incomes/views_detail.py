@@ -4,10 +4,11 @@ from __future__ import annotations
 from flask import abort, flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
+from app.errors import lost_write_response
 from app.htmx import redirect_to
 from app.incomes import bp, present, upstream
 from app.incomes.labels import can_storno, is_storno
-from app.upstream import ValidationError
+from app.upstream import RateLimited, Unavailable, ValidationError
 
 
 def load(income_id: int) -> tuple[dict, dict, dict]:
@@ -56,10 +57,17 @@ def cancel(income_id: int):
 
 def _set_cancelled(income: dict, target: bool, settings: dict):
     if (request.form.get("is_cancelled") == "1") != target:
-        # Sent twice, or someone else got there first: the document is already in that state.
+        # Sent twice (an earlier answer lost), or someone else got there first.
+        flash(_("The document was already cancelled.") if not target else
+              _("The cancellation was already revoked."), "info")
         return redirect_to(url_for(".detail", income_id=income["id"]))
     try:
         upstream.update(g.api, income["id"], {"is_cancelled": target}, settings)
+    except (Unavailable, RateLimited) as exc:
+        return lost_write_response(
+            lambda text: render_template("incomes/cancel.html", income=income, target=target,
+                                         problem=text), exc, _lost_cancel(target),
+            reload_url=url_for(".detail", income_id=income["id"]))
     except ValidationError as exc:
         flash(" ".join(exc.messages()) or _("The accounting service refused the change."),
               "error")
@@ -67,3 +75,12 @@ def _set_cancelled(income: dict, target: bool, settings: dict):
         flash(_("The document is now cancelled; its payments were recalculated.") if target else
               _("The cancellation was revoked; its payments were recalculated."), "success")
     return redirect_to(url_for(".detail", income_id=income["id"]))
+
+
+def _lost_cancel(target: bool) -> str:
+    """What to say when the cancel (or revoke) got no answer: it may have happened."""
+    if target:
+        return _("The accounting service did not answer. The document may already be "
+                 "cancelled: open it to check before confirming again.")
+    return _("The accounting service did not answer. The cancellation may already be revoked: "
+             "open the document to check before confirming again.")

@@ -4,6 +4,7 @@ from __future__ import annotations
 from flask import flash, g, render_template, request, url_for
 from flask_babel import gettext as _
 
+from app.errors import lost_write_response
 from app.forms import build_edit_form
 from app.htmx import redirect_to
 from app.i18n import date_filter
@@ -30,8 +31,14 @@ def edit(income_id: int):
             if done is not None:
                 return done
     status = form.status() if request.method == "POST" else 200
-    return render_template("incomes/edit.html", form=form, income=income,
-                           settings=settings), status
+    return _page(form, income, settings), status
+
+
+def _page(form, income: dict, settings: dict, problem: str | None = None) -> str:
+    """The edit page; problem (the save got no answer) goes above the form, input kept."""
+    if problem:
+        form.upstream_failed(problem)
+    return render_template("incomes/edit.html", form=form, income=income, settings=settings)
 
 
 def _save(form, income: dict, body: dict, settings: dict):
@@ -45,11 +52,10 @@ def _save(form, income: dict, body: dict, settings: dict):
     except ValidationError as exc:
         form.apply_upstream(exc)
         return None
-    except (Unavailable, RateLimited):
-        form.upstream_failed(_("The accounting service did not answer in time. Your changes may "
-                               "or may not have been saved: open the income in a new tab to "
-                               "check before saving again."))
-        return None
+    except (Unavailable, RateLimited) as exc:
+        return lost_write_response(lambda text: _page(form, income, settings, text), exc, _(
+            "The accounting service did not answer in time. Your changes may or may not have "
+            "been saved: open the income in a new tab to check before saving again."))
     flash(_("The income was saved."), "success")
     _note_rounding(body, saved or {})
     return redirect_to(detail)
