@@ -4,9 +4,10 @@ from __future__ import annotations
 from flask import flash, g, render_template, request, url_for
 from flask_babel import gettext as _
 
+from app.errors import lost_write_response
 from app.expenses import bp, editing, upstream
 from app.htmx import redirect_to
-from app.upstream import ValidationError
+from app.upstream import RateLimited, Unavailable, ValidationError
 
 
 @bp.route("/<int:expense_id>/edit", methods=["GET", "POST"])
@@ -22,9 +23,16 @@ def edit(expense_id: int):
             if done is not None:
                 return done
     status = 400 if request.method == "POST" and form.has_errors() else 200
+    return _page(form, expense), status
+
+
+def _page(form, expense: dict, problem: str | None = None) -> str:
+    """The edit page; problem (the save got no answer) goes above the form, input kept."""
+    if problem:
+        form.upstream_failed(problem)
     return render_template("expenses/edit.html", form=form, expense=expense,
                            lock=editing.lock_note(form, expense),
-                           frozen=editing.frozen_ledger(expense)), status
+                           frozen=editing.frozen_ledger(expense))
 
 
 def _save(form, expense: dict, body: dict):
@@ -38,5 +46,9 @@ def _save(form, expense: dict, body: dict):
     except ValidationError as exc:
         form.apply_upstream(exc)
         return None
+    except (Unavailable, RateLimited) as exc:
+        return lost_write_response(lambda text: _page(form, expense, text), exc, _(
+            "The accounting service did not answer. Your changes to the expense may already be "
+            "saved: open it in a new tab to check, then save again if needed."))
     flash(_("The expense was saved."), "success")
     return redirect_to(detail)

@@ -4,11 +4,12 @@ from __future__ import annotations
 from flask import flash, g, render_template, request, url_for
 from flask_babel import gettext as _
 
+from app.errors import lost_write_response
 from app.htmx import redirect_to, render
 from app.once import create_once
 from app.partners import bp, upstream
 from app.partners.form import PartnerForm, initial
-from app.upstream import Page, ValidationError
+from app.upstream import Page, RateLimited, Unavailable, ValidationError
 
 
 @bp.get("/")
@@ -55,25 +56,36 @@ def edit(partner_id: int):
     record = upstream.get(g.api, partner_id)
     form = PartnerForm(data=initial(record))
     if not form.is_submitted():
-        return render_template("partners/edit.html", form=form, record=record, existing=None)
-    done, existing = _save(form, partner_id) if form.validate() else (None, None)
+        return _edit_page(form, record)
+    done, existing = _save(form, record) if form.validate() else (None, None)
     if done is not None:
         return done
-    return render_template("partners/edit.html", form=form, record=record,
-                           existing=existing), 400
+    return _edit_page(form, record, existing), 400
 
 
-def _save(form: PartnerForm, partner_id: int) -> tuple:
-    """(redirect, None) when saved or unchanged; (None, colliding partner) when refused."""
-    here = url_for(".edit", partner_id=partner_id)
+def _edit_page(form: PartnerForm, record: dict, existing: dict | None = None,
+               problem: str | None = None) -> str:
+    """The partner's page; problem (the save got no answer) goes above the form, input kept."""
+    if problem:
+        form.form_errors.append(problem)
+    return render_template("partners/edit.html", form=form, record=record, existing=existing)
+
+
+def _save(form: PartnerForm, record: dict) -> tuple:
+    """(response, None) when saved, unchanged or unanswered; (None, colliding partner) when
+    refused."""
+    here = url_for(".edit", partner_id=record["id"])
     body = form.changes()
     if not body:
         flash(_("Nothing was changed."), "info")
         return redirect_to(here), None
     try:
-        saved = upstream.update(g.api, partner_id, body)
+        saved = upstream.update(g.api, record["id"], body)
     except ValidationError as exc:
         return None, show_refusal(form, exc)
+    except (Unavailable, RateLimited) as exc:
+        return lost_write_response(lambda text: _edit_page(form, record, problem=text), exc,
+                                   reload_url=here), None
     flash(saved_message(saved, form, _saved), "success")
     return redirect_to(here), None
 

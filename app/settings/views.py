@@ -4,9 +4,10 @@ from __future__ import annotations
 from flask import flash, g, render_template, url_for
 from flask_babel import gettext as _
 
+from app.errors import lost_write_response
 from app.htmx import redirect_to
 from app.settings import bp, company
-from app.upstream import PermissionDenied, ValidationError
+from app.upstream import PermissionDenied, RateLimited, Unavailable, ValidationError
 
 
 @bp.route("/", methods=["GET", "POST"])
@@ -20,8 +21,15 @@ def index():
         if response is not None:
             return response
         status = 403 if company.read_only() else 400
+    return _page(form, info), status
+
+
+def _page(form, info: dict, problem: str | None = None) -> str:
+    """The settings page; problem (the save got no answer) goes above the form, input kept."""
+    if problem:
+        form.form_errors.append(problem)
     return render_template("settings/index.html", info=info, form=form,
-                           read_only=company.read_only(), switches=company.SWITCHES), status
+                           read_only=company.read_only(), switches=company.SWITCHES)
 
 
 def _save(form, info: dict):
@@ -31,10 +39,16 @@ def _save(form, info: dict):
     body = form.changes(info)
     if not body:
         flash(_("Nothing was changed."), "info")
-    elif not _send(form, body):
+        return redirect_to(url_for(".index"))
+    try:
+        sent = _send(form, body)
+    except (Unavailable, RateLimited) as exc:
+        return lost_write_response(lambda text: _page(form, info, text), exc, _(
+            "The accounting service did not answer. The settings may already be saved: reload "
+            "the page to check, then save again if needed."), reload_url=url_for(".index"))
+    if not sent:
         return None
-    else:
-        flash(_("The settings were saved. Income forms follow them from now on."), "success")
+    flash(_("The settings were saved. Income forms follow them from now on."), "success")
     return redirect_to(url_for(".index"))
 
 
