@@ -21,11 +21,23 @@ NOBODY = Actor("", "")
 
 def record_save(company_id: int, previous, new, actor: Actor, origin: str):
     """Keep the saved configuration; first the one replaced, if history does not hold it."""
+    record_found(company_id, previous)
+    return add_version(company_id, new, actor, note=_note(origin))
+
+
+def record_found(company_id: int, stored) -> None:
+    """Keep the stored configuration as found, if history does not hold it yet (done before a
+    save is recorded, and when a save got no answer, while the replaced one is still known)."""
     latest = latest_version(company_id)
     known = latest.config if latest is not None else None
-    if (latest is not None or previous is not None) and known != previous:
-        add_version(company_id, previous, NOBODY, note=FOUND)
-    return add_version(company_id, new, actor, note=_note(origin))
+    if (latest is not None or stored is not None) and known != stored:
+        add_version(company_id, stored, NOBODY, note=FOUND)
+
+
+def record_landed(company_id: int, saved, actor: Actor, origin: str):
+    """Keep a save whose answer was lost but which is found stored (its predecessor was kept
+    by record_found when the answer was lost; what is stored now is not a "found" version)."""
+    return add_version(company_id, saved, actor, note=_note(origin))
 
 
 def _note(origin: str) -> str:

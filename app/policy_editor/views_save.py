@@ -5,15 +5,16 @@ from flask import flash, g, render_template, request, url_for
 from flask_babel import gettext as _
 
 from app.auth import current_actor
+from app.errors import lost_write_response
 from app.htmx import redirect_to
 from app.policies import has_errors
 from app.policy_editor import bp, drafts
 from app.policy_editor.cards import editor_model, flat_problems
 from app.policy_editor.guards import refuse_if_readonly, refuse_if_stale
-from app.policy_editor.history import DELETE, record_save
+from app.policy_editor.history import DELETE, record_found, record_landed, record_save
 from app.policy_editor.state import load_state
 from app.policy_editor.stored import forget_created_records, refusal_text, save_stored
-from app.upstream import PermissionDenied, ValidationError
+from app.upstream import PermissionDenied, RateLimited, Unavailable, ValidationError
 
 
 @bp.get("/review")
@@ -26,10 +27,10 @@ def review():
     return _review_page(state)
 
 
-def _review_page(state, upstream_errors=(), status: int = 200):
+def _review_page(state, upstream_errors=(), status: int = 200, problem: str | None = None):
     model = editor_model(state)
     context = {"state": state, "blocked": has_errors(state.problems),
-               "upstream_errors": list(upstream_errors), **model,
+               "upstream_errors": list(upstream_errors), "problem": problem, **model,
                "blocking": flat_problems(model["cards"], errors=True),
                "notes": flat_problems(model["cards"], errors=False)}
     return render_template("policies/review.html", **context), status
@@ -45,17 +46,45 @@ def save():
     if has_errors(state.problems):
         flash(_("The policies have errors; nothing was saved."), "error")
         return redirect_to(url_for("policy_editor.review"))
-    done = _write(state, state.draft.config, state.draft.origin)
+    if _landed(state):
+        return _finish_landed(state)
+    done = _write(state, state.draft.config, state.draft.origin,
+                  lambda text: _review_page(state, problem=text)[0])
     if done is not None:
         return done
     flash(_("The income policies were saved."), "success")
     return redirect_to(url_for("policy_editor.index"))
 
 
-def _write(state, config, origin):
-    """Send config upstream and record it; a response when the upstream refused, else None."""
+def _landed(state) -> bool:
+    """True when what is stored changed since the draft began and now is the draft: a save
+    whose answer was lost went through (or someone saved the very same)."""
+    stored = drafts.config_hash(state.stored)
+    return state.draft.base != stored and drafts.config_hash(state.draft.config) == stored
+
+
+def _finish_landed(state):
+    """Record the save found stored and end the draft, without writing it again."""
+    record_landed(state.company_id, state.stored, current_actor(), state.draft.origin)
+    drafts.discard_draft(state.company_id)
+    forget_created_records(state.company_id, state.stored)
+    flash(_("The income policies were already saved; nothing was sent again."), "success")
+    return redirect_to(url_for("policy_editor.index"))
+
+
+def _write(state, config, origin, again):
+    """Send config upstream and record it; a response when the upstream refused or did not
+    answer (again(text) renders the page to show with that message), else None."""
     try:
         saved = save_stored(g.api, state.company_id, config)
+    except (Unavailable, RateLimited) as exc:
+        record_found(state.company_id, state.stored)
+        return lost_write_response(again, exc, _(
+            "The accounting service did not answer. The policies may already be saved: send "
+            "again and Bookdesk checks first; nothing is saved twice.") if config is not None
+            else _("The accounting service did not answer. The policies may already be "
+                   "deleted: open the editor to check."),
+            reload_url=url_for("policy_editor.index"))
     except PermissionDenied as exc:
         if exc.two_factor:
             raise
@@ -84,7 +113,9 @@ def delete():
         status = 200 if request.method == "GET" else 400
         return render_template("policies/delete.html", state=state,
                                stored_hash=drafts.config_hash(state.stored)), status
-    refused = refuse_if_readonly(state) or _write(state, None, DELETE)
+    refused = refuse_if_readonly(state) or _write(state, None, DELETE, lambda text: render_template(
+        "policies/delete.html", state=state, stored_hash=drafts.config_hash(state.stored),
+        problem=text))
     if refused:
         return refused
     flash(_("All income policy settings were deleted."), "success")
