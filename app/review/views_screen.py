@@ -7,12 +7,13 @@ from flask import abort, g, make_response, request
 from flask_babel import gettext as _
 
 from app.auth import current_actor
+from app.errors import lost_write_response
 from app.expenses.download import download
 from app.expenses.files import file_response
 from app.htmx import is_htmx, redirect_to, render
 from app.incomes import upstream as income_upstream
 from app.review import actions, bp, compare, flow, prefetch, screen, walk
-from app.upstream import UpstreamError, ValidationError
+from app.upstream import RateLimited, Unavailable, UpstreamError, ValidationError
 
 
 @bp.get("/<int:income_id>", endpoint="screen")
@@ -48,8 +49,12 @@ def _done(bits, current: walk.Walk, record: dict):
     seen = compare.decode(request.form.get("seen"))
     if not screen.can_mark_done(record):
         return _refused(bits, current, record)
-    result = actions.done(g.api, g.company_id, current_actor(), record["id"], seen,
-                          screen.names(bits.catalogs))
+    try:
+        result = actions.done(g.api, g.company_id, current_actor(), record["id"], seen,
+                              screen.names(bits.catalogs))
+    except (Unavailable, RateLimited) as exc:
+        form = screen.build_form(record, bits.settings, bits.catalogs)
+        return _lost(bits, current, record, form, exc)
     prefetch.keep(g.api, result.record)
     if result.kind == "conflict":
         return _show(flow.screen_context(bits, current, result.record, None,
@@ -72,9 +77,24 @@ def _save_done(bits, current: walk.Walk, income_id: int):
     except ValidationError as exc:
         form.apply_upstream(exc)
         return _show(flow.screen_context(bits, current, latest, None, form=form), 400)
+    except (Unavailable, RateLimited) as exc:
+        return _lost(bits, current, latest, form, exc)
     prefetch.keep(g.api, result.record)
     current.close(income_id)
     return _step(bits, current, income_id)
+
+
+def _lost(bits, current: walk.Walk, record: dict, form, exc):
+    """The write got no answer: the same income stays, the reviewer's input kept, a reload
+    link (htmx leaves the screen as it is and shows the message alone)."""
+    pair = prefetch.cached(g.api, record["id"], wait=0)
+    prefetch.forget(g.api, record["id"])  # its state is unknown now: a reload reads it again
+    here = flow.screen_url(record["id"], bits.filters.key)
+    return lost_write_response(
+        lambda text: _show(flow.screen_context(bits, current, record, pair[1] if pair else None,
+                                               form=form, problem=text, reload_url=here)),
+        exc, _("The accounting service did not answer. The income may already be marked done: "
+               "reload it to see, then send again if needed."), reload_url=here)
 
 
 def _unsendable(bits, current: walk.Walk, form, latest: dict):
