@@ -178,7 +178,7 @@ def _review_done(ctx: Ctx, marker: str) -> tuple[str, BrowserForm]:
                           timeout=10).status_code == 200
     path = _company_path(ctx, f"review/{income_id}")
     html = ctx.client.get(path).get_data(as_text=True)
-    form = next(f for f in _forms(html) if f.url.endswith("/act"))
+    form = next(f for f in _forms(html) if f.url.split("?")[0].endswith("/done"))
     form.pairs.append(("action", "done"))
     return form.url, form
 
