@@ -91,9 +91,9 @@ class EditorState:
         return shape_problems(self.stored if odd_stored else self.config)
 
 
-def load_state(*, currencies: bool = False) -> EditorState:
-    """Read the stored configuration and catalogues for the current company."""
-    stored, catalogs = load_editor_data(g.api, currencies=currencies)
+def load_state(*, currencies: bool = False, data: tuple | None = None) -> EditorState:
+    """The editor's state; reads the stored configuration and catalogues unless given."""
+    stored, catalogs = data or load_editor_data(g.api, currencies=currencies)
     company_id = g.company_id
     return EditorState(company_id, stored, catalogs, drafts.load_draft(company_id),
                        drafts.readonly_reason(current_actor().fp))

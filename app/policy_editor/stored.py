@@ -44,10 +44,20 @@ def _catalog_or_empty(api, name: str) -> list:
 
 def load_editor_data(api, *, currencies: bool = False) -> tuple:
     """The stored configuration and the catalogues, read side by side."""
+    return editor_data(run_parallel(editor_tasks(api, currencies=currencies)))
+
+
+def editor_tasks(api, *, currencies: bool = False) -> dict:
+    """The editor's reads as run_parallel tasks, so a page can add reads of its own."""
     names = EDITOR_CATALOGS + (("currencies",) if currencies else ())
     tasks = {name: partial(_catalog_or_empty, api, name) for name in names}
     tasks["stored"] = partial(load_stored, api)
-    found = run_parallel(tasks)
+    return tasks
+
+
+def editor_data(found: dict) -> tuple:
+    """(stored configuration, Catalogs) from the results of editor_tasks."""
+    found = dict(found)
     return found.pop("stored"), Catalogs.from_lists(found)
 
 

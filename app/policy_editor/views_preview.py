@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from datetime import date
+from functools import partial
 
 from flask import g, request
 
@@ -17,6 +18,8 @@ from app.policy_editor.preview import (
     run_preview,
 )
 from app.policy_editor.state import load_state
+from app.policy_editor.stored import editor_data, editor_tasks
+from app.upstream import run_parallel
 
 
 @bp.get("/preview")
@@ -25,12 +28,19 @@ def preview():
     months = request.args.get("months", DEFAULT_MONTHS, type=int)
     months = months if months in MONTH_CHOICES else DEFAULT_MONTHS
     show = request.args.get("show") if request.args.get("show") in FILTERS else "all"
-    state = load_state(currencies=True)
+    since = months_ago(date.today(), months)
+    found = _read_side_by_side(since)
+    (incomes, truncated), state = found.pop("incomes"), load_state(data=editor_data(found))
     context = {"state": state, "months": months, "month_choices": MONTH_CHOICES, "show": show,
                "filters": FILTERS, "result": None, "blocked": has_errors(state.problems)}
     if not context["blocked"]:
-        since = months_ago(date.today(), months)
-        incomes, truncated = fetch_incomes(g.api, since)
         context["result"] = run_preview(state.config, incomes, state.catalogs, since)
         context["result"].truncated = truncated
     return render("policies/preview.html", "policies/_preview_results.html", **context)
+
+
+def _read_side_by_side(since: date) -> dict:
+    """The incomes do not depend on the stored configuration: one round trip for both."""
+    tasks = editor_tasks(g.api, currencies=True)
+    tasks["incomes"] = partial(fetch_incomes, g.api, since)
+    return run_parallel(tasks)
