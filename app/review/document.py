@@ -2,9 +2,10 @@
 
 The CSP allows images and frames from 'self' only, and the upstream hands out signed links on
 its own host, so the file is fetched here and passed on: a PNG or JPEG as an image, a PDF framed
-beside the fields, anything else (XML) offered as a download. Fetching and serving reuse the
-expenses area's same-origin proxy (app.expenses.download / files): typed errors, counted calls,
-a locked-down CSP on the file itself.
+beside the fields, anything else (XML) offered as a download. The bytes come from
+UpstreamClient.download (typed errors, counted calls, no token on the signed link); serving reuses
+the expenses area's same-origin file response (app.expenses.files), with a locked-down CSP on the
+file itself.
 """
 from __future__ import annotations
 

@@ -8,7 +8,6 @@ from flask_babel import gettext as _
 
 from app.auth import current_actor
 from app.errors import lost_write_response
-from app.expenses.download import download
 from app.expenses.files import file_response
 from app.htmx import is_htmx, redirect_to, render
 from app.incomes import upstream as income_upstream
@@ -160,6 +159,6 @@ def _content(artifact: dict | None) -> bytes | None:
     if not artifact or not artifact.get("url"):
         return None
     try:
-        return download(g.api, artifact["url"])
+        return g.api.download(artifact["url"])[0]
     except UpstreamError:
         return None
