@@ -9,7 +9,6 @@ from flask_babel import gettext as _
 from app.auth import current_actor
 from app.htmx import redirect_to, render
 from app.review import bp, bulk, compare, flow, prefetch, queue, walk
-from app.review.filters import is_filtered
 from app.review.log_view import last_undoable
 from app.review.reasons import Context, reasons
 from app.upstream import ValidationError, run_parallel
@@ -39,7 +38,7 @@ def _queue_context(bits, page, context: Context, problems: list) -> dict:
     rows = [{"income": row, "reasons": reasons(row, context), "fp": compare.fingerprint(row)}
             for row in page.rows]
     return {"form": bits.filters.form, "page": page, "rows": rows, "problems": problems,
-            "key": bits.filters.key, "filtered": is_filtered(bits.filters.form),
+            "key": bits.filters.key, "filtered": bits.filters.form.is_filtered(),
             "local": bits.filters.local.active, "has_policies": context.has_policies,
             "codes": bits.context.codes, "tags": page.lookups.get("tags") or {},
             "last_action": last_undoable(g.company_id, current_actor())}
