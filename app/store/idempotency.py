@@ -2,8 +2,10 @@
 
 A create form carries new_key(). On submit the view calls claim() (or claim_waiting(), which lets
 a repeat wait for the first): only the caller that gets first=True performs the create, then
-calls finish() with where to redirect, or fail() so the same form can be sent again. Every
-function here commits its own small transaction.
+calls finish() with where to redirect, or fail() so the same form can be sent again. A create
+whose answer was lost is marked unknown() (it may or may not have been stored): the next claim
+hands the key over with state "unknown", so that caller looks for the record before sending
+again. Every function here commits its own small transaction.
 """
 
 from __future__ import annotations
@@ -39,6 +41,11 @@ class Claim:
         return self.state == "pending"
 
     @property
+    def unknown(self) -> bool:
+        """Tell whether this caller took over a key whose earlier send has no known outcome."""
+        return self.state == "unknown"
+
+    @property
     def done(self) -> bool:
         """Tell whether an earlier submit finished; result says where it led."""
         return self.state == "done"
@@ -56,10 +63,15 @@ def new_key() -> str:
 def claim(key: str, company_id: int, purpose: str, *, session: Session | None = None) -> Claim:
     """Atomically claim key: exactly one concurrent caller gets first=True."""
     s = session_or_current(session)
-    # A purge may delete the row between our insert and our read; then simply try again.
+    # A purge may delete the row, or its holder release it, between our writes and our read;
+    # then simply try again.
     for _ in range(_CLAIM_ATTEMPTS):
-        if _insert(s, key, company_id, purpose) or _reclaim_failed(s, key, company_id, purpose):
+        if _insert(s, key, company_id, purpose) or _reclaim(s, key, company_id, purpose, "failed"):
             return Claim(first=True, state="pending")
+        if _reclaim(s, key, company_id, purpose, "unknown"):
+            # The winner now holds the key (pending); what unknown() kept is still on the row.
+            result = s.execute(select(FormKey.result).where(FormKey.key == key)).scalar()
+            return Claim(first=True, state="unknown", result=result)
         row = s.execute(
             select(FormKey.company_id, FormKey.purpose, FormKey.state, FormKey.result)
             .where(FormKey.key == key)
@@ -67,6 +79,8 @@ def claim(key: str, company_id: int, purpose: str, *, session: Session | None = 
         if row is not None:
             if (row.company_id, row.purpose) != (company_id, purpose):
                 raise KeyMismatchError(key)
+            if row.state in ("failed", "unknown"):
+                continue  # released after our reclaim was tried: try to take it again
             return Claim(first=False, state=row.state, result=row.result)
     raise RuntimeError(f"could not claim form key after {_CLAIM_ATTEMPTS} attempts")
 
@@ -95,12 +109,15 @@ def _insert(s: Session, key: str, company_id: int, purpose: str) -> bool:
     return True
 
 
-def _reclaim_failed(s: Session, key: str, company_id: int, purpose: str) -> bool:
+def _reclaim(s: Session, key: str, company_id: int, purpose: str, state: str) -> bool:
+    values = {"state": "pending", "created_at": utcnow()}
+    if state == "failed":
+        values["result"] = None
     stmt = (
         update(FormKey)
-        .where(FormKey.key == key, FormKey.state == "failed")
+        .where(FormKey.key == key, FormKey.state == state)
         .where(FormKey.company_id == company_id, FormKey.purpose == purpose)
-        .values(state="pending", result=None, created_at=utcnow())
+        .values(**values)
     )
     return _commit_rowcount(s, stmt) == 1
 
@@ -121,6 +138,16 @@ def fail(key: str, *, session: Session | None = None) -> bool:
         update(FormKey)
         .where(FormKey.key == key, FormKey.state == "pending")
         .values(state="failed", result=None)
+    )
+    return _commit_rowcount(session_or_current(session), stmt) == 1
+
+
+def unknown(key: str, note: Any = None, *, session: Session | None = None) -> bool:
+    """Mark a pending key unknown: sent, answer lost; note is what a later look-up needs."""
+    stmt = (
+        update(FormKey)
+        .where(FormKey.key == key, FormKey.state == "pending")
+        .values(state="unknown", result=note)
     )
     return _commit_rowcount(session_or_current(session), stmt) == 1
 

@@ -67,7 +67,7 @@ class FormKey(Base):
     __tablename__ = "form_keys"
     __table_args__ = (
         CheckConstraint(
-            "state IN ('pending', 'done', 'failed')", name="state"
+            "state IN ('pending', 'done', 'failed', 'unknown')", name="state"
         ),
         Index("ix_form_keys_created_at", "created_at"),
     )

@@ -19,6 +19,7 @@ from app.store.idempotency import (
     finish,
     new_key,
     purge_expired,
+    unknown,
 )
 from app.store.models import utcnow
 
@@ -101,6 +102,42 @@ def test_concurrent_reclaims_of_a_failed_key_have_exactly_one_winner(
     fail(key, session=session)
     claims = _claim_at_once(store, key)
     assert sum(c.first for c in claims) == 1
+
+
+def test_an_unknown_key_is_handed_to_one_claimer_with_its_note(
+    store: Store, session: Session
+) -> None:
+    key = new_key()
+    claim(key, 1, "income_create", session=session)
+    assert unknown(key, {"sent_at": "2025-03-05T10:00:00+00:00"}, session=session)
+    claims = _claim_at_once(store, key)
+    [winner] = [c for c in claims if c.first]
+    assert (winner.unknown, winner.result) == (True, {"sent_at": "2025-03-05T10:00:00+00:00"})
+    assert all(c.pending and not c.unknown for c in claims if not c.first)
+
+
+def test_an_unknown_key_taken_over_can_finish_fail_or_stay_unknown(session: Session) -> None:
+    outcomes = {"done": lambda k: finish(k, {"url": "/x"}, session=session),
+                "failed": lambda k: fail(k, session=session),
+                "unknown": lambda k: unknown(k, {"n": 1}, session=session)}
+    for state, end in outcomes.items():
+        key = new_key()
+        claim(key, 1, "income_create", session=session)
+        unknown(key, {"n": 1}, session=session)
+        assert claim(key, 1, "income_create", session=session).unknown
+        assert end(key)
+        again = claim(key, 1, "income_create", session=session)
+        assert again.state == ("pending" if state == "failed" else state)
+        assert again.first is (state != "done")
+
+
+def test_only_a_pending_key_can_become_unknown(session: Session) -> None:
+    key = new_key()
+    assert not unknown(key, session=session)
+    claim(key, 1, "income_create", session=session)
+    finish(key, {"url": "/x"}, session=session)
+    assert not unknown(key, session=session)
+    assert claim(key, 1, "income_create", session=session).done
 
 
 def test_keys_older_than_a_day_are_purged(session: Session) -> None:
