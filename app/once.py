@@ -1,12 +1,21 @@
 """Creates that happen once per rendered form, however often it is submitted.
 
 The form carries a one-time key (app.store.idempotency). The first submit claims it and sends;
-a second submit of the same form waits for the first and lands where it did. A refused or
-failed send releases the key, so the corrected form may be sent again.
+a second submit of the same form waits for the first and lands where it did. A refused send, or
+one the upstream asked to wait with (RateLimited: not sent), releases the key, so the form may
+be sent again.
+
+A send with no answer (Unavailable) may have been stored: POSTs are never retried. The area's
+Recovery reads back the record the send would have made. Found: the key finishes there. Not
+found: the key is released and the form says nothing was created (LostAnswer, created=False).
+The read-back fails too: the key stays unknown and the form says so (created=None); the next
+submit of that form looks again before it sends anything.
 """
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
 from flask import flash, g
@@ -16,8 +25,15 @@ from flask_babel import lazy_gettext as _l
 from app.errors import error_response
 from app.htmx import redirect_to
 from app.store import idempotency
+from app.upstream import RateLimited, Unavailable, ValidationError
 
 EXPIRED = _l("This form has expired. Reload the page and try again.")
+FOUND = _l("The accounting service answered late, but the record was created.")
+NOT_CREATED = _l("The accounting service did not answer, and nothing was created. It is safe "
+                 "to send the form again.")
+UNCONFIRMED = _l("The accounting service did not answer, and it is not yet known whether the "
+                 "record was created. Send the form again in a moment: Bookdesk checks first and "
+                 "does not create it twice.")
 
 
 class ExpiredKey(Exception):
@@ -36,12 +52,40 @@ class Sent(NamedTuple):
     response: Any = None
 
 
+class LostAnswer(Exception):
+    """A send got no answer and no record was found: created False (safe to resend) or None
+    (not yet known; the key stays unknown). str() is the message for above the form."""
+
+    def __init__(self, message: str, created: bool | None) -> None:
+        super().__init__(message)
+        self.created = created
+
+
+@dataclass(frozen=True)
+class Recovery:
+    """How an area finds what a send with a lost answer created, in its own words.
+
+    find(since) reads the record back (since: when the send started, UTC) and gives its URL,
+    or None when it is not there; Unavailable or RateLimited mean it could not look.
+    existing(exc) gives the URL of the record a refusal names (e.g. existing_income_id), when
+    a resend is refused because the lost one landed.
+    """
+
+    find: Callable[[datetime], str | None]
+    existing: Callable[[ValidationError], str | None] = lambda exc: None
+    found: Any = FOUND
+    not_created: Any = NOT_CREATED
+    unconfirmed: Any = UNCONFIRMED
+
+
 def send_once(key: str, purpose: str, send: Callable[[], Sent], *,
-              repeat: Callable[[idempotency.Claim], Any] | None = None):
+              repeat: Callable[[idempotency.Claim], Any] | None = None,
+              recover: Recovery | None = None):
     """Run send() unless this key was already used; return the response to give.
 
     A repeat gets repeat(claim) (default repeat_response). Exceptions from send propagate
-    with the key released, as does a Sent without a url.
+    with the key released, as does a Sent without a url. With recover, a lost answer is read
+    back (see the module docstring) and LostAnswer raised when no record is found.
     """
     try:
         claim = idempotency.claim_waiting(key, g.company_id, purpose)
@@ -49,11 +93,61 @@ def send_once(key: str, purpose: str, send: Callable[[], Sent], *,
         raise ExpiredKey(key) from None
     if not claim.first:
         return (repeat or repeat_response)(claim)
+    if claim.unknown and recover is not None:
+        found = _look(key, recover, _since(claim.result))
+        if found is not None:
+            return found
+    return _send(key, send, recover, resend=claim.unknown)
+
+
+def _send(key: str, send: Callable[[], Sent], recover: Recovery | None, resend: bool):
+    """Send for a key this caller holds; finish, release or mark it unknown."""
+    started = datetime.now(UTC)
     try:
         sent = send()
+    except Unavailable:
+        if recover is None:
+            idempotency.fail(key)
+            raise
+        return _look(key, recover, started, lost=True)
+    except ValidationError as exc:
+        url = recover.existing(exc) if recover is not None and resend else None
+        if url is None:
+            idempotency.fail(key)
+            raise
+        return _found(key, url, recover)
     except Exception:
         idempotency.fail(key)
         raise
+    return _finish(key, sent)
+
+
+def _look(key: str, recover: Recovery, since: datetime, *, lost: bool = False):
+    """Read back what a lost send made: a redirect to it, else None (resend) or LostAnswer."""
+    try:
+        url = recover.find(since)
+    except (Unavailable, RateLimited):
+        idempotency.unknown(key, {"sent_at": since.isoformat()})
+        raise LostAnswer(str(recover.unconfirmed), None) from None
+    except Exception:
+        # Signed out, refused, a bug: still unknown, and the next submit looks again.
+        idempotency.unknown(key, {"sent_at": since.isoformat()})
+        raise
+    if url is not None:
+        return _found(key, url, recover)
+    if lost:
+        idempotency.fail(key)
+        raise LostAnswer(str(recover.not_created), False)
+    return None
+
+
+def _found(key: str, url: str, recover: Recovery):
+    idempotency.finish(key, {"url": url})
+    flash(str(recover.found), "success")
+    return redirect_to(url)
+
+
+def _finish(key: str, sent: Sent):
     if sent.url is None:
         idempotency.fail(key)
     else:
@@ -62,6 +156,14 @@ def send_once(key: str, purpose: str, send: Callable[[], Sent], *,
         return sent.response
     flash(sent.message, "success")
     return redirect_to(sent.url)
+
+
+def _since(note: Any) -> datetime:
+    """When the lost send started, from the unknown key's note (now when it is missing)."""
+    try:
+        return datetime.fromisoformat(note["sent_at"])
+    except (TypeError, KeyError, ValueError):
+        return datetime.now(UTC)
 
 
 def repeat_response(claim: idempotency.Claim, message: str | None = None,
@@ -77,17 +179,31 @@ def repeat_response(claim: idempotency.Claim, message: str | None = None,
 
 
 def create_once(form, purpose: str, send: Callable[[], dict], target: Callable[[dict], str],
-                message: Callable[[dict], str]):
+                message: Callable[[dict], str], recover: Recovery | None = None):
     """Send a form's create once (its key in form.form_key); None to re-render the form.
 
-    An expired key leaves a message on the form; upstream refusals propagate.
+    An expired key, a lost answer with nothing found, or a rate limit (nothing sent) leaves a
+    message on the form and sets form.lost_status (503 / 429); upstream refusals propagate.
     """
     def sent() -> Sent:
         created = send()
         return Sent(target(created), message(created))
 
     try:
-        return send_once(form.form_key.data, purpose, sent)
+        return send_once(form.form_key.data, purpose, sent, recover=recover)
     except ExpiredKey:
         form.form_errors.append(str(EXPIRED))
-        return None
+    except LostAnswer as exc:
+        form.form_errors.append(str(exc))
+        form.lost_status = 503
+    except RateLimited as exc:
+        form.form_errors.append(rate_limited_message(exc))
+        form.lost_status = 429
+    return None
+
+
+def rate_limited_message(exc: RateLimited) -> str:
+    """Nothing was sent: the upstream asked to wait; say how long."""
+    seconds = max(int(getattr(exc, "retry_after", 0) or 0), 1)
+    return _("The accounting service asked us to slow down, so nothing was created. Send the "
+             "form again in %(seconds)s seconds.", seconds=seconds)

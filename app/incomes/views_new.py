@@ -10,9 +10,18 @@ from markupsafe import Markup
 from app.forms import build_new_form
 from app.incomes import bp, create, upstream
 from app.incomes.images import read_image
-from app.once import EXPIRED, ExpiredKey, Sent, repeat_response, send_once
+from app.once import (
+    EXPIRED,
+    ExpiredKey,
+    LostAnswer,
+    Recovery,
+    Sent,
+    rate_limited_message,
+    repeat_response,
+    send_once,
+)
 from app.store import idempotency
-from app.upstream import RateLimited, Unavailable, ValidationError
+from app.upstream import RateLimited, ValidationError
 
 
 def _form(settings: dict, catalogs: dict, initial: dict):
@@ -47,6 +56,7 @@ def new():
     status = 200
     if request.method == "POST":
         status = 400 if image_errors and form.status() == 200 else form.status()
+        status = 429 if getattr(form, "rate_limited", False) else status
     return render_template("incomes/new.html", form=form, form_key=key, original=original,
                            image_errors=image_errors, settings=settings), status
 
@@ -54,16 +64,40 @@ def new():
 def _submit(form, key: str, image):
     """Create once; a repeat lands where the first did, a refusal stays on the form."""
     try:
-        return send_once(key, create.PURPOSE, partial(_create, form, image), repeat=_earlier)
+        return send_once(key, create.PURPOSE, partial(_create, form, image), repeat=_earlier,
+                         recover=_recovery(form))
     except ExpiredKey:
         form.form_errors.append(str(EXPIRED))
     except ValidationError as exc:
         _show_refusal(form, exc)
-    except (Unavailable, RateLimited):
-        form.upstream_failed(_("The accounting service did not answer in time. The document "
-                               "may or may not have been created: sending the form again is "
-                               "safe, a second copy is refused by its invoice number."))
+    except LostAnswer as exc:
+        form.upstream_failed(str(exc))
+    except RateLimited as exc:
+        form.upstream_failed(rate_limited_message(exc))
+        form.rate_limited = True
     return None
+
+
+def _recovery(form) -> Recovery:
+    """A lost create is found by its invoice number (unique per company, matched exactly)."""
+    number = create.payload(form).get("invoice_number") or ""
+
+    def find(since) -> str | None:
+        found = upstream.find_by_number(g.api, number) if number else []
+        return url_for(".detail", income_id=found[0]["id"]) if found else None
+
+    def existing(exc: ValidationError) -> str | None:
+        income_id = exc.extra.get("existing_income_id")
+        return url_for(".detail", income_id=income_id) if income_id else None
+
+    return Recovery(find, existing, found=_(
+        "The accounting service answered late, but the accounting document was created."),
+        not_created=_("The accounting service did not answer in time, and the document was not "
+                      "created. It is safe to send the form again."),
+        unconfirmed=_("The accounting service did not answer in time, and it is not yet known "
+                      "whether the document was created. Send the form again in a moment: "
+                      "Bookdesk checks first, and a second copy is refused by its invoice "
+                      "number."))
 
 
 def _create(form, image) -> Sent:
