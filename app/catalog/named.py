@@ -73,6 +73,14 @@ def create(api, kind: Kind, name: str) -> dict:
     return body[0] if isinstance(body, list) else body
 
 
+def find_created(api, kind: Kind, name: str) -> dict | None:
+    """The entry named name (the API refuses a second one, in any case), from a fresh list."""
+    catalog.invalidate(api.company_id, kind.name)
+    wanted = name.strip().casefold()
+    return next((item for item in catalog.get(api, kind.name)
+                 if (item.get("name") or "").strip().casefold() == wanted), None)
+
+
 def rename(api, kind: Kind, names: dict[int, str]) -> RenameResult:
     """Rename several entries in one request; partial success where the API allows it."""
     sent = [{"id": key, "name": value} for key, value in names.items()]

@@ -17,7 +17,7 @@ from app.catalog import named
 from app.catalog.forms import NameForm, TagFilterForm
 from app.catalog.report import delete_report
 from app.htmx import redirect_to
-from app.once import create_once
+from app.once import Recovery, create_once
 from app.upstream import ValidationError
 
 NAME_MAX = 100
@@ -56,13 +56,23 @@ def create(kind: named.Kind):
                                lambda: named.create(g.api, kind, form.name.data),
                                lambda created: _list_url(),
                                lambda created: _("“%(name)s” was created.",
-                                                 name=created.get("name", form.name.data)))
+                                                 name=created.get("name", form.name.data)),
+                               _recovery(kind, form.name.data))
         except ValidationError as exc:
             form.place(exc)
         else:
             if done is not None:
                 return done
-    return page(kind, form=form, status=400)
+    return page(kind, form=form, status=getattr(form, "lost_status", 400))
+
+
+def _recovery(kind: named.Kind, name: str) -> Recovery:
+    """A lost create is found by its name, which the API keeps unique in the catalogue."""
+    def find(since) -> str | None:
+        return _list_url() if named.find_created(g.api, kind, name) else None
+
+    return Recovery(find, found=_("The accounting service answered late, but “%(name)s” was "
+                                  "created.", name=name))
 
 
 def rename(kind: named.Kind):

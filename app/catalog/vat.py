@@ -88,6 +88,21 @@ def create(api, body: dict) -> dict:
     return created[0] if isinstance(created, list) and created else (answer or {})
 
 
+def find_created(api, body: dict) -> dict | None:
+    """A category matching a sent body (name, rate, type; area and country when sent).
+
+    The API allows twins, so an identical category made earlier is indistinguishable.
+    """
+    catalog.invalidate(api.company_id, "vat_categories")
+    wanted = {key: body.get(key) for key in ("vat_area", "country") if body.get(key)}
+    for item in catalog.get(api, "vat_categories"):
+        if (item.get("name") == body["name"] and item.get("type") == body["type"]
+                and float(item.get("percent") or 0) == body["percent"]
+                and all(item.get(key) == value for key, value in wanted.items())):
+            return item
+    return None
+
+
 def update(api, category_id: int, body: dict) -> dict:
     """Update one category; the stored category."""
     try:

@@ -7,7 +7,7 @@ from flask_babel import gettext as _
 from app.auth import company_blueprint
 from app.catalog import vat
 from app.htmx import redirect_to
-from app.once import create_once
+from app.once import Recovery, create_once
 from app.upstream import ValidationError, catalog
 
 bp = company_blueprint("vat_categories", __name__, url_prefix="/vat-categories")
@@ -29,13 +29,23 @@ def create():
                                lambda: vat.create(g.api, form.payload()),
                                lambda created: url_for(".index"),
                                lambda created: _("The VAT category “%(name)s” was created.",
-                                                 name=created.get("name", form.name.data)))
+                                                 name=created.get("name", form.name.data)),
+                               _recovery(form.payload()))
         except ValidationError as exc:
             form.place(exc)
         else:
             if done is not None:
                 return done
-    return _list(form, 400)
+    return _list(form, getattr(form, "lost_status", 400))
+
+
+def _recovery(body: dict) -> Recovery:
+    """A lost create is found by name, rate, type (and area and country when given)."""
+    def find(since) -> str | None:
+        return url_for(".index") if vat.find_created(g.api, body) else None
+
+    return Recovery(find, found=_("The accounting service answered late, but the VAT category "
+                                  "“%(name)s” was created.", name=body["name"]))
 
 
 @bp.route("/<int:vat_category_id>/edit", methods=["GET", "POST"])
