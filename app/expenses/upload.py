@@ -3,6 +3,7 @@ whole submit sent at most once (app.once), the upstream's refusals kept per file
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 
 from flask import g
 from flask_babel import gettext as _
@@ -11,13 +12,17 @@ from flask_babel import lazy_gettext as _l
 
 from app.expenses import upstream
 from app.expenses.sniff import CONTENT_TYPES, claimed, sniff
-from app.upstream import UpstreamError, ValidationError
+from app.upstream import RateLimited, Unavailable, UpstreamError, ValidationError
 
 PURPOSE = "expenses.upload"
 MAX_BYTES = 10 * 1024 * 1024
 MAX_FILES = 20
 KIND_NAMES = {"pdf": "PDF", "jpg": "JPEG", "png": "PNG", "xml": "XML"}
 NOT_SENT = _l("Not sent: the accounting service stopped answering. Send this file again.")
+UNCONFIRMED = _l("The accounting service did not answer, and it is not yet known whether this "
+                 "file was uploaded. Check the expense list before you send it again.")
+# The upstream's clock and ours differ a little; a lost create is looked for from this far back.
+CLOCK_SLACK = timedelta(minutes=1)
 
 
 @dataclass(frozen=True)
@@ -81,12 +86,46 @@ def send_all(uploads: list[Upload]) -> Outcome:
             outcome.created.append(_send_one(upload))
         except ValidationError as exc:
             outcome.refused.append((upload.filename, upstream_reason(exc)))
-        except UpstreamError:
+        except UpstreamError as exc:
             if not outcome.created:
                 raise
-            outcome.refused += [(rest.filename, str(NOT_SENT)) for rest in uploads[index:]]
+            outcome.refused += _after_failure(exc, uploads[index:], outcome)
             break
     return outcome
+
+
+def _after_failure(exc: UpstreamError, rest: list[Upload], outcome: Outcome) -> list:
+    """Refusals for the files from the first failed one on; a lost answer is read back."""
+    lost, unsent = rest[0], rest[1:]
+    reason = str(NOT_SENT)
+    if isinstance(exc, Unavailable):
+        try:
+            found = find_created(lost, datetime.now(UTC) - CLOCK_SLACK)
+        except (Unavailable, RateLimited):
+            found, reason = None, str(UNCONFIRMED)
+        if found is not None:
+            outcome.created.append(found)
+            lost = None
+    kept = [(lost.filename, reason)] if lost is not None else []
+    return kept + [(upload.filename, str(NOT_SENT)) for upload in unsent]
+
+
+def find_created(upload: Upload, since: datetime) -> dict | None:
+    """The newest expense created since `since` whose file has this upload's name and kind.
+
+    The form sends only the file, so nothing else tells two uploads of one filename apart:
+    another upload of the same name in that minute would be taken for this one.
+    """
+    recent = [e for e in upstream.created_since(g.api, since.isoformat())
+              if e.get("has_artifact")]
+    infos = upstream.artifacts(g.api, [e["id"] for e in recent])
+    names = {info.get("id"): info.get("filename") for info in infos}
+    match = max((e for e in recent if names.get(e["id"]) == upload.filename),
+                key=lambda e: e["id"], default=None)
+    if match is None:
+        return None
+    return {"id": match["id"], "filename": upload.filename,
+            "filing_number": match.get("filing_number")}
 
 
 def _send_one(upload: Upload) -> dict:

@@ -51,6 +51,17 @@ def create(api, filename: str, content: bytes, content_type: str) -> dict:
     return api.post(CREATE, files={"file": (filename, content, content_type)})
 
 
+def created_since(api, since: str) -> list[dict]:
+    """Expenses created at or after since (ISO 8601 with zone), first page only."""
+    return api.page(LIST, {"date_field": "created_at", "from_date": since, "page_size": 100},
+                    resource=RESOURCE).items
+
+
+def artifacts(api, ids: list[int]) -> list[dict]:
+    """The artifact records (filename, extension) of several expenses in one call."""
+    return api.get(ARTIFACTS, {"ids": ",".join(map(str, ids))}) or [] if ids else []
+
+
 def artifact(api, expense_id: int) -> dict | None:
     """The artifact record of an expense when it has a file (signed, expiring url)."""
     records = api.get(ARTIFACTS, {"ids": expense_id}) or []

@@ -1,6 +1,7 @@
 """Uploading one or more files as new expenses: checked first, sent once, refusals explained."""
 from __future__ import annotations
 
+from datetime import datetime
 from functools import partial
 
 from flask import request, url_for
@@ -9,8 +10,18 @@ from flask_babel import ngettext
 
 from app.expenses import bp, upload
 from app.htmx import render
-from app.once import EXPIRED, ExpiredKey, Sent, repeat_response, send_once
+from app.once import (
+    EXPIRED,
+    ExpiredKey,
+    LostAnswer,
+    Recovery,
+    Sent,
+    rate_limited_message,
+    repeat_response,
+    send_once,
+)
 from app.store import idempotency
+from app.upstream import RateLimited
 
 
 @bp.route("/new", methods=["GET", "POST"])
@@ -24,13 +35,19 @@ def new():
         return _page(key, upload.Outcome(), [_("Choose at least one file.")])
     if isinstance(found, upload.Outcome):
         return _page(key, found)
-    done = _submit(key, found)
+    try:
+        done = _submit(key, found)
+    except LostAnswer as exc:
+        # Same key: a resend looks for what the lost one may have made before sending.
+        return _page(key, upload.Outcome(), [str(exc)], 503)
+    except RateLimited as exc:
+        return _page(key, upload.Outcome(), [rate_limited_message(exc)], 429)
     # A form whose key was used gets a fresh one: the next submit is a new upload.
     return _page(idempotency.new_key(), done) if isinstance(done, upload.Outcome) else done
 
 
-def _page(key: str, outcome, problems: list | tuple = ()):
-    status = 400 if problems or outcome.refused else 200
+def _page(key: str, outcome, problems: list | tuple = (), status: int | None = None):
+    status = status or (400 if problems or outcome.refused else 200)
     return render("expenses/new.html", "expenses/_upload.html", form_key=key, outcome=outcome,
                   problems=problems, max_files=upload.MAX_FILES), status
 
@@ -38,9 +55,34 @@ def _page(key: str, outcome, problems: list | tuple = ()):
 def _submit(key: str, uploads: list):
     """Send once; a repeat lands where the first did. An Outcome for the page, or a response."""
     try:
-        return send_once(key, upload.PURPOSE, partial(_send, uploads), repeat=_earlier)
+        return send_once(key, upload.PURPOSE, partial(_send, uploads), repeat=_earlier,
+                         recover=_recovery(uploads))
     except ExpiredKey:
         return upload.Outcome(refused=[("", str(EXPIRED))])
+
+
+def _recovery(uploads: list) -> Recovery:
+    """A lost upload is found by its first file's name among expenses created since the send.
+
+    Only the first file's answer reaches here lost (later ones are read back as they fail), so
+    the files after it were not sent.
+    """
+    first = uploads[0]
+
+    def find(since: datetime) -> str | None:
+        found = upload.find_created(first, since - upload.CLOCK_SLACK)
+        return url_for(".detail", expense_id=found["id"]) if found else None
+
+    found = _("The accounting service answered late, but %(filename)s was uploaded as a new "
+              "expense.", filename=first.filename)
+    if len(uploads) > 1:
+        found += " " + _("The other files were not sent: upload them again.")
+    return Recovery(find, found=found, not_created=_(
+        "The accounting service did not answer, and no expense was created. It is safe to "
+        "send the files again."), unconfirmed=_(
+        "The accounting service did not answer, and it is not yet known whether the files "
+        "were uploaded. Choose the same files and send them again in a moment: Bookdesk "
+        "checks first and does not upload them twice."))
 
 
 def _send(uploads: list) -> Sent:

@@ -53,6 +53,20 @@ def existing(api, partner_id: int) -> dict:
         return {"id": partner_id}
 
 
+def find_created(api, values: dict) -> int | None:
+    """The partner a create with these values stored, by the API's own collision key: the
+    tax number, or (without one) the name among partners without a tax number."""
+    tax_number = values.get("tax_number")
+    params = {"tax_number": tax_number} if tax_number else {"name": values.get("name")}
+    page = api.page(LIST, {**params, "page_size": PAGE_SIZE}, resource="partners")
+    name = (values.get("name") or "").casefold()
+    for item in page.items:
+        if tax_number or ((item.get("name") or "").casefold() == name
+                          and not item.get("tax_number")):
+            return item["id"]
+    return None
+
+
 def refused_fields(error: ValidationError) -> list[str]:
     """The fields a limited partner refused (spec 4.4 rule 3), as the API named them."""
     named = error.extra.get("offending_fields") or error.extra.get("fields") or []

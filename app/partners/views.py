@@ -6,7 +6,7 @@ from flask_babel import gettext as _
 
 from app.errors import lost_write_response
 from app.htmx import redirect_to, render
-from app.once import create_once
+from app.once import Recovery, create_once
 from app.partners import bp, upstream
 from app.partners.form import PartnerForm, initial
 from app.upstream import Page, RateLimited, Unavailable, ValidationError
@@ -36,7 +36,8 @@ def new():
     done, existing = _create(form) if form.validate() else (None, None)
     if done is not None:
         return done
-    return render_template("partners/new.html", form=form, existing=existing), 400
+    status = getattr(form, "lost_status", 400)
+    return render_template("partners/new.html", form=form, existing=existing), status
 
 
 def _create(form: PartnerForm) -> tuple:
@@ -45,9 +46,21 @@ def _create(form: PartnerForm) -> tuple:
         return create_once(form, "partners.create",
                            lambda: upstream.create(g.api, form.values()),
                            lambda created: url_for(".edit", partner_id=created["id"]),
-                           lambda created: saved_message(created, form, _created)), None
+                           lambda created: saved_message(created, form, _created),
+                           _recovery(form)), None
     except ValidationError as exc:
         return None, show_refusal(form, exc)
+
+
+def _recovery(form: PartnerForm) -> Recovery:
+    """A lost create is found by the tax number, or by the name when there is none."""
+    def url(partner_id: int | None) -> str | None:
+        return url_for(".edit", partner_id=partner_id) if partner_id is not None else None
+
+    return Recovery(lambda since: url(upstream.find_created(g.api, form.values())),
+                    lambda exc: url(upstream.existing_id(exc)),
+                    found=_("The accounting service answered late, but the partner was "
+                            "created."))
 
 
 @bp.route("/<int:partner_id>/", methods=["GET", "POST"])
