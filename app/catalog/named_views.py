@@ -18,7 +18,7 @@ from app.catalog.forms import NameForm, TagFilterForm
 from app.catalog.report import delete_report
 from app.htmx import redirect_to
 from app.once import Recovery, create_once
-from app.upstream import ValidationError
+from app.upstream import RateLimited, Unavailable, ValidationError
 
 NAME_MAX = 100
 
@@ -117,7 +117,13 @@ def page(kind: named.Kind, *, form=None, typed=None, row_errors=None, report=Non
          status: int = 200):
     """The catalogue page; `typed` holds names to show instead of the stored ones."""
     filters = TagFilterForm(request.args) if kind.filters else None
-    entries = named.items(g.api, kind, *_filter_values(filters))
+    try:
+        entries = named.items(g.api, kind, *_filter_values(filters))
+    except (Unavailable, RateLimited):
+        if status < 429:
+            raise
+        # The form above says the service is not answering; the list can wait, the input not.
+        entries = []
     return render_template(
         "catalog/named.html", kind=kind, rows=entries, form=form or NameForm(),
         filters=filters, typed=typed or {}, row_errors=row_errors or {}, report=report,

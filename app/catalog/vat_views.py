@@ -8,7 +8,7 @@ from app.auth import company_blueprint
 from app.catalog import vat
 from app.htmx import redirect_to
 from app.once import Recovery, create_once
-from app.upstream import ValidationError, catalog
+from app.upstream import RateLimited, Unavailable, ValidationError, catalog
 
 bp = company_blueprint("vat_categories", __name__, url_prefix="/vat-categories")
 
@@ -71,6 +71,12 @@ def _save(form, category_id: int) -> bool:
 
 
 def _list(form, status: int = 200):
-    entries = catalog.get(g.api, "vat_categories")
+    try:
+        entries = catalog.get(g.api, "vat_categories")
+    except (Unavailable, RateLimited):
+        if status < 429:
+            raise
+        # The form above says the service is not answering; the list can wait, the input not.
+        entries = []
     return render_template("catalog/vat.html", rows=entries, form=form,
                            type_labels=vat.TYPE_LABELS, area_labels=vat.AREA_LABELS), status
