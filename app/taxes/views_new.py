@@ -11,11 +11,15 @@ from app.once import ExpiredKey, LostAnswer, Recovery, Sent, rate_limited_messag
 from app.store import idempotency
 from app.taxes import create, recovery, refusals, upstream
 from app.taxes.kinds import Kind
-from app.upstream import RateLimited, ValidationError
+from app.upstream import RateLimited, Unavailable, ValidationError
 
 
 class _Unchecked(Exception):
     """The rows did not pass the checks made just before sending; nothing was sent."""
+
+
+class _Unread(Exception):
+    """The checks could not read what they compare with; nothing was sent."""
 
 
 def new(kind: Kind):
@@ -35,6 +39,9 @@ def new(kind: Kind):
                          recover=_recovery(kind, filled))
     except _Unchecked as exc:
         problems = list(exc.args[0])
+    except _Unread:
+        problems, status = [_("The accounting service did not answer, so nothing was sent. "
+                              "Send the form again in a moment.")], 503
     except ExpiredKey:
         problems, key = [_("This form has expired. Send it again.")], idempotency.new_key()
     except ValidationError as exc:
@@ -64,7 +71,10 @@ def _recovery(kind: Kind, rows: list) -> Recovery:
 
 
 def _send(kind: Kind, rows: list) -> Sent:
-    problems = create.check(rows, kind, g.api)
+    try:
+        problems = create.check(rows, kind, g.api)
+    except (Unavailable, RateLimited):
+        raise _Unread() from None
     if problems or any(row.has_errors for row in rows):
         raise _Unchecked(problems)
     body = upstream.create(g.api, kind, [create.payload(row) for row in rows])
