@@ -5,14 +5,6 @@
 (function () {
   "use strict";
 
-  // htmx copies the `style` attribute of old elements onto their swapped-in twins while
-  // settling; Chromium leaves empty style="" on form inputs, and re-setting it is an inline
-  // style the CSP refuses. Nothing here styles inline, so there is nothing to settle.
-  if (window.htmx) {
-    window.htmx.config.attributesToSettle = window.htmx.config.attributesToSettle
-      .filter(function (name) { return name !== "style"; });
-  }
-
   var busy = false;
   var cursor = -1;
   var lastChecked = null;
