@@ -111,10 +111,18 @@
     if (handled) { event.preventDefault(); }
   });
 
-  // A step is one request at a time: keys pressed while one is under way are dropped.
+  // A step is one request at a time: keys pressed while one is under way are dropped. A
+  // swapped-in form is wired up only when htmx settles (20 ms later), so until then a key would
+  // click its button as a plain form post: the step ends at settle when the response swaps.
+  var swapping = false;
   document.addEventListener("htmx:beforeRequest", function () { busy = true; });
-  document.addEventListener("htmx:afterRequest", function () { busy = false; });
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    swapping = swapping || !!event.detail.shouldSwap;
+  });
+  document.addEventListener("htmx:afterRequest", function () { busy = swapping; });
+  document.addEventListener("htmx:swapError", function () { busy = swapping = false; });
   document.addEventListener("htmx:afterSettle", function (event) {
+    busy = swapping = false;
     var target = event.detail && event.detail.target;
     var id = target ? target.id : "";
     if (id === "review-item") {

@@ -21,14 +21,24 @@ def test_a_reviewer_clears_five_incomes_by_keyboard_and_undoes_the_last(signed_i
     title = page.locator("#review-item h1")
     for index in range(5):
         expect(title).to_have_text(numbers[order[index]])
+        if index:
+            _settled(page)
         page.keyboard.press("d")
     expect(title).to_have_text(numbers[order[5]])
     assert re.search(rf"/review/{order[5]}$", page.url)
     assert [i for i in order if income_now(api, i)["review_done"]] == order[:5]
+    _settled(page)
     page.keyboard.press("u")
     expect(title).to_have_text(numbers[order[4]])
     assert [i for i in order if income_now(api, i)["review_done"]] == order[:4]
     page.bookdesk_log.assert_clean()
+
+
+def _settled(page) -> None:
+    """Wait until htmx has settled the swapped-in income: keys pressed before then are dropped
+    (its form is not wired up yet)."""
+    expect(page.locator("#review-item")).not_to_have_class(re.compile(r"\bhtmx-settling\b"))
+    expect(page.locator("#review-item")).to_be_focused()
 
 
 def test_keys_do_nothing_while_typing_and_the_key_list_opens_with_a_question_mark(
