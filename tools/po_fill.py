@@ -23,7 +23,7 @@ def fill(locale: str, source: str) -> int:
         count += 1
     catalog.fuzzy = False
     with path.open("wb") as fh:
-        write_po(fh, catalog, width=100)
+        write_po(fh, catalog)  # as `pybabel update` writes, so `update --check` stays clean
     return count
 
 

@@ -50,6 +50,17 @@ def test_catalogs_hold_every_message_of_the_code(tmp_path):
                         pytrace=False)
 
 
+def test_pybabel_update_check_is_clean(tmp_path):
+    """The catalogues are exactly what `make translations-update` writes from the template."""
+    copy = tmp_path / "translations"
+    shutil.copytree(ROOT / "translations", copy, ignore=shutil.ignore_patterns("*.mo"))
+    result = subprocess.run(
+        [*PYBABEL, "update", "-N", "--ignore-obsolete", "--check",
+         "-i", str(ROOT / "translations" / "messages.pot"), "-d", str(copy)],
+        cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, "run `make translations-update`:\n" + result.stderr[-2000:]
+
+
 def test_every_message_has_a_hungarian_translation():
     path = ROOT / "translations" / "hu" / "LC_MESSAGES" / "messages.po"
     with path.open("rb") as handle:
