@@ -3,12 +3,11 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify, request
 
-from .auth import current_company, require_write
-from .catalog_rules import json_body
+from . import api_taxes
+from .auth import current_company
 from .pagination import page_number_page
-from .taxes_monthly import filtered, monthly, record_json
+from .taxes_monthly import filtered, record_json
 from .taxes_rules import SALARIES, TAXES
-from .taxes_writes import create_records, delete_records, update_records
 
 bp = Blueprint("taxes_v1", __name__, url_prefix="/1")
 
@@ -41,22 +40,16 @@ def list_v1(records: str):
 @bp.post(f"/{KIND}/create/")
 def create_v1(records: str):
     """Deprecated bulk create (successor /2/<records>/create/)."""
-    require_write()
-    kind = RECORDS[records]
-    return jsonify(monthly(create_records(kind, json_body()), kind, detail=True)), 201
+    return api_taxes.create(records)
 
 
 @bp.post(f"/{KIND}/update/")
 def update_v1(records: str):
     """Deprecated bulk update (successor /2/<records>/update/)."""
-    require_write()
-    kind = RECORDS[records]
-    return jsonify(monthly(update_records(kind, json_body()), kind, detail=True))
+    return api_taxes.update(records)
 
 
 @bp.post(f"/{KIND}/delete/")
 def delete_v1(records: str):
     """Deprecated delete (successor /2/<records>/delete/)."""
-    require_write()
-    delete_records(RECORDS[records], json_body())
-    return "", 204
+    return api_taxes.delete(records)
