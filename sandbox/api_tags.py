@@ -7,17 +7,16 @@ from .auth import current_company, require_write
 from .catalog_rules import (
     bool_arg,
     company_rows,
+    create_named,
     delete_unused,
-    find_duplicate,
     fold,
     ids_of,
     items_of,
     json_body,
-    name_errors,
+    name_problem,
     name_sort_key,
     raise_item_errors,
 )
-from .db import db
 from .models import Tag
 
 bp = Blueprint("tags", __name__)
@@ -48,19 +47,7 @@ def create_tags():
     """Create one tag ({name}) or several ([{name}, ...]); API-made tags are external."""
     require_write()
     items, as_list = items_of(json_body(), "tags")
-    existing = company_rows(Tag, current_company().id)
-    errors, created = [], []
-    for item in items:
-        problem = _name_problem(item, existing)
-        errors.append(problem)
-        if not problem:
-            tag = Tag(company_id=current_company().id, name=item["name"].strip(),
-                      is_external=True)
-            existing.append(tag)
-            created.append(tag)
-    raise_item_errors(errors, as_list)
-    db().add_all(created)
-    db().flush()
+    created = create_named(Tag, items, as_list, DUPLICATE)
     body = [tag_json(t) for t in created]
     return jsonify(body if as_list else body[0]), 201
 
@@ -97,12 +84,7 @@ def delete_tags():
 
 
 def _name_problem(item, existing: list, skip_id: int | None = None) -> dict:
-    if not isinstance(item, dict):
-        return {"non_field_errors": ["Expected an object."]}
-    messages = name_errors(item.get("name"))
-    if not messages and find_duplicate(existing, item["name"], skip_id):
-        messages = [DUPLICATE]
-    return {"name": messages} if messages else {}
+    return name_problem(item, existing, DUPLICATE, skip_id)
 
 
 def _update_problem(item, by_id: dict, rows: list) -> dict:

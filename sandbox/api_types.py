@@ -6,16 +6,14 @@ from flask import Blueprint, jsonify
 from .auth import current_company, require_write
 from .catalog_rules import (
     company_rows,
+    create_named,
     delete_unused,
-    find_duplicate,
     ids_of,
     items_of,
     json_body,
-    name_errors,
+    name_problem,
     name_sort_key,
-    raise_item_errors,
 )
-from .db import db
 from .errors import validation_error
 from .models import ExpenseType, RevenueType
 
@@ -46,17 +44,7 @@ def create_types(kind: str):
     """Create one type ({name}) or several ([{name}, ...]); all or none, each external."""
     require_write()
     items, as_list = items_of(json_body(), kind.replace("-", "_"))
-    rows, errors, created = company_rows(MODELS[kind], current_company().id), [], []
-    for item in items:
-        errors.append(_name_problem(item, rows))
-        if not errors[-1]:
-            row = MODELS[kind](company_id=current_company().id, name=item["name"].strip(),
-                               is_external=True)
-            rows.append(row)
-            created.append(row)
-    raise_item_errors(errors, as_list)
-    db().add_all(created)
-    db().flush()
+    created = create_named(MODELS[kind], items, as_list, DUPLICATE)
     body = [type_json(r) for r in created]
     return jsonify(body if as_list else body[0]), 201
 
@@ -99,9 +87,4 @@ def _require_ids(items: list) -> None:
 
 
 def _name_problem(item, rows: list, skip_id: int | None = None) -> dict:
-    if not isinstance(item, dict):
-        return {"non_field_errors": ["Expected an object."]}
-    messages = name_errors(item.get("name"))
-    if not messages and find_duplicate(rows, item["name"], skip_id):
-        messages = [DUPLICATE]
-    return {"name": messages} if messages else {}
+    return name_problem(item, rows, DUPLICATE, skip_id)

@@ -164,3 +164,29 @@ def _company():
     from .auth import current_company
 
     return current_company()
+
+
+def name_problem(item: Any, rows: list, duplicate: str, skip_id: int | None = None) -> dict:
+    """The errors of one {name} item: blank, too long, or the name of another row."""
+    if not isinstance(item, dict):
+        return {"non_field_errors": ["Expected an object."]}
+    messages = name_errors(item.get("name"))
+    if not messages and find_duplicate(rows, item["name"], skip_id):
+        messages = [duplicate]
+    return {"name": messages} if messages else {}
+
+
+def create_named(model, items: list, as_list: bool, duplicate: str) -> list:
+    """Create external records by name, all or none (400 naming the refused items)."""
+    rows, errors, created = company_rows(model, _company().id), [], []
+    for item in items:
+        errors.append(name_problem(item, rows, duplicate))
+        if not errors[-1]:
+            row = model(company_id=_company().id, name=item["name"].strip(), is_external=True)
+            rows.append(row)
+            created.append(row)
+    raise_item_errors(errors, as_list)
+    db().add_all(created)
+    db().flush()
+    return created
+
