@@ -1,7 +1,6 @@
 """Hungarian and English: locale choice, /lang/<code>, formatting filters and tolerant parsers."""
 from __future__ import annotations
 
-import functools
 import os
 import re
 from datetime import date, datetime
@@ -12,17 +11,16 @@ from babel import Locale
 from babel.dates import format_date, format_datetime
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from babel.numbers import NumberPattern, format_decimal, get_currency_precision, parse_pattern
-from flask import Blueprint, Flask, abort, current_app, redirect, request, session
+from babel.numbers import format_decimal
+from flask import Blueprint, Flask, abort, current_app, g, redirect, request, session
 from flask_babel import Babel, get_locale
 
+from app.money import currency_format
 from app.nav import safe_next
 
 bp = Blueprint("i18n", __name__)
 babel = Babel()
 
-# CLDR gives HUF two decimals; Hungarian bookkeeping shows forints whole.
-WHOLE_CURRENCIES = {"HUF"}
 DATE_FORMATS = {"hu": "short", "en": "medium"}
 _SPACES = re.compile(r"[\s\u00a0\u202f\u2009\u2007']")
 
@@ -80,7 +78,10 @@ def switch_language(code: str):
 
 
 def _locale() -> Locale:
-    return get_locale() or Locale.parse(current_app.config["DEFAULT_LOCALE"])
+    # Kept on g: a 100-row table formats hundreds of values, and Flask-Babel's lookup is not free.
+    if "bookdesk_locale" not in g:
+        g.bookdesk_locale = get_locale() or Locale.parse(current_app.config["DEFAULT_LOCALE"])
+    return g.bookdesk_locale
 
 
 def _to_decimal(value) -> Decimal | None:
@@ -99,20 +100,7 @@ def money(amount, currency_code: str | None = None) -> str:
         return ""
     if not currency_code:
         return number(value, 2)
-    code = str(currency_code).upper()
-    locale = _locale()
-    pattern, quantum = _currency_pattern(str(locale), code)
-    value = value.quantize(quantum, rounding=ROUND_HALF_UP)
-    return pattern.apply(value, locale, currency=code, currency_digits=False)
-
-
-@functools.lru_cache(maxsize=128)
-def _currency_pattern(locale_name: str, code: str) -> tuple[NumberPattern, Decimal]:
-    """The locale's currency pattern with the currency's digits (HUF whole), parsed once."""
-    digits = 0 if code in WHOLE_CURRENCIES else get_currency_precision(code)
-    pattern = Locale.parse(locale_name).currency_formats["standard"].pattern
-    pattern = re.sub(r"0\.0+", "0." + "0" * digits if digits else "0", pattern)
-    return parse_pattern(pattern), Decimal(1).scaleb(-digits)
+    return currency_format(str(_locale()), str(currency_code).upper()).apply(value)
 
 
 def number(value, decimals: int | None = None) -> str:

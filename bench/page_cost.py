@@ -21,6 +21,7 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 import requests
 
@@ -83,11 +84,13 @@ def review_done(bench: Bench) -> requests.Response:
     queue = bench.get(f"{BASE}/review/")
     step = re.search(rf'href="({BASE}/review/\d+)"', queue.text)
     path = step.group(1) if step else f"{BASE}/review/"
-    forms = [f for f in post_forms(bench.get(path).text, path) if f.url.endswith("/act")]
+    forms = [f for f in post_forms(bench.get(path).text, path)
+             if urlsplit(f.url).path.endswith("/done")]
     if not forms:
         raise RuntimeError(f"no review action on {path}")
+    # As the browser sends it: htmx swaps the next income in place.
     return bench.http.post(bench.url + forms[0].url, data=[*forms[0].values, ("action", "done")],
-                           timeout=60, allow_redirects=False)
+                           headers={"HX-Request": "true"}, timeout=60, allow_redirects=False)
 
 
 def _get(path_of: Callable[[Bench], str]) -> Callable[[Bench], requests.Response]:

@@ -1,0 +1,40 @@
+"""The fast money formatter writes exactly what Babel's format_currency writes."""
+from __future__ import annotations
+
+import random
+from decimal import ROUND_HALF_UP, Decimal
+
+import pytest
+from babel.numbers import format_currency
+
+from app.money import currency_format
+
+VALUES = [Decimal(v) for v in ("0", "-0.00", "0.004", "0.005", "1", "-1", "999.995", "1000",
+                               "1234.5", "-1234.5", "12345678.905", "-987654321.125")]
+random.seed(11)
+VALUES += [Decimal(random.randint(-10**11, 10**11)).scaleb(-3) for _ in range(300)]
+
+
+def babel_money(value: Decimal, code: str, locale: str) -> str:
+    """Babel's own rendering with the same rule: HUF whole, others with their digits."""
+    digits = 0 if code == "HUF" else 2
+    value = value.quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
+    pattern = {"hu": "#,##0.00\xa0¤", "en": "¤#,##0.00"}[locale]
+    pattern = pattern.replace(".00", "." + "0" * digits if digits else "")
+    return format_currency(value, code, format=pattern, locale=locale, currency_digits=False)
+
+
+@pytest.mark.parametrize("locale", ["hu", "en"])
+@pytest.mark.parametrize("code", ["HUF", "EUR", "USD"])
+def test_fast_format_equals_babel(locale, code):
+    fmt = currency_format(locale, code)
+    for value in VALUES:
+        assert fmt.apply(value) == babel_money(value, code, locale), value
+
+
+def test_forints_are_whole_and_grouped_in_hungarian():
+    assert currency_format("hu", "HUF").apply(Decimal("1234567.5")) == "1\xa0234\xa0568\xa0Ft"
+
+
+def test_euro_keeps_its_cents_in_english():
+    assert currency_format("en", "EUR").apply(Decimal("-1234.5")) == "-€1,234.50"
