@@ -12,7 +12,7 @@ from babel.dates import format_date, format_datetime
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
-from flask import Blueprint, Flask, abort, current_app, g, redirect, request, session
+from flask import Blueprint, Flask, abort, current_app, redirect, request, session
 from flask_babel import Babel, get_locale
 
 from app.money import currency_format
@@ -78,10 +78,7 @@ def switch_language(code: str):
 
 
 def _locale() -> Locale:
-    # Kept on g: a 100-row table formats hundreds of values, and Flask-Babel's lookup is not free.
-    if "bookdesk_locale" not in g:
-        g.bookdesk_locale = get_locale() or Locale.parse(current_app.config["DEFAULT_LOCALE"])
-    return g.bookdesk_locale
+    return get_locale() or Locale.parse(current_app.config["DEFAULT_LOCALE"])
 
 
 def _to_decimal(value) -> Decimal | None:
