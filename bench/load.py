@@ -135,7 +135,9 @@ def run_locust(url: str, users: int, seconds: int, tasks: list[str], out: Path) 
     with (out / "run_stats.csv").open() as stats:
         rows = list(csv.DictReader(stats))
     timings = json.loads((out / "st.json").read_text()) if (out / "st.json").exists() else []
-    return {"rows": rows, "timings": timings}
+    with (out / "run_failures.csv").open() as failures:
+        failed = list(csv.DictReader(failures))
+    return {"rows": rows, "timings": timings, "failures": failed}
 
 
 def one_run(sandbox, sandbox_pid: int, redis_url: str, workers: int, args, tasks) -> dict:
@@ -207,6 +209,11 @@ def main() -> None:
     print(f"\nPer request, {runs[-1]['workers']} workers:\n")
     print(table(["request", "count", "errors", "req/s", "ms p50 / p95 / p99"],
                 per_page_rows(runs[-1])))
+    failures = [[run["workers"], f["Name"], f["Error"], f["Occurrences"]]
+                for run in runs for f in run["failures"]]
+    if failures:
+        print("\nErrors, by run:\n")
+        print(table(["workers", "request", "error", "count"], failures))
 
 
 if __name__ == "__main__":
