@@ -10,6 +10,7 @@ from app.htmx import render
 from app.incomes import bp, upstream
 from app.incomes.export import EXPORT_PAGE_SIZE, lines
 from app.incomes.filters import api_params, filter_form
+from app.incomes.rows import list_rows
 from app.upstream import Page, ValidationError, catalog
 
 
@@ -26,9 +27,10 @@ def index():
             problems = exc.messages() or [_("The accounting service did not accept the filter.")]
     if page.lookups.get("partners") and form.partner.data:
         form = filter_form(request.args, page.lookups["partners"].get(int(form.partner.data)))
-    context = {"form": form, "page": page, "codes": codes, "problems": problems,
-               "params": params or {}, "filtered": form.is_filtered(),
-               "today": date.today().isoformat()}
+    today = date.today().isoformat()
+    rows = list_rows(page.items, codes, page.lookups.get("tags", {}), today)
+    context = {"form": form, "page": page, "rows": rows, "codes": codes, "problems": problems,
+               "params": params or {}, "filtered": form.is_filtered(), "today": today}
     status = 400 if params is None or problems else 200
     return render("incomes/index.html", "incomes/_list.html", **context), status
 
