@@ -24,7 +24,7 @@ def edit_form(expense: dict, settings: dict, catalogs: dict):
     """The expense's edit form (partner search through this area's endpoint)."""
     return build_edit_form(expense, catalogs, company=settings, fields=EDIT_FIELDS,
                            assignment_fields=EXPENSE_ASSIGNMENT_FIELDS,
-                           search_url=url_for(".partner_options"))
+                           search_url=url_for("incomes.partner_options"))
 
 
 def refuses_empty_list(form, body: dict) -> bool:

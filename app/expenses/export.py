@@ -1,23 +1,11 @@
-"""CSV export of the filtered expense list: UTF-8 with BOM, `;` and decimal comma in Hungarian."""
+"""The expense list's CSV columns (app/csv_export does the file)."""
 from __future__ import annotations
 
-import csv
-import io
-from decimal import Decimal
-
-from flask_babel import get_locale
 from flask_babel import gettext as _
 
+from app.csv_export import amount_text
 from app.expenses.labels import method_label, paid_label, status_label
 from app.expenses.present import totals
-
-EXPORT_PAGE_SIZE = 200
-BOM = "\ufeff"
-
-
-def dialect() -> tuple[str, str]:
-    """(separator, decimal mark) for the current locale: Excel opens either without asking."""
-    return (";", ",") if str(get_locale() or "hu").startswith("hu") else (",", ".")
 
 
 def header() -> list[str]:
@@ -40,7 +28,7 @@ def row(expense: dict, lookups: dict, decimal_mark: str) -> list[str]:
             expense.get("partner_name") or "", expense.get("issued_at") or "",
             expense.get("fulfilled_at") or "", expense.get("due_at") or "",
             (expense.get("created_at") or "")[:10],
-            *(_amount(sums[key], decimal_mark) for key in ("net_amount", "vat_amount",
+            *(amount_text(sums[key], decimal_mark) for key in ("net_amount", "vat_amount",
                                                            "gross_amount")),
             lookups.get("codes", {}).get(expense.get("currency"), ""),
             paid_label(expense.get("paid_status")), method_label(expense.get("payment_method")),
@@ -49,19 +37,3 @@ def row(expense: dict, lookups: dict, decimal_mark: str) -> list[str]:
             expense.get("secondary_id") or "",
             ", ".join(tags.get(t, str(t)) for t in expense.get("tags") or [])]
 
-
-def _amount(value: Decimal, decimal_mark: str) -> str:
-    return str(value.quantize(Decimal("0.01"))).replace(".", decimal_mark)
-
-
-def csv_text(pages: list, codes: dict) -> str:
-    """The whole CSV, BOM first, one row per expense of every page."""
-    separator, decimal_mark = dialect()
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, delimiter=separator, lineterminator="\r\n")
-    writer.writerow(header())
-    for page in pages:
-        lookups = {**page.lookups, "codes": codes}
-        for expense in page.items:
-            writer.writerow(row(expense, lookups, decimal_mark))
-    return BOM + buffer.getvalue()

@@ -11,7 +11,6 @@ DETAIL = "/2/expenses/{id}/"
 CREATE = "/2/expenses/create/"
 UPDATE = "/2/expenses/{id}/update/"
 ARTIFACTS = "/1/artifacts/expense/"
-PARTNERS = "/1/partners/"
 DETAIL_CATALOGS = ("currencies", "ledger_numbers", "vat_categories", "tags")
 FORM_CATALOGS = ("currencies", "ledger_numbers", "vat_categories", "tags", "expense_types")
 RESOURCE = "expenses"
@@ -67,9 +66,3 @@ def artifact(api, expense_id: int) -> dict | None:
     records = api.get(ARTIFACTS, {"ids": expense_id}) or []
     return next((r for r in records if r.get("id") == expense_id and r.get("has_artifact")),
                 None)
-
-
-def search_partners(api, text: str, size: int = 20) -> list[dict]:
-    """Partners whose name or tax number contains text."""
-    return api.page(PARTNERS, {"search": text, "page_size": size, "ordering": "name"},
-                    resource="partners").items

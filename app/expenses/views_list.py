@@ -1,13 +1,14 @@
-"""The expense list, its CSV export and the partner search behind the edit form's picker."""
+"""The expense list and its CSV export."""
 from __future__ import annotations
 
 from datetime import date
 from urllib.parse import parse_qs, urlsplit
 
-from flask import Response, g, render_template, request, url_for
+from flask import g, request, url_for
 
+from app.csv_export import EXPORT_PAGE_SIZE, csv_body, csv_response
 from app.expenses import bp, upstream
-from app.expenses.export import EXPORT_PAGE_SIZE, csv_text
+from app.expenses import export as columns
 from app.expenses.filters import api_params, filter_form, place_upstream
 from app.htmx import render
 from app.upstream import Page, ValidationError, catalog
@@ -53,18 +54,8 @@ def export():
         pages = list(upstream.all_pages(g.api, params))
     except ValidationError:
         return index()
-    body = csv_text(pages, catalog.names(g.api, "currencies", "code"))
-    filename = f"expenses-{date.today().isoformat()}.csv"
-    return Response(body.encode("utf-8"), mimetype="text/csv",
-                    headers={"Content-Disposition": f'attachment; filename="{filename}"'})
-
-
-@bp.get("/partners")
-def partner_options():
-    """<option>s of partners matching ?partner_q= (the edit form's partner picker)."""
-    text = (request.args.get("partner_q") or "").strip()
-    partners = upstream.search_partners(g.api, text) if len(text) >= 2 else []
-    return render_template("expenses/_partner_options.html", partners=partners, text=text)
+    codes = catalog.names(g.api, "currencies", "code")
+    return csv_response(csv_body(columns.header(), pages, columns.row, codes), "expenses")
 
 
 def needs_resync(error: ValidationError) -> bool:

@@ -3,12 +3,13 @@ from __future__ import annotations
 
 from datetime import date
 
-from flask import Response, g, render_template, request
+from flask import g, render_template, request
 from flask_babel import gettext as _
 
+from app.csv_export import EXPORT_PAGE_SIZE, csv_body, csv_response
 from app.htmx import render
 from app.incomes import bp, upstream
-from app.incomes.export import EXPORT_PAGE_SIZE, lines
+from app.incomes import export as columns
 from app.incomes.filters import api_params, filter_form
 from app.incomes.rows import list_rows
 from app.upstream import Page, ValidationError, catalog
@@ -43,12 +44,9 @@ def export():
     if params is None:
         return index()
     params.update(page=None, page_size=EXPORT_PAGE_SIZE)
-    pages = list(g.api.iter_pages(upstream.LIST, params, resource="incomes"))
+    pages = g.api.iter_pages(upstream.LIST, params, resource="incomes")
     codes = catalog.names(g.api, "currencies", "code")
-    body = "".join(lines(iter(pages), codes))
-    filename = f"incomes-{date.today().isoformat()}.csv"
-    return Response(body.encode("utf-8"), mimetype="text/csv",
-                    headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+    return csv_response(csv_body(columns.header(), pages, columns.row, codes), "incomes")
 
 
 @bp.get("/partners")
