@@ -1,13 +1,12 @@
 """Helpers for the expense tests: catalogue ids, fixture expenses in any state, sample files."""
 from __future__ import annotations
 
-import base64
 from dataclasses import dataclass
-
-import requests
 
 from sandbox.sample_files import minimal_pdf, tiny_png
 from tests.app.conftest import sign_in
+from tests.sandbox.expense_support import artifact, set_state  # noqa: F401 (shared with app tests)
+from tests.sandbox.expense_support import make_expense as sandbox_make_expense
 
 PDF = minimal_pdf("Szamla KOLTSEG-1")
 PNG = tiny_png(5)
@@ -45,23 +44,7 @@ def make_expense(api, ids: Ids | None = None, **spec) -> dict:
     """An expense in any state through /_sandbox/expenses/ (one assignment when ids given)."""
     if ids is not None and "assignments" not in spec:
         spec["assignments"] = [row(ids)]
-    response = requests.post(f"{api.base}/_sandbox/expenses/", timeout=10,
-                             json={"company_id": api.company.id, **spec})
-    assert response.status_code == 201, response.text
-    return response.json()
-
-
-def set_state(api, expense_id: int, **state) -> dict:
-    """Change an expense's state (checked, processed, source, updated_at...) via /_sandbox/."""
-    response = requests.post(f"{api.base}/_sandbox/expenses/{expense_id}/state/", json=state,
-                             timeout=10)
-    assert response.status_code == 200, response.text
-    return response.json()
-
-
-def artifact(data: bytes = PDF, filename: str = "szamla.pdf") -> dict:
-    """The artifact spec of make_expense."""
-    return {"filename": filename, "content_base64": base64.b64encode(data).decode()}
+    return sandbox_make_expense(api, **spec)
 
 
 def expense(api, expense_id: int) -> dict:

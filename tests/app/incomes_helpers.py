@@ -5,9 +5,8 @@ import re
 from dataclasses import dataclass
 from html.parser import HTMLParser
 
-import requests
-
 from tests.app.conftest import sign_in
+from tests.sandbox.incomes_support import make_income, set_state  # noqa: F401 (shared with app tests)
 
 
 @dataclass
@@ -30,21 +29,6 @@ def catalogue(api) -> Ids:
                ids("/2/accounting/vat-categories/", lambda i: i["type"] == "revenue"),
                {n["code"]: n["id"] for n in api.get("/2/accounting/ledger-numbers/").json()},
                {c["code"]: c["id"] for c in api.get("/2/currencies/").json()})
-
-
-def make_income(api, **fields) -> dict:
-    """An income of any type and state through the sandbox fixture maker."""
-    resp = requests.post(f"{api.base}/_sandbox/incomes/",
-                         json={"company_id": api.company.id, **fields}, timeout=10)
-    assert resp.status_code == 201, resp.text
-    return resp.json()
-
-
-def set_state(api, income_id: int, **state) -> dict:
-    """Change an income's state (processed, booked, source...) through /_sandbox/."""
-    resp = requests.patch(f"{api.base}/_sandbox/incomes/{income_id}/", json=state, timeout=10)
-    assert resp.status_code == 200, resp.text
-    return resp.json()
 
 
 def set_company(api, **settings) -> None:
