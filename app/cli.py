@@ -4,7 +4,7 @@ Production (several workers, sessions in Redis so every worker sees them):
 
     export BOOKDESK_SECRET_KEY=... BOOKDESK_UPSTREAM_URL=https://api.example
     export BOOKDESK_SESSION_REDIS_URL=redis://localhost:6379/0
-    gunicorn -w 4 --threads 8 -b 0.0.0.0:8000 'app:create_app()'
+    gunicorn -w 4 --threads 8 -b 0.0.0.0:8000 app.wsgi:application
 
 `bookdesk serve` does the same with gunicorn when it is installed (werkzeug otherwise).
 This is the only module of `app/` allowed to import `sandbox/` (for `demo` and `sandbox`).
@@ -34,6 +34,7 @@ def main() -> None:
 def demo(port: int, sandbox_port: int) -> None:
     """Run the sandbox with demo data and Bookdesk against it, both on 127.0.0.1."""
     from app import create_app
+    from app.warmup import warm
 
     host = "127.0.0.1"
     upstream = f"http://{host}:{sandbox_port}"
@@ -41,6 +42,7 @@ def demo(port: int, sandbox_port: int) -> None:
     db_path = str(Path(app.instance_path) / "sandbox-demo.sqlite3")
     _start_sandbox_thread(host, sandbox_port, db_path)
     _print_demo_banner(f"http://{host}:{port}/", upstream, app.config["DEMO_USERS"])
+    warm(app)
     app.run(host=host, port=port, threaded=True, use_reloader=False)
 
 
@@ -130,9 +132,9 @@ def _run_gunicorn(host: str, port: int, workers: int, threads: int) -> None:
                 self.cfg.set(key, value)
 
         def load(self):
-            from app import create_app
+            from app.wsgi import application
 
-            return create_app()
+            return application
 
     _Gunicorn().run()
 

@@ -13,13 +13,14 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 from flask import Blueprint, Flask, abort, current_app, redirect, request, session
-from flask_babel import Babel, get_locale
+from flask_babel import get_locale
 
+from app.i18n_domain import RequestBabel
 from app.money import currency_format
 from app.nav import safe_next
 
 bp = Blueprint("i18n", __name__)
-babel = Babel()
+babel = RequestBabel()
 
 DATE_FORMATS = {"hu": "short", "en": "medium"}
 _SPACES = re.compile(r"[\s\u00a0\u202f\u2009\u2007']")

@@ -134,11 +134,13 @@ def bookdesk_config(upstream_url: str, **overrides) -> dict:
 
 
 def start_bookdesk(upstream_url: str, **overrides) -> Server:
-    """Bookdesk from create_app on werkzeug's threaded server in a daemon thread."""
+    """Bookdesk from create_app, warmed as a production worker is (app/warmup), on werkzeug's
+    threaded server in a daemon thread."""
     from app import create_app
+    from app.warmup import warm
 
     quiet()
-    app = create_app(bookdesk_config(upstream_url, **overrides))
+    app = warm(create_app(bookdesk_config(upstream_url, **overrides)))
     server = make_server("127.0.0.1", 0, app, threaded=True)
     threading.Thread(target=server.serve_forever, name="bench-bookdesk", daemon=True).start()
     return Server(f"http://127.0.0.1:{server.server_port}", server)
