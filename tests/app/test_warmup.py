@@ -14,7 +14,8 @@ PROBE = """
 import gc, json
 from app.wsgi import application
 env = application.jinja_env
-print(json.dumps({"frozen": gc.get_freeze_count(), "tracked": len(gc.get_objects()),
+print(json.dumps({"frozen": gc.get_freeze_count(), "threshold": gc.get_threshold()[0],
+                  "tracked": len(gc.get_objects()),
                   "templates": len(env.list_templates(extensions=("html",))),
                   "compiled": len(env.cache)}))
 """
@@ -30,3 +31,4 @@ def test_the_wsgi_entry_point_warms_and_freezes_the_worker(tmp_path):
     assert facts["compiled"] >= facts["templates"]
     # Nearly everything alive after start-up is frozen; full passes walk only what is left.
     assert facts["frozen"] > 20 * facts["tracked"]
+    assert facts["threshold"] == 10_000

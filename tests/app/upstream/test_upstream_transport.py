@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import socket
 import threading
 import time
@@ -43,6 +44,24 @@ def test_empty_and_204_bodies_decode_to_none(stub, stub_client):
     stub.then(stub.reply(204), stub.reply(200, ""))
     assert stub_client.post("/2/taxes/delete/", json={"ids": [1]}) is None
     assert stub_client.get("/2/tags/") is None
+
+
+def test_json_bodies_decode_in_utf8_and_in_a_declared_other_charset(stub, stub_client):
+    body = {"name": "Árvíztűrő tükörfúrógép", "amount": 1.5, "ids": [1, 2]}
+    latin = {"name": "Pénzügy"}
+    stub.then(stub.reply(200, json.dumps(body, ensure_ascii=False).encode()),
+              stub.reply(200, json.dumps(latin, ensure_ascii=False).encode("latin-1"),
+                         content_type="application/json; charset=iso-8859-1"))
+    assert stub_client.get("/2/tags/") == body
+    assert stub_client.get("/2/tags/") == latin
+
+
+def test_broken_json_is_unavailable_in_any_charset(stub, stub_client):
+    stub.then(stub.reply(200, b'{"name": "x"'),
+              stub.reply(200, b'{"name": ', content_type="application/json; charset=latin-1"))
+    for _ in range(2):
+        with pytest.raises(Unavailable, match="malformed"):
+            stub_client.get("/2/tags/")
 
 
 def test_html_on_success_is_unavailable_not_a_crash(stub, stub_client):
