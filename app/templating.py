@@ -4,11 +4,14 @@ from __future__ import annotations
 from flask import Flask
 from flask_babel import gettext
 
+from app.forms import html_params
+
 EMPTY = "—"
 
 
 def init_app(app: Flask) -> None:
-    """Expose the helpers to templates."""
+    """Expose the helpers to templates; WTForms widgets write attributes the fast way."""
+    html_params.install()
     app.jinja_env.globals.update(field_attrs=field_attrs, field_display=field_display)
 
 
