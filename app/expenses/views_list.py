@@ -10,6 +10,7 @@ from app.csv_export import EXPORT_PAGE_SIZE, csv_body, csv_response
 from app.expenses import bp, upstream
 from app.expenses import export as columns
 from app.expenses.filters import api_params, filter_form, place_upstream
+from app.expenses.rows import list_rows
 from app.htmx import render
 from app.upstream import Page, ValidationError, catalog
 
@@ -22,10 +23,12 @@ def index():
     form = filter_form(request.args)
     params = api_params(form, request.args)
     page, codes, problems, resync = _read(form, params)
+    today = date.today().isoformat()
     context = {"form": form, "page": page, "codes": codes, "problems": problems,
+               "rows": list_rows(page.items, codes, page.lookups, today),
                "resync": resync, "full_reload_url": full_reload_url(), "filtered":
                form.is_filtered(), "next_cursor": cursor_of(page.next),
-               "prev_cursor": cursor_of(page.previous), "today": date.today().isoformat()}
+               "prev_cursor": cursor_of(page.previous)}
     status = 400 if params is None or problems or form.errors or resync else 200
     return render("expenses/index.html", "expenses/_list.html", **context), status
 
