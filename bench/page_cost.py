@@ -110,7 +110,8 @@ SCENARIOS: list[tuple[str, str, Callable[[Bench], requests.Response]]] = [
      _get(lambda b: f"{BASE}/incomes/{first_income(b)}")),
     ("income edit save", "incomes.edit", edit_save),
     ("review done-and-next", "review.index", review_done),
-    ("expenses list", "expenses.index", _get(lambda b: f"{BASE}/expenses/")),
+    ("expenses list (100 rows)", "expenses.index",
+     _get(lambda b: f"{BASE}/expenses/?page_size=100")),
     ("policy preview", "policy_editor.preview", _get(lambda b: f"{BASE}/policies/preview")),
 ]
 

@@ -7,6 +7,8 @@ Rules callers rely on:
 - null means no policies. Unknown keys anywhere are kept (validate only warns), and nothing here
   mutates the config or the income it is given.
 - evaluate() raises InvalidConfig (a ValueError) when validate() finds errors; warnings pass.
+  evaluate_valid() skips that check for many incomes against one config checked once with
+  ensure_valid().
 - Missing "enabled" means enabled, missing "match" means "all", a rule without conditions matches
   every income (a warning for policies, an error for ignore rules).
 - The first enabled ignore rule that matches skips the income; no policy runs.
@@ -21,7 +23,7 @@ Rules callers rely on:
 """
 
 from .diff import Change, diff_configs
-from .evaluate import Outcome, evaluate
+from .evaluate import Outcome, evaluate, evaluate_valid
 from .facts import facts_from_income
 from .messages import N_
 from .names import apply_names, names_in_config
@@ -37,7 +39,7 @@ from .schema import (
     TEXT_FIELDS,
     empty_config,
 )
-from .validate import validate
+from .validate import ensure_valid, validate
 
 __all__ = [
     "ERROR",
@@ -58,7 +60,9 @@ __all__ = [
     "apply_names",
     "diff_configs",
     "empty_config",
+    "ensure_valid",
     "evaluate",
+    "evaluate_valid",
     "facts_from_income",
     "has_errors",
     "names_in_config",

@@ -7,7 +7,7 @@ from datetime import date
 
 from flask_babel import gettext as _
 
-from app.policies import evaluate
+from app.policies import ensure_valid, evaluate_valid
 from app.policy_editor.changes import change_lines
 from app.policy_editor.refs import with_known_ids
 from app.policy_editor.rules import rule_list
@@ -91,6 +91,7 @@ def run_preview(config: dict, incomes: list, catalogs, since: date) -> Preview:
     """Evaluate config on every income; config must be valid."""
     names = [str(rule.get("name", "")) for rule in rule_list(config, "policies")]
     resolved = with_known_ids(config, catalogs)
+    ensure_valid(resolved)
     rows = [_row(resolved, income, catalogs, names) for income in incomes]
     preview = Preview(rows, _policy_counts(config, rows, names), _ignore_counts(config, rows),
                       Counter(row.state for row in rows), since)
@@ -100,7 +101,7 @@ def run_preview(config: dict, incomes: list, catalogs, since: date) -> Preview:
 
 
 def _row(config, income, catalogs, names) -> Row:
-    outcome = evaluate(config, income, catalogs.currencies)
+    outcome = evaluate_valid(config, income, catalogs.currencies)
     matched = [names[i] for i in outcome.matched]
     applied = names[outcome.applied] if outcome.applied is not None else None
     reason = outcome.review_reason.text(_) if outcome.review_reason else None

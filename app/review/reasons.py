@@ -8,11 +8,12 @@ does not know or created recently.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
 
-from app.policies import evaluate
+from app.policies import InvalidConfig, ensure_valid, evaluate_valid
 from app.policies.schema import rules
 
 LABELS = {
@@ -61,6 +62,18 @@ class Context:
         return any(rule.get("enabled", True) is not False
                    for rule in rules(self.policies, "policies"))
 
+    @cached_property
+    def usable_policies(self) -> dict | None:
+        """The policies when there are enabled ones and they validate (checked once, not per
+        row); None otherwise: a broken configuration must not break the queue."""
+        if not self.has_policies:
+            return None
+        try:
+            ensure_valid(self.policies)
+        except InvalidConfig:
+            return None
+        return self.policies
+
 
 def missing_revenue_type(record: dict) -> bool:
     """True when the income has no assignment, or one without revenue type."""
@@ -76,13 +89,14 @@ def has_tags(record: dict) -> bool:
 
 def matched_policies(record: dict, context: Context) -> list[str] | None:
     """Names of the enabled policies that match the income now; None without policies."""
-    if not context.has_policies:
+    config = context.usable_policies
+    if config is None:
         return None
     try:
-        outcome = evaluate(context.policies, record, context.codes)
-    except Exception:  # noqa: BLE001 - a broken config must not break the queue
+        outcome = evaluate_valid(config, record, context.codes)
+    except Exception:  # noqa: BLE001 - an odd income must not break the queue
         return None
-    names = [rule.get("name") or "?" for rule in rules(context.policies, "policies")]
+    names = [rule.get("name") or "?" for rule in rules(config, "policies")]
     return [names[index] for index in outcome.matched]
 
 

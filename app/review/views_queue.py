@@ -10,7 +10,8 @@ from app.auth import current_actor
 from app.htmx import redirect_to, render
 from app.review import bp, bulk, compare, flow, prefetch, queue, walk
 from app.review.log_view import last_undoable
-from app.review.reasons import Context, reasons
+from app.review.reasons import Context
+from app.review.rows import queue_rows
 from app.upstream import ValidationError, run_parallel
 
 
@@ -35,12 +36,11 @@ def index():
 
 
 def _queue_context(bits, page, context: Context, problems: list) -> dict:
-    rows = [{"income": row, "reasons": reasons(row, context), "fp": compare.fingerprint(row)}
-            for row in page.rows]
+    tags = page.lookups.get("tags") or {}
+    rows = queue_rows(page.rows, context, bits.context.codes, tags)
     return {"form": bits.filters.form, "page": page, "rows": rows, "problems": problems,
             "key": bits.filters.key, "filtered": bits.filters.form.is_filtered(),
             "local": bits.filters.local.active, "has_policies": context.has_policies,
-            "codes": bits.context.codes, "tags": page.lookups.get("tags") or {},
             "last_action": last_undoable(g.company_id, current_actor())}
 
 
