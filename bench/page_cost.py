@@ -109,6 +109,7 @@ SCENARIOS: list[tuple[str, str, Callable[[Bench], requests.Response]]] = [
     ("income detail", "incomes.detail",
      _get(lambda b: f"{BASE}/incomes/{first_income(b)}")),
     ("income edit save", "incomes.edit", edit_save),
+    ("review queue (the 44 demo items)", "review.index", _get(lambda b: f"{BASE}/review/")),
     ("review done-and-next", "review.index", review_done),
     ("expenses list (100 rows)", "expenses.index",
      _get(lambda b: f"{BASE}/expenses/?page_size=100")),
