@@ -1,6 +1,6 @@
 """Page cost: upstream calls, upstream time, server time and Bookdesk's own overhead per page.
 
-    python -m bench.page_cost [--iterations 100] [--latency-ms 50]
+    python -m bench.page_cost [--iterations 100] [--latency-ms 50] [--only "incomes list"]
 
 The sandbox (demo data) delays every API call by --latency-ms; Bookdesk runs in this process on
 a real loopback port, signed in as demo-admin. Each scenario runs a couple of warm-up requests
@@ -153,12 +153,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--iterations", type=int, default=100)
     parser.add_argument("--latency-ms", type=int, default=50)
+    parser.add_argument("--only", default="", help="run the scenarios whose name has this text")
     args = parser.parse_args()
     sandbox = start_sandbox(args.latency_ms)
     server = start_bookdesk(sandbox.url)
     bench = Bench(server.url, server.server.app, signed_in(server.url))
     rows, started = [], time.perf_counter()
     for name, endpoint, run in SCENARIOS:
+        if args.only not in name:
+            continue
         if not bench.has(endpoint):
             rows.append([name, "", "not available", "", "", "", "", ""])
             continue
