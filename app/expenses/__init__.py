@@ -21,9 +21,8 @@ def init_app(app: Flask) -> None:
 
 @bp.context_processor
 def _helpers() -> dict:
-    from app.expenses import labels, present
+    from app.expenses import labels
 
     return {"paid_label": labels.paid_label, "paid_badge": labels.paid_badge,
             "status_label": labels.status_label, "status_badge": labels.status_badge,
-            "method_label": labels.method_label, "totals": present.totals,
-            "ref_text": present.ref_text}
+            "method_label": labels.method_label}

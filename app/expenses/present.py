@@ -50,16 +50,6 @@ def totals(expense: dict) -> dict[str, Decimal]:
     return {name: sum((_decimal(row.get(name)) for row in rows), Decimal(0)) for name in AMOUNTS}
 
 
-def ref_text(value: Any, names: dict | None = None) -> str:
-    """A reference as `code – name` (name may repeat, so the code leads); plain ids via names."""
-    if isinstance(value, dict):
-        code, name = value.get("code"), value.get("name")
-        return " – ".join(str(part) for part in (code, name) if part) or f"#{value.get('id')}"
-    if value in (None, ""):
-        return "—"
-    return (names or {}).get(value) or f"#{value}"
-
-
 def sections(expense: dict, catalogs: dict, settings: dict) -> list[Section]:
     """The detail's field groups; empty fields (and the rate of the home currency) left out."""
     result = []
