@@ -24,6 +24,8 @@ from flask import Blueprint, Flask, current_app, g, request, url_for
 from werkzeug.routing import BuildError
 
 EXTENSION = "bookdesk_nav"
+CACHE = "bookdesk_nav_cache"
+CACHE_SIZE = 4096
 
 
 @dataclass(frozen=True)
@@ -65,12 +67,28 @@ def add_nav_entry(app: Flask, label: Any, endpoint: str, order: int = 100, group
     entries = app.extensions.setdefault(EXTENSION, [])
     entries.append(NavEntry(label, endpoint, order, group, blueprint or endpoint.split(".")[0]))
     entries.sort(key=lambda entry: entry.order)
+    app.extensions.pop(CACHE, None)
 
 
 def nav_entries() -> list[dict]:
-    """Entries for the current company: label, url, active, group (grouped ones in order)."""
+    """Entries for the current company: label, url, active, group (grouped ones in order).
+
+    Built once per (company, page, script root) and kept: the labels are lazy, so one list
+    serves every language, and a dozen url_for calls per page are not repeated.
+    """
     if g.get("company_id") is None:
         return []
+    cache = current_app.extensions.setdefault(CACHE, {})
+    key = (g.company_id, request.endpoint, request.blueprint, request.script_root)
+    found = cache.get(key)
+    if found is None:
+        if len(cache) >= CACHE_SIZE:
+            cache.clear()
+        found = cache[key] = _build_entries()
+    return found
+
+
+def _build_entries() -> list[dict]:
     entries = current_app.extensions.get(EXTENSION, [])
     items = []
     for entry in entries:

@@ -39,6 +39,25 @@ def test_navigation_shows_only_registered_areas_in_order(app, company):
     assert {"Alpha area", "Zeta area"} <= shown <= registered
 
 
+def test_navigation_is_built_once_per_page_and_still_marks_the_page_and_follows_the_language(
+        app, company, monkeypatch):
+    import app.nav as nav
+
+    built = []
+    real = nav._build_entries
+    monkeypatch.setattr(nav, "_build_entries", lambda: built.append(1) or real())
+    client = app.test_client()
+    sign_in(client, company)
+    base = f"/c/{company.id}"
+    for path in ("/incomes/", "/incomes/", "/expenses/", "/incomes/"):
+        html = client.get(base + path).get_data(as_text=True)
+        assert f'href="{base}{path}" aria-current="page"' in html
+    assert len(built) == 2
+    client.get("/lang/hu")
+    assert "Bevételek" in client.get(base + "/incomes/").get_data(as_text=True)
+    assert len(built) == 2
+
+
 def test_grouped_entries_share_one_menu(app, company):
     bp = _area(app, "catalog", "Tags", 60, group="Catalogues")
     add_nav_entry(app, "Currencies", "catalog.index", 61, group="Catalogues")
