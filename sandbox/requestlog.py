@@ -9,7 +9,7 @@ from collections import deque
 from flask import Flask, current_app, g, request
 
 KEPT_HEADERS = ("Service-Company-Id", "Quick-Company-Id", "X-Application", "Content-Type",
-                "Accept", "Idempotency-Key", "Accept-Language")
+                "Accept", "Idempotency-Key", "Accept-Language", "X-Request-Id")
 
 
 class RequestLog:
