@@ -25,7 +25,8 @@ class Amount:
 
 
 class Words:
-    """The page's labels as plain strings: lazy ones translated once, not once per row."""
+    """The page's labels as plain strings, lazy ones translated once, not once per row; and
+    its locale name (`locale`), for amount()."""
 
     def __init__(self, **labels) -> None:
         self.locale = str(get_locale())
@@ -36,17 +37,17 @@ class Words:
     def __getitem__(self, name: str):
         return self._labels[name]
 
-    def amount(self, value, code: str | None) -> Amount:
-        """An amount in a currency (code None: a plain number with two decimals)."""
-        if value is None or value == "":
-            return Amount("")
-        try:
-            amount = value if isinstance(value, Decimal) else Decimal(str(value))
-        except InvalidOperation:
-            return Amount("")
-        text = (currency_format(self.locale, code.upper()).apply(amount) if code
-                else number(amount, 2))
-        return Amount(text, amount < 0)
+
+def amount(value, code: str | None, locale: str) -> Amount:
+    """An amount in a currency for a locale (code None: a plain number with two decimals)."""
+    if value is None or value == "":
+        return Amount("")
+    try:
+        parsed = value if isinstance(value, Decimal) else Decimal(str(value))
+    except InvalidOperation:
+        return Amount("")
+    text = currency_format(locale, code.upper()).apply(parsed) if code else number(parsed, 2)
+    return Amount(text, parsed < 0)
 
 
 class Days(dict):

@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 
 from flask_babel import lazy_gettext as _l
 
-from app.cells import Amount, Days, Words
+from app.cells import Amount, Days, Words, amount
 from app.expenses import labels
 from app.expenses.present import totals
 
@@ -51,8 +51,9 @@ def _row(expense: dict, codes: dict, names: dict, today: str, words: Words, days
         dates=(days[expense.get("issued_at")], days[due]),
         overdue=paid != 2 and bool(due) and due < today,
         types=_types(expense, names["types"]),
-        amounts=(words.amount(sums["net_amount"], code), words.amount(sums["vat_amount"], code),
-                 words.amount(sums["gross_amount"], code)),
+        amounts=(amount(sums["net_amount"], code, words.locale),
+                 amount(sums["vat_amount"], code, words.locale),
+                 amount(sums["gross_amount"], code, words.locale)),
         paid=(words["paid"].get(paid, str(paid or "")), labels.paid_badge(paid)),
         status=(words["status"].get(status, status), labels.status_badge(status))
         if status else None,

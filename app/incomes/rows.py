@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 
 from flask_babel import gettext as _
 
-from app.cells import Amount, Days, Words
+from app.cells import Amount, Days, Words, amount
 from app.incomes import labels
 
 
@@ -48,9 +48,9 @@ def _row(income: dict, codes: dict, tag_names: dict, today: str, words: Words,
         partner=income.get("partner_name") or "—", tax_number=income.get("partner_tax_number"),
         dates=(days[income.get("issued_at")], days[income.get("fulfilled_at")], days[due]),
         overdue=overdue,
-        amounts=(words.amount(income.get("net_amount"), code),
-                 words.amount(income.get("vat_amount"), code),
-                 words.amount(income.get("gross_amount"), code)),
+        amounts=(amount(income.get("net_amount"), code, words.locale),
+                 amount(income.get("vat_amount"), code, words.locale),
+                 amount(income.get("gross_amount"), code, words.locale)),
         cancelled=bool(income.get("is_cancelled")),
         paid=(words["paid"].get(status, str(status or "")), labels.PAID_BADGE.get(status, "muted")),
         review=_review(income, words),

@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 
 from flask_babel import lazy_gettext as _l
 
-from app.cells import Amount, Days, Words
+from app.cells import Amount, Days, Words, amount
 from app.incomes import labels
 from app.review import compare
 from app.review.reasons import LABELS, Context, reasons
@@ -46,7 +46,7 @@ def _row(income: dict, context: Context, codes: dict, tag_names: dict, words: Wo
         kind=words["kinds"].get(income.get("type"), str(income.get("type") or "")),
         partner=income.get("partner_name") or "—", tax_number=income.get("partner_tax_number"),
         issued=days[income.get("issued_at")],
-        gross=words.amount(income.get("gross_amount"), codes.get(income.get("currency"))),
+        gross=amount(income.get("gross_amount"), codes.get(income.get("currency")), words.locale),
         reasons=[(reason.tone, words["reasons"][reason.code], reason.detail)
                  for reason in reasons(income, context)],
         tags=[tag_names.get(tag, f"#{tag}") for tag in income.get("tags") or []])
