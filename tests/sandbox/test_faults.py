@@ -59,10 +59,13 @@ def test_unknown_fault_kind_is_refused(sandbox_url):
 
 
 def test_request_log_records_method_path_query_and_timing(api, sandbox_log):
-    api.get("/2/company-info/?x=1%2B2", headers={"X-Application": "tests"})
+    api.get("/2/company-info/?x=1%2B2", headers={"X-Application": "tests",
+                                                  "X-Request-Id": "bench-1"})
     [entry] = sandbox_log.entries(company_id=api.company.id)
     assert entry["method"] == "GET" and entry["path"] == "/2/company-info/"
     assert entry["args"] == {"x": ["1+2"]}
     assert entry["headers"]["X-Application"] == "tests"
+    # bench.page_cost matches a page's calls to it by the request id Bookdesk sends.
+    assert entry["headers"]["X-Request-Id"] == "bench-1"
     assert entry["duration_ms"] >= 0 and "Authorization" not in entry["headers"]
 
