@@ -7,6 +7,8 @@ The dashboard's `due_to=<date>` is read as date_field=due_at, to=<date>.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 from wtforms import SelectField, StringField
@@ -25,6 +27,7 @@ from app.forms.filters import (
 )
 from app.forms.widgets import PartnerField
 from app.incomes.labels import PAID_STATUS, TYPES
+from app.list_query import ListQuery
 
 # Columns GET /1/incomes can order by (sandbox incomes_filters.ORDERING; DRF `ordering`).
 ORDERABLE = ("issued_at", "fulfilled_at", "due_at", "invoice_number", "gross_amount",
@@ -84,3 +87,13 @@ def ordering(value: str | None) -> str:
     name = (value or "").lstrip("-")
     return value if name in ORDERABLE else "-issued_at"
 
+
+
+def read_params(args: MultiDict) -> dict | None:
+    """GET /1/incomes parameters of the list at these URL arguments, read as the list reads them."""
+    return api_params(filter_form(args), args)
+
+
+def list_query(args: Mapping) -> ListQuery:
+    """The income list at these URL arguments: its link and the upstream query of its rows."""
+    return ListQuery.of("incomes.index", read_params, args)
