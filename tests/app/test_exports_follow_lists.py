@@ -126,3 +126,34 @@ def test_htmx_filter_swap_sends_an_export_link_with_that_filter(client, company,
     ((link, oob),) = _export_links(fragment)
     assert oob and link == f"{base}export?paid_status=2"
     assert exported(client, link) == ["PAID-1"]
+
+
+QUEUE_FILTERS = st.fixed_dictionaries({
+    "date_field": st.sampled_from(["issued_at", "due_at"]),
+    "date_from": st.sampled_from(["", _day(-15), _day(-2)]),
+    "date_to": st.sampled_from(["", _day(-8), _day(3)]),
+    "amount_min": st.sampled_from(["", "1200", "1500"]),
+    "amount_max": st.sampled_from(["", "1400", "1800"]),
+    "ordering": st.sampled_from(["", "gross_amount", "-invoice_number"]),
+    "page_size": st.sampled_from(["", "20"]),
+})
+
+
+def test_review_queue_count_is_its_rows_for_any_filter(client, company, api):
+    for n in range(30):
+        created = make_income(api, invoice_number=f"REV-{n:03d}", issued_at=_day(-n),
+                              due_at=_day(n % 9 - 4), gross_amount=f"{1000 + 37 * n}.00")
+        set_state(api, created["id"], needs_review=True, review_done=n % 5 == 0)
+    sign_in(client, company)
+    assert len(listed(client, f"/c/{company.id}/review/?page_size=20")[0]) == 24
+
+    @PROPERTY
+    @given(QUEUE_FILTERS)
+    def check(args):
+        url = f"/c/{company.id}/review/?{urlencode({k: v for k, v in args.items() if v})}"
+        rows, pages = listed(client, url)
+        heading = re.search(r'id="queue-count">[^<]*?(\d+)</h2>', pages[0])
+        assert heading and int(heading.group(1)) == len(rows) == len(set(rows))
+        assert f'name="expected" value="{len(rows)}"' in pages[0] or not rows
+
+    check()
