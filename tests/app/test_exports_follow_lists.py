@@ -11,6 +11,7 @@ import re
 from datetime import date, timedelta
 from urllib.parse import urlencode
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -91,26 +92,19 @@ EXPENSE_FILTERS = st.fixed_dictionaries({
 })
 
 
-def test_income_export_is_the_filtered_list_for_any_filter(client, company, api):
-    _make_incomes(api)
+LISTS = {"incomes": (_make_incomes, INCOME_FILTERS), "expenses": (_make_expenses, EXPENSE_FILTERS)}
+
+
+@pytest.mark.parametrize("area", sorted(LISTS))
+def test_export_is_the_filtered_list_for_any_filter(client, company, api, area):
+    maker, filters = LISTS[area]
+    maker(api)
     sign_in(client, company)
 
     @PROPERTY
-    @given(INCOME_FILTERS)
+    @given(filters)
     def check(args):
-        _list_and_export_agree(client, f"/c/{company.id}/incomes/", args)
-
-    check()
-
-
-def test_expense_export_is_the_filtered_list_for_any_filter(client, company, api):
-    _make_expenses(api)
-    sign_in(client, company)
-
-    @PROPERTY
-    @given(EXPENSE_FILTERS)
-    def check(args):
-        _list_and_export_agree(client, f"/c/{company.id}/expenses/", args)
+        _list_and_export_agree(client, f"/c/{company.id}/{area}/", args)
 
     check()
 
