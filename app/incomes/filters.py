@@ -1,9 +1,10 @@
 """The income list's filters: a GET form whose state lives in the URL, and the API parameters.
 
-URL arguments (all optional): q, date_field (issued_at|fulfilled_at|due_at), from, to,
-paid_status (1|2|3), type (1|2|6|7), review (to_review|reviewed|none), cancelled (yes|no),
-partner (id), ordering (an API-orderable column, "-" for descending), page, page_size.
-The dashboard's `due_to=<date>` is read as date_field=due_at, to=<date>.
+URL arguments (all optional): q, date_field (issued_at|fulfilled_at|due_at), date_from,
+date_to, paid_status (1|2|3), type (1|2|6|7), review (to_review|reviewed|none), cancelled
+(yes|no), partner (id), ordering (an API-orderable column, "-" for descending), page, page_size.
+An older link's `due_to=<date>` is read as date_field=due_at, date_to=<date>. Links that promise
+a count are built with `list_query`, never by hand (app/list_query.py).
 """
 from __future__ import annotations
 
