@@ -2,13 +2,17 @@
 from __future__ import annotations
 
 from datetime import date, timedelta
-from urllib.parse import urlencode
+from functools import partial
 
-from flask import Flask, g, render_template
+from flask import Flask, g, render_template, url_for
 from flask_babel import lazy_gettext as _l
 
 from app.auth import company_blueprint
+from app.expenses.filters import list_query as expense_query
+from app.incomes.filters import list_query as income_query
+from app.list_query import ListQuery
 from app.nav import register_area
+from app.review.filters import queue_query
 from app.upstream import NotFound, catalog, run_parallel
 
 bp = company_blueprint("dashboard", __name__)
@@ -18,9 +22,7 @@ EXPENSES = "/2/expenses"
 RECENT_SIZE = 10
 # /2/expenses is a cursor list without a count: one page of this size, "100+" beyond it.
 EXPENSE_COUNT_CAP = 100
-NEEDS_REVIEW = {"needs_review": "true", "review_done": "false"}
-UNPAID = {"paid_status": 1}
-UNPAID_EXPENSES = {"is_paid": "false"}
+INCOME_CARDS = ("needs_review", "unpaid", "overdue")
 
 
 def init_app(app: Flask) -> None:
@@ -28,9 +30,16 @@ def init_app(app: Flask) -> None:
     register_area(app, bp, _l("Overview"), "dashboard.index", order=0)
 
 
-def overdue_filter(today: date) -> dict:
-    """Unpaid incomes whose due date is before today (spec-style date_field/to_date filter)."""
-    return {**UNPAID, "date_field": "due_at", "to_date": (today - timedelta(days=1)).isoformat()}
+def cards(today: date) -> dict[str, ListQuery]:
+    """The list behind each count card: the card counts its rows and links to it."""
+    yesterday = (today - timedelta(days=1)).isoformat()
+    return {
+        "needs_review": queue_query({}),
+        "unpaid": income_query({"paid_status": "1"}),
+        "overdue": income_query({"paid_status": "1", "date_field": "due_at",
+                                 "date_to": yesterday}),
+        "unpaid_expenses": expense_query({"is_paid": "false"}),
+    }
 
 
 def _or_none(call, *args, **kwargs):
@@ -41,13 +50,17 @@ def _or_none(call, *args, **kwargs):
         return None
 
 
-def _income_count(api, params: dict) -> int | None:
-    page = _or_none(api.page, INCOMES, {**params, "page_size": 1})
+def _income_count(api, params: dict | None) -> int | None:
+    if params is None:
+        return None
+    page = _or_none(api.page, INCOMES, {**params, "page": 1, "page_size": 1})
     return page.count if page else None
 
 
-def _expense_count(api) -> dict | None:
-    page = _or_none(api.page, EXPENSES, {**UNPAID_EXPENSES, "page_size": EXPENSE_COUNT_CAP})
+def _expense_count(api, params: dict | None) -> dict | None:
+    if params is None:
+        return None
+    page = _or_none(api.page, EXPENSES, {**params, "page_size": EXPENSE_COUNT_CAP})
     return {"count": len(page.items), "more": bool(page.next)} if page else None
 
 
@@ -56,42 +69,37 @@ def _recent(api) -> list | None:
     return page.items if page else None
 
 
-def dashboard_data(api, today: date) -> dict:
-    """Run the dashboard's independent upstream reads side by side."""
+def dashboard_data(api, queries: dict[str, ListQuery]) -> dict:
+    """Run the dashboard's independent upstream reads side by side (each card's parameters
+    read here, in the request: the list's reader needs its context)."""
+    params = {key: query.params() for key, query in queries.items()}
+    calls = {key: partial(_income_count, api, params[key]) for key in INCOME_CARDS}
     return run_parallel({
-        "needs_review": lambda: _income_count(api, NEEDS_REVIEW),
-        "unpaid": lambda: _income_count(api, UNPAID),
-        "overdue": lambda: _income_count(api, overdue_filter(today)),
-        "unpaid_expenses": lambda: _expense_count(api),
+        **calls,
+        "unpaid_expenses": partial(_expense_count, api, params["unpaid_expenses"]),
         "recent": lambda: _recent(api),
         "currencies": lambda: _or_none(catalog.names, api, "currencies", "code") or {},
     })
 
 
-def links(company_id: int, today: date) -> dict[str, str]:
-    """Paths of the lists behind each count: DESIGN.md's fixed URLs (areas may land later)."""
-    base = f"/c/{company_id}"
-    return {
-        "needs_review": f"{base}/review/",
-        "unpaid": f"{base}/incomes/?{urlencode(UNPAID)}",
-        "overdue": f"{base}/incomes/?{urlencode(overdue_filter(today))}",
-        "unpaid_expenses": f"{base}/expenses/?{urlencode(UNPAID_EXPENSES)}",
-        "incomes": f"{base}/incomes/",
-        "income": f"{base}/incomes/",
-    }
+def links(queries: dict[str, ListQuery]) -> dict[str, str]:
+    """Each card's list URL (from its query), and the income list behind the recent table."""
+    return {**{key: query.url() for key, query in queries.items()},
+            "incomes": url_for("incomes.index"), "income": url_for("incomes.index")}
 
 
 @bp.get("/")
 def index():
     """Counts of incomes to review, unpaid and overdue, unpaid expenses; the latest incomes."""
     today = date.today()
-    data = dashboard_data(g.api, today)
+    queries = cards(today)
+    data = dashboard_data(g.api, queries)
     return render_template(
         "dashboard/index.html",
-        counts={key: data[key] for key in ("needs_review", "unpaid", "overdue")},
+        counts={key: data[key] for key in INCOME_CARDS},
         expenses=data["unpaid_expenses"],
         recent=data["recent"],
         currencies=data["currencies"],
-        links=links(g.company_id, today),
+        links=links(queries),
         today=today,
     )

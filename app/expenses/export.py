@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from flask_babel import gettext as _
 
-from app.csv_export import amount_text
+from app.csv_export import amount
 from app.expenses.labels import method_label, paid_label, status_label
 from app.expenses.present import totals
 
@@ -17,8 +17,8 @@ def header() -> list[str]:
             _("Secondary ID"), _("Tags")]
 
 
-def row(expense: dict, lookups: dict, decimal_mark: str) -> list[str]:
-    """One expense as CSV cells (dates ISO, amounts from the assignments)."""
+def row(expense: dict, lookups: dict) -> list:
+    """One expense as CSV cells (dates ISO text, amounts as numbers from the assignments)."""
     sums = totals(expense)
     types = lookups.get("expense_types", {})
     kinds = dict.fromkeys(types.get(a.get("expense_type"), "") for a in
@@ -28,8 +28,7 @@ def row(expense: dict, lookups: dict, decimal_mark: str) -> list[str]:
             expense.get("partner_name") or "", expense.get("issued_at") or "",
             expense.get("fulfilled_at") or "", expense.get("due_at") or "",
             (expense.get("created_at") or "")[:10],
-            *(amount_text(sums[key], decimal_mark) for key in ("net_amount", "vat_amount",
-                                                           "gross_amount")),
+            *(amount(sums[key]) for key in ("net_amount", "vat_amount", "gross_amount")),
             lookups.get("codes", {}).get(expense.get("currency"), ""),
             paid_label(expense.get("paid_status")), method_label(expense.get("payment_method")),
             ", ".join(k for k in kinds if k), status_label(expense.get("accounting_status")),

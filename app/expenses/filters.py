@@ -6,6 +6,8 @@ created_from / created_to (days), min_amount / max_amount, page_size, cursor.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from flask_babel import gettext as _
 from flask_babel import gettext as translate
 from flask_babel import lazy_gettext as _l
@@ -14,6 +16,7 @@ from wtforms import SelectField, StringField
 
 from app.expenses import since as since_time
 from app.forms.filters import ANY, ListFilterForm, choice, compact, days, decimals, page_size
+from app.list_query import ListQuery
 
 # Which filter field an upstream error about a query parameter belongs to.
 FIELD_OF = {"updated_since": "since", "from_date": "created_from", "to_date": "created_to",
@@ -94,3 +97,14 @@ def place_upstream(form: FilterForm, error) -> list[str]:
             continue
         form[name].errors = [*form[name].errors, *(translate(m) for m in messages)]
     return rest
+
+
+def read_params(args: MultiDict) -> dict | None:
+    """GET /2/expenses parameters of the list at these URL arguments, read as the list reads
+    them."""
+    return api_params(filter_form(args), args)
+
+
+def list_query(args: Mapping) -> ListQuery:
+    """The expense list at these URL arguments: its link and the upstream query of its rows."""
+    return ListQuery.of("expenses.index", read_params, args)

@@ -9,9 +9,10 @@ from flask import g, request, url_for
 from app.csv_export import EXPORT_PAGE_SIZE, csv_body, csv_response
 from app.expenses import bp, upstream
 from app.expenses import export as columns
-from app.expenses.filters import api_params, filter_form, place_upstream
+from app.expenses.filters import api_params, filter_form, list_query, place_upstream, read_params
 from app.expenses.rows import list_rows
-from app.htmx import render
+from app.htmx import is_htmx, render
+from app.list_query import filter_args
 from app.upstream import Page, ValidationError, catalog
 
 RESYNC = "full_resync_required"
@@ -28,7 +29,9 @@ def index():
                "rows": list_rows(page.items, codes, page.lookups, today),
                "resync": resync, "full_reload_url": full_reload_url(), "filtered":
                form.is_filtered(), "next_cursor": cursor_of(page.next),
-               "prev_cursor": cursor_of(page.previous)}
+               "prev_cursor": cursor_of(page.previous),
+               "export_url": list_query(filter_args(request.args)).url(".export"),
+               "fragment": is_htmx()}
     status = 400 if params is None or problems or form.errors or resync else 200
     return render("expenses/index.html", "expenses/_list.html", **context), status
 
@@ -48,8 +51,7 @@ def _read(form, params: dict | None) -> tuple:
 @bp.get("/export")
 def export():
     """The current filter as CSV (every page), UTF-8 with BOM for spreadsheets."""
-    form = filter_form(request.args)
-    params = api_params(form, request.args)
+    params = read_params(request.args)
     if params is None:
         return index()
     params.update(cursor=None, page_size=EXPORT_PAGE_SIZE)

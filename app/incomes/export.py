@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from flask_babel import gettext as _
 
-from app.csv_export import amount_text
+from app.csv_export import amount
 from app.incomes.labels import paid_label, type_label
 
 
@@ -15,17 +15,17 @@ def header() -> list[str]:
             _("Needs review"), _("Tags")]
 
 
-def row(income: dict, lookups: dict, decimal_mark: str) -> list[str]:
-    """One income as CSV cells (dates ISO, amounts with the locale's decimal mark)."""
+def row(income: dict, lookups: dict) -> list:
+    """One income as CSV cells (dates ISO text, amounts as numbers)."""
     tags = lookups.get("tags", {})
     yes, no = _("Yes"), _("No")
     return [income.get("invoice_number") or "", type_label(income.get("type")),
             yes if income.get("invoice_type") == 1 else no, income.get("partner_name") or "",
             income.get("partner_tax_number") or "", income.get("issued_at") or "",
             income.get("fulfilled_at") or "", income.get("due_at") or "",
-            amount_text(income.get("net_amount"), decimal_mark),
-            amount_text(income.get("vat_amount"), decimal_mark),
-            amount_text(income.get("gross_amount"), decimal_mark),
+            amount(income.get("net_amount")),
+            amount(income.get("vat_amount")),
+            amount(income.get("gross_amount")),
             lookups.get("codes", {}).get(income.get("currency"), ""),
             paid_label(income.get("paid_status")), yes if income.get("is_cancelled") else no,
             yes if income.get("needs_review") and not income.get("review_done") else no,

@@ -1,11 +1,14 @@
 """The income list's filters: a GET form whose state lives in the URL, and the API parameters.
 
-URL arguments (all optional): q, date_field (issued_at|fulfilled_at|due_at), from, to,
-paid_status (1|2|3), type (1|2|6|7), review (to_review|reviewed|none), cancelled (yes|no),
-partner (id), ordering (an API-orderable column, "-" for descending), page, page_size.
-The dashboard's `due_to=<date>` is read as date_field=due_at, to=<date>.
+URL arguments (all optional): q, date_field (issued_at|fulfilled_at|due_at), date_from,
+date_to, paid_status (1|2|3), type (1|2|6|7), review (to_review|reviewed|none), cancelled
+(yes|no), partner (id), ordering (an API-orderable column, "-" for descending), page, page_size.
+An older link's `due_to=<date>` is read as date_field=due_at, date_to=<date>. Links that promise
+a count are built with `list_query`, never by hand (app/list_query.py).
 """
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
@@ -25,6 +28,7 @@ from app.forms.filters import (
 )
 from app.forms.widgets import PartnerField
 from app.incomes.labels import PAID_STATUS, TYPES
+from app.list_query import ListQuery
 
 # Columns GET /1/incomes can order by (sandbox incomes_filters.ORDERING; DRF `ordering`).
 ORDERABLE = ("issued_at", "fulfilled_at", "due_at", "invoice_number", "gross_amount",
@@ -84,3 +88,13 @@ def ordering(value: str | None) -> str:
     name = (value or "").lstrip("-")
     return value if name in ORDERABLE else "-issued_at"
 
+
+
+def read_params(args: MultiDict) -> dict | None:
+    """GET /1/incomes parameters of the list at these URL arguments, read as the list reads them."""
+    return api_params(filter_form(args), args)
+
+
+def list_query(args: Mapping) -> ListQuery:
+    """The income list at these URL arguments: its link and the upstream query of its rows."""
+    return ListQuery.of("incomes.index", read_params, args)

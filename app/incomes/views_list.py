@@ -7,11 +7,12 @@ from flask import g, render_template, request
 from flask_babel import gettext as _
 
 from app.csv_export import EXPORT_PAGE_SIZE, csv_body, csv_response
-from app.htmx import render
+from app.htmx import is_htmx, render
 from app.incomes import bp, upstream
 from app.incomes import export as columns
-from app.incomes.filters import api_params, filter_form
+from app.incomes.filters import api_params, filter_form, list_query, read_params
 from app.incomes.rows import list_rows
+from app.list_query import filter_args
 from app.upstream import Page, ValidationError, catalog
 
 
@@ -31,7 +32,9 @@ def index():
     today = date.today().isoformat()
     rows = list_rows(page.items, codes, page.lookups.get("tags", {}), today)
     context = {"form": form, "page": page, "rows": rows, "codes": codes, "problems": problems,
-               "params": params or {}, "filtered": form.is_filtered(), "today": today}
+               "params": params or {}, "filtered": form.is_filtered(), "today": today,
+               "export_url": list_query(filter_args(request.args)).url(".export"),
+               "fragment": is_htmx()}
     status = 400 if params is None or problems else 200
     return render("incomes/index.html", "incomes/_list.html", **context), status
 
@@ -39,8 +42,7 @@ def index():
 @bp.get("/export")
 def export():
     """The current filter as CSV (every page), UTF-8 with BOM for spreadsheets."""
-    form = filter_form(request.args)
-    params = api_params(form, request.args)
+    params = read_params(request.args)
     if params is None:
         return index()
     params.update(page=None, page_size=EXPORT_PAGE_SIZE)

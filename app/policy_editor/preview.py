@@ -18,6 +18,8 @@ MAX_INCOMES = 2000
 MONTH_CHOICES = (1, 3, 6, 12, 24)
 DEFAULT_MONTHS = 3
 FILTERS = ("all", "matched", "changed", "multiple", "ignored", "review", "none")
+# Rows a filter keeps by state: an income skipped for several matches waits for review too.
+STATES = {"review": ("review", "skipped")}
 
 
 @dataclass
@@ -59,8 +61,13 @@ class Preview:
         if which == "multiple":
             return [row for row in self.rows if row.multiple]
         if which in FILTERS and which != "all":
-            return [row for row in self.rows if row.state == which]
+            states = STATES.get(which, (which,))
+            return [row for row in self.rows if row.state in states]
         return self.rows
+
+    def counts(self) -> dict[str, int]:
+        """How many rows each filter keeps: the number on its link is its list's length."""
+        return {which: len(self.shown(which)) for which in FILTERS}
 
 
 def months_ago(today: date, months: int) -> date:

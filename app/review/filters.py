@@ -8,6 +8,7 @@ Bookdesk applies them to the queue it reads (queue.scan).
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from urllib.parse import urlencode
@@ -31,6 +32,7 @@ from app.forms.filters import (
 )
 from app.forms.widgets import PartnerField
 from app.incomes.filters import ordering as income_ordering
+from app.list_query import ListQuery
 
 QUEUE = {"needs_review": "true", "review_done": "false"}
 KEY_ARGS = ("partner", "date_field", "date_from", "date_to", "currency", "amount_min", "amount_max",
@@ -110,3 +112,15 @@ def key_of(args: MultiDict) -> str:
     """The queue's identity: its filter and ordering arguments, canonical (no page)."""
     pairs = sorted((k, v) for k in KEY_ARGS for v in args.getlist(k) if v not in ("", None))
     return urlencode(pairs)
+
+
+def read_params(args: MultiDict) -> dict | None:
+    """GET /1/incomes parameters of the queue at these URL arguments; None when Bookdesk would
+    filter the queue itself (the API's count is then not the queue's)."""
+    filters = parse(args)
+    return None if filters.local.active else filters.params
+
+
+def queue_query(args: Mapping) -> ListQuery:
+    """The review queue at these URL arguments: its link and the upstream query of its rows."""
+    return ListQuery.of("review.index", read_params, args)

@@ -1,0 +1,60 @@
+"""Reading Bookdesk's lists as a user sees them: every page's rows, the CSV export's rows.
+
+Rows are keyed by what both the page and the file show: an income's invoice number, an
+expense's filing number.
+"""
+from __future__ import annotations
+
+import csv
+import html
+import io
+import re
+
+ROW_KEYS = {
+    "incomes": re.compile(r'<tr[^>]*data-income-id="\d+">\s*<td class="cell-number">'
+                          r'<a [^>]*>([^<]*)</a>'),
+    "expenses": re.compile(r'<tr[^>]*data-expense-id="\d+">\s*<td class="cell-file">.*?</td>\s*'
+                           r'<td class="nowrap"><a [^>]*>([^<]*)</a>', re.S),
+    "review": re.compile(r'<tr data-row data-income-id="\d+">.*?<a data-open [^>]*>([^<]*)</a>',
+                         re.S),
+}
+NEXT = re.compile(r'<a [^>]*rel="next" href="([^"]+)"')
+RECORDS = re.compile(r"(\d+) records?")
+MAX_PAGES = 50
+
+
+def area_of(url: str) -> str:
+    """Which list a Bookdesk URL opens."""
+    return next(area for area in ROW_KEYS if f"/{area}/" in url)
+
+
+def listed(client, url: str, headers: dict | None = None) -> tuple[list[str], list[str]]:
+    """(row keys of every page, in order; the page texts) following the lists' Next links."""
+    keys, pages, area = [], [], area_of(url)
+    for _ in range(MAX_PAGES):
+        response = client.get(url, headers=headers or {})
+        assert response.status_code == 200, response.get_data(as_text=True)[:1000]
+        text = response.get_data(as_text=True)
+        pages.append(text)
+        keys += [html.unescape(key) for key in ROW_KEYS[area].findall(text)]
+        found = NEXT.search(text)
+        if not found:
+            return keys, pages
+        url = html.unescape(found.group(1))
+    raise AssertionError(f"more than {MAX_PAGES} pages at {url}")
+
+
+def exported(client, url: str) -> list[str]:
+    """The row keys of a CSV export (first column), in order."""
+    response = client.get(url)
+    assert response.status_code == 200 and response.mimetype == "text/csv", response.status
+    text = response.get_data().decode("utf-8-sig")
+    delimiter = ";" if text.split("\r\n", 1)[0].count(";") > 3 else ","
+    rows = list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter))
+    return [row[0] for row in rows[1:]]
+
+
+def shown_count(page_text: str) -> int | None:
+    """The "N records" a counted list says it holds (None when it does not say)."""
+    found = RECORDS.search(page_text)
+    return int(found.group(1)) if found else None

@@ -1,0 +1,55 @@
+"""A ListQuery's link, read back by its list, gives the upstream query the query counted with."""
+from __future__ import annotations
+
+from datetime import date, timedelta
+from urllib.parse import parse_qsl, urlsplit
+
+from flask import g
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from werkzeug.datastructures import MultiDict
+
+from app.dashboard import cards
+from app.expenses import filters as expense_filters
+from app.incomes import filters as income_filters
+from app.review import filters as review_filters
+from tests.app.test_exports_follow_lists import EXPENSE_FILTERS, INCOME_FILTERS, QUEUE_FILTERS
+
+READERS = {"incomes": income_filters.list_query, "expenses": expense_filters.list_query,
+           "review": review_filters.queue_query}
+COMPANY = 7
+
+
+def _read_back(app, url: str, area: str):
+    """What the list at url sends upstream, read by the list's own reader."""
+    path, query = urlsplit(url).path, urlsplit(url).query
+    assert path == f"/c/{COMPANY}/{area}/"
+    with app.test_request_context(url):
+        return READERS[area](MultiDict(parse_qsl(query))).params()
+
+
+@settings(max_examples=100, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.one_of(*(st.tuples(st.just(area), strategy) for area, strategy in (
+    ("incomes", INCOME_FILTERS), ("expenses", EXPENSE_FILTERS), ("review", QUEUE_FILTERS)))))
+def test_the_link_of_a_query_reads_back_as_the_query(app, area_args):
+    area, args = area_args
+    with app.test_request_context(f"/c/{COMPANY}/"):
+        g.company_id = COMPANY
+        query = READERS[area](args)
+        url, params = query.url(), query.params()
+    assert _read_back(app, url, area) == params
+
+
+@settings(max_examples=50, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.dates(min_value=date(2000, 1, 1), max_value=date(2099, 12, 31)))
+def test_overdue_card_asks_for_unpaid_incomes_due_by_yesterday_and_links_the_same(app, today):
+    with app.test_request_context(f"/c/{COMPANY}/"):
+        g.company_id = COMPANY
+        overdue = cards(today)["overdue"]
+        url, params = overdue.url(), overdue.params()
+    yesterday = (today - timedelta(days=1)).isoformat()
+    assert {k: params[k] for k in ("paid_status", "date_field", "to_date")} == {
+        "paid_status": "1", "date_field": "due_at", "to_date": yesterday}
+    assert _read_back(app, url, "incomes") == params
