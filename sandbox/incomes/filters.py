@@ -150,9 +150,8 @@ def _text_filters(stmt: Select) -> Select:
     if source := query.text("source"):
         stmt = stmt.where(Income.source == source)
     if search := query.text("search"):
-        pattern = f"%{search}%"
-        stmt = stmt.where(or_(Income.invoice_number.ilike(pattern),
-                              Income.partner_name.ilike(pattern)))
+        stmt = stmt.where(or_(query.contains(Income.invoice_number, search),
+                              query.contains(Income.partner_name, search)))
     if currencies := query.values("currency"):
         ids = [int(c) for c in currencies if c.isdecimal()]
         codes = [c.upper() for c in currencies if not c.isdecimal()]
