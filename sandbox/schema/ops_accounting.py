@@ -37,11 +37,12 @@ OPERATIONS = (
     Op("POST", "/2/accounting/vat-categories/create/", "vat_categories_create", "Accounting",
        T("ÁFA-kategória létrehozása", "Create VAT categories"),
        T("A type opcionális (alapértelmezés: cost); a válasz created_vat_categories listája "
-         "teljes kategóriákat tartalmaz.",
+         "teljes kategóriákat tartalmaz; a már használt kódúak a not_created_vat_categories "
+         "listába kerülnek.",
          "type is optional (default cost); the answer's created_vat_categories holds full "
-         "categories."),
+         "categories; those with a code already in use go to not_created_vat_categories."),
        body=one_or_many("VatCategoryInput", "vat_categories"),
-       response="VatCategoryCreateResult", status=201),
+       response="VatCategoryCreateResult"),
     Op("POST", "/2/accounting/vat-categories/update/{vat_category_id}/",
        "vat_categories_update", "Accounting",
        T("ÁFA-kategória módosítása", "Update a VAT category"),
