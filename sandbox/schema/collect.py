@@ -1,31 +1,52 @@
-"""Collect every operation and component schema into the OpenAPI 3.1 document (spec part 9)."""
+"""Collect every operation and component schema into the OpenAPI 3.1 document (spec part 9).
+
+Each resource's `schema.py` holds OPERATIONS (its Op rows) and may hold SCHEMAS (components only
+it uses); the components shared by several resources live in sandbox/schema/components_*.py.
+Adding an operation is one row in its resource's schema.py (and its route in __init__.py).
+"""
 from __future__ import annotations
 
-import importlib
-import pkgutil
 from functools import lru_cache
 
-from sandbox import schema
+from sandbox.schema import (
+    components_catalog,
+    components_common,
+    components_company,
+    components_expense,
+    components_income,
+    components_partner,
+)
 from sandbox.schema.build import document
 from sandbox.schema.model import Op
 
+SHARED_COMPONENTS = (components_catalog, components_common, components_company,
+                     components_expense, components_income, components_partner)
 
-def _collect(prefix: str, name: str) -> list:
-    modules = sorted(m.name for m in pkgutil.iter_modules(schema.__path__)
-                     if m.name.startswith(prefix))
-    return [getattr(importlib.import_module(f"sandbox.schema.{m}"), name) for m in modules]
+
+def _resource_schemas() -> tuple:
+    # Imported on use: a resource's schema module imports the shared components above.
+    from sandbox.catalog import schema as catalog
+    from sandbox.company import schema as company
+    from sandbox.documents import schema as documents
+    from sandbox.expenses import schema as expenses
+    from sandbox.incomes import schema as incomes
+    from sandbox.ledger import schema as ledger
+    from sandbox.partners import schema as partners
+    from sandbox.taxes import schema as taxes
+
+    return (ledger, catalog, company, documents, expenses, incomes, partners, taxes)
 
 
 def operations() -> tuple[Op, ...]:
-    """Every operation of every ops_<area> table."""
-    return tuple(op for table in _collect("ops_", "OPERATIONS") for op in table)
+    """Every operation of every resource's schema module."""
+    return tuple(op for module in _resource_schemas() for op in module.OPERATIONS)
 
 
 def schemas() -> dict:
-    """Every component schema of every components_<area> module, by name."""
+    """Every component schema, shared and per resource, by name."""
     merged: dict = {}
-    for table in _collect("components_", "SCHEMAS"):
-        merged.update(table)
+    for module in (*SHARED_COMPONENTS, *_resource_schemas()):
+        merged.update(getattr(module, "SCHEMAS", {}))
     return dict(sorted(merged.items()))
 
 

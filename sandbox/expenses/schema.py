@@ -1,9 +1,9 @@
 """Operations on expenses (spec 4.3); the /1/ list and detail are deprecated (spec 9.2)."""
 from __future__ import annotations
 
-from .components_common import cursor, page_number
-from .model import Op, T, array, boolean_query, query, ref
-from .params import CURSOR_PAGE, EXPENSE_ID, PAGE_NUMBER
+from sandbox.schema.components_common import cursor, page_number
+from sandbox.schema.model import Op, T, array, boolean_query, query, ref
+from sandbox.schema.params import CURSOR_PAGE, EXPENSE_ID, PAGE_NUMBER
 
 STAMP = {"type": "string", "format": "date-time"}
 FILTERS = (

@@ -1,9 +1,9 @@
 """Documents (spec 4.9): attached and unattached files with token-free download links."""
 from __future__ import annotations
 
-from .components_common import ID, TIMESTAMP, cursor
-from .model import Op, T, array, boolean_query, nullable, obj, prop
-from .params import CURSOR_PAGE
+from sandbox.schema.components_common import ID, TIMESTAMP, cursor
+from sandbox.schema.model import Op, T, array, boolean_query, nullable, obj, prop
+from sandbox.schema.params import CURSOR_PAGE
 
 DOCUMENT = obj({
     "id": ID, "filename": prop("string"), "extension": prop(nullable({"type": "string"})),

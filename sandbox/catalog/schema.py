@@ -1,10 +1,14 @@
-"""Operations of tags, expense and revenue types, and the currency catalogue."""
+"""Schema of the catalog operations: tags, expense and revenue types, currencies and company
+VAT categories (spec 4.6-4.9)."""
 from __future__ import annotations
 
-from .components_catalog import one_or_list, one_or_many
-from .model import Op, T, array, boolean_query, query, ref
+from sandbox.schema.components_catalog import one_or_list, one_or_many
+from sandbox.schema.model import Op, T, array, boolean_query, query, ref
+from sandbox.schema.params import VAT_CATEGORY_ID
 
 ID_BODY = "IdList"
+VAT_TYPE = query("type", {"type": "string", "enum": ["cost", "revenue"]},
+                 T("Csak költség vagy csak bevétel kategóriák.", "Only cost or revenue ones."))
 
 
 def _type_ops(prefix: str, tag: str, what: T) -> tuple[Op, ...]:
@@ -62,4 +66,23 @@ OPERATIONS = (
        T("Azonosító és ISO-kód párok; minden pénznem mező ezeket az azonosítókat használja.",
          "Id and ISO code pairs; every currency field uses these ids."),
        response=array(ref("Currency")), errors=(401, 403)),
+    Op("GET", "/2/accounting/vat-categories/", "vat_categories_list", "Accounting",
+       T("A cég ÁFA-kategóriái", "Company VAT categories"),
+       T("A type mező (cost vagy revenue) itt csak olvasható.",
+         "The type field (cost or revenue) is read-only here."),
+       params=(VAT_TYPE,), response=array(ref("VatCategory")), errors=(400, 401, 403)),
+    Op("POST", "/2/accounting/vat-categories/create/", "vat_categories_create", "Accounting",
+       T("ÁFA-kategória létrehozása", "Create VAT categories"),
+       T("A type opcionális (alapértelmezés: cost); a válasz created_vat_categories listája "
+         "teljes kategóriákat tartalmaz; a már használt kódúak a not_created_vat_categories "
+         "listába kerülnek.",
+         "type is optional (default cost); the answer's created_vat_categories holds full "
+         "categories; those with a code already in use go to not_created_vat_categories."),
+       body=one_or_many("VatCategoryInput", "vat_categories"),
+       response="VatCategoryCreateResult"),
+    Op("POST", "/2/accounting/vat-categories/update/{vat_category_id}/",
+       "vat_categories_update", "Accounting",
+       T("ÁFA-kategória módosítása", "Update a VAT category"),
+       T("A type itt módosítható.", "type can be changed here."),
+       params=(VAT_CATEGORY_ID,), body="VatCategoryUpdate", response="VatCategory"),
 )

@@ -1,9 +1,9 @@
 """Operations on partners (spec 4.4) and artifacts (spec 4.9)."""
 from __future__ import annotations
 
-from .components_common import page_number
-from .model import Op, T, array, boolean_query, obj, prop, query, ref
-from .params import PAGE_NUMBER, PARTNER_ID
+from sandbox.schema.components_common import page_number
+from sandbox.schema.model import Op, T, array, boolean_query, obj, prop, query, ref
+from sandbox.schema.params import PAGE_NUMBER, PARTNER_ID
 
 KIND = {"name": "kind", "in": "path", "required": True,
         "schema": {"type": "string", "enum": ["expense", "income"]},

@@ -1,10 +1,10 @@
 """Operations on taxes and salaries (spec 4.5); the /1/ ones are deprecated (spec 9.2)."""
 from __future__ import annotations
 
-from .components_catalog import one_or_many
-from .components_common import page_number
-from .model import Op, T, array, boolean_query, date_query, query, ref
-from .params import PAGE_NUMBER
+from sandbox.schema.components_catalog import one_or_many
+from sandbox.schema.components_common import page_number
+from sandbox.schema.model import Op, T, array, boolean_query, date_query, query, ref
+from sandbox.schema.params import PAGE_NUMBER
 
 SOURCE = query("source", "string", T(
     "Forrás: manual vagy integráció (vesszős lista); ismeretlen érték: 400.",

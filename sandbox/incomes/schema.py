@@ -1,9 +1,9 @@
-"""Operations on incomes (spec 4.2); revenue types live in ops_catalog under the same tag."""
+"""Schema of the income operations (spec 4.2); revenue types are in sandbox/catalog/schema.py."""
 from __future__ import annotations
 
-from .components_common import page_number
-from .model import Op, T, boolean_query, date_query, query, ref
-from .params import FIELDS_EXPAND, INCOME_ID, ORDERING, PAGE_NUMBER
+from sandbox.schema.components_common import page_number
+from sandbox.schema.model import Op, T, boolean_query, date_query, query, ref
+from sandbox.schema.params import FIELDS_EXPAND, INCOME_ID, ORDERING, PAGE_NUMBER
 
 DATE_FIELD = query("date_field", {"type": "string", "enum": [
     "issued_at", "fulfilled_at", "due_at", "created_at"]},

@@ -1,8 +1,8 @@
 """Operations of the company settings and of the schema itself."""
 from __future__ import annotations
 
-from .model import Op, T, obj, query
-from .params import COMPANY_ID
+from sandbox.schema.model import Op, T, obj, query
+from sandbox.schema.params import COMPANY_ID
 
 LANG = query("lang", {"type": "string", "enum": ["hu", "en"]},
              T("A leírások nyelve (alapértelmezés: hu).", "Language of the texts (default: hu)."))
