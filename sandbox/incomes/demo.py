@@ -108,6 +108,10 @@ def partner_fields(partner: dict | None) -> dict:
             "partner_tax_number": partner["tax"]}
 
 
+INTEGRATION_WORDS = {"transfer": "Átutalás", "cash": "Készpénz", "card": "Bankkártya",
+                     "cod": "Utánvét"}
+
+
 def header(ctx: DemoCtx, rng, kind: int, source: str, issued: date, **extra) -> dict:
     """An income header with dates, numbering and timestamps filled in."""
     fulfilled = issued if kind in (6, 7) else issued - timedelta(days=rng.choice((0, 0, 1, 3)))
@@ -121,6 +125,12 @@ def header(ctx: DemoCtx, rng, kind: int, source: str, issued: date, **extra) -> 
            "updated_at": created, "version": 1,
            "payment_method": rng.choice(("cash", "card")) if kind in (6, 7) else "transfer"}
     row.update(extra)
+    # Live-only keys: synced incomes carry the integration's word for the payment method;
+    # invoices and documents were opened in the web app a little after they arrived.
+    if source not in ("manual", "api"):
+        row["integration_payment_method"] = INTEGRATION_WORDS.get(row["payment_method"])
+    if kind in (1, 2):
+        row["user_saw"] = created + timedelta(hours=3)
     return row
 
 
