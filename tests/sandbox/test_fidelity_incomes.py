@@ -254,3 +254,26 @@ def test_largest_amount_the_schema_holds_is_stored_exactly(shop):
     resp = api.post("/2/incomes/create/", json=body)
     assert resp.status_code == 201, resp.text
     assert resp.json()["gross_amount"] == "999999999999.99"
+
+
+UPDATE_FIELDS = {
+    "vat_area": "3RD", "due_at": "2025-07-30", "payment_method": "cash",
+    "planned_payment_date": "2025-07-29", "paid_through": "Pénztár", "secondary_id": "SEC-10",
+    "exchange_rate": "1.000000", "exchange_date": "2025-06-03",
+    "accounting_period_start": "2025-07-01", "accounting_period_end": "2025-07-31",
+    "note": "Módosítva", "needs_review": False, "review_done": True,
+    "invoice_number": "KÉSZ-2", "fulfilled_at": "2025-06-04", "issued_at": "2025-06-04",
+    "partner_name": "Delta Kft.", "partner_city": "Pécs",
+}
+
+
+def test_every_update_field_is_stored_and_read_back(shop):
+    api, cat, _ = shop
+    created = api.post("/2/incomes/create/", json=income_body(cat, "UPD-1"))
+    assert created.status_code == 201, created.text
+    path = f"/2/incomes/{created.json()['id']}/update/"
+    resp = api.patch(path, json={**UPDATE_FIELDS, "tags": [cat.tags[3]]})
+    assert resp.status_code == 200, resp.text
+    stored = api.get(f"/1/incomes/{created.json()['id']}/").json()
+    assert {key: stored[key] for key in UPDATE_FIELDS} == UPDATE_FIELDS
+    assert [t["id"] for t in stored["tags"]] == [cat.tags[3]]
