@@ -22,6 +22,9 @@ def one_or_list(item: str) -> dict:
 
 VAT_FIELDS = {
     "name": NAME,
+    "code": prop(nullable({"type": "string", "minLength": 1, "maxLength": 20}),
+                 T("A kategória kódja; cégen belül egyedi.", "The category's code; unique in "
+                   "the company.")),
     "percent": prop({"type": "number", "minimum": 0, "maximum": 100},
                     T("Kulcs százalékban (lebegőpontos).", "Rate in percent (a float).")),
     "vat_area": prop({"type": "string", "enum": ["HU", "EU", "3RD"]}, T("ÁFA-terület.",
@@ -62,8 +65,14 @@ SCHEMAS = {
     "VatCategory": obj({"id": ID, **VAT_FIELDS}, ("id", "name", "percent", "type")),
     "VatCategoryInput": obj(VAT_FIELDS, ("name", "percent")),
     "VatCategoryUpdate": obj(VAT_FIELDS),
-    "VatCategoryCreateResult": obj({"created_vat_categories": array(ref("VatCategory"))},
-                                   ("created_vat_categories",)),
+    "VatCategoryCreateResult": obj({
+        "created_vat_categories": array(ref("VatCategory")),
+        "not_created_vat_categories": array(obj({
+            "code": prop(nullable({"type": "string"})), "name": NAME,
+            "reason": prop("string", T("Miért nem jött létre.", "Why it was not created."))},
+            ("code", "name", "reason")), T("A már használt kódú kategóriák.",
+                                           "Categories whose code is already used.")),
+    }, ("created_vat_categories", "not_created_vat_categories")),
     "LedgerNumber": obj({"id": ID, "name": NAME,
                          "code": prop(nullable({"type": "string"}), T("Főkönyvi kód.",
                                                                       "Ledger code."))},

@@ -39,6 +39,12 @@ HEADER = {
     "secondary_id": prop(TEXT, T("Másodlagos azonosító.", "Secondary id.")),
     "source": prop("string", T("Forrás: manual, api vagy integráció.",
                                "Source: manual, api or an integration.")),
+    "integration_payment_method": prop(TEXT, T(
+        "A fizetési mód az integráció (számlázó) szavával.",
+        "The payment method as the integration (invoicing program) names it.")),
+    "user_saw": prop(nullable({"type": "string", "format": "date-time"}), T(
+        "Mikor nyitotta meg először a cég egy felhasználója a webes felületen.",
+        "When a user of the company first opened it in the web app.")),
     "created_at": TIMESTAMP, "updated_at": TIMESTAMP,
 }
 LIST_ASSIGNMENT = obj({

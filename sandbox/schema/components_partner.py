@@ -60,6 +60,9 @@ def monthly(key: str, records: str) -> dict:
 
 SCHEMAS = {
     "Partner": obj({"id": ID, **{k: prop(TEXT) for k in PARTNER_TEXT}, **FLAGS,
+                    "account_number": prop(TEXT, T(
+                        "A default_account_number, ahogy az élő lista nevezi.",
+                        "default_account_number as the live list names it.")),
                     "source": prop("string"), "created_at": TIMESTAMP,
                     "version": prop("integer")}, ("id", "name", "is_customer", "is_vendor")),
     "PartnerInput": obj({**{k: prop(TEXT_IN) for k in PARTNER_TEXT}, **FLAGS,

@@ -1,0 +1,65 @@
+"""Operations on expenses (spec 4.3); the /1/ list and detail are deprecated (spec 9.2)."""
+from __future__ import annotations
+
+from sandbox.schema.components_common import cursor, page_number
+from sandbox.schema.model import Op, T, array, boolean_query, query, ref
+from sandbox.schema.params import CURSOR_PAGE, EXPENSE_ID, PAGE_NUMBER
+
+STAMP = {"type": "string", "format": "date-time"}
+FILTERS = (
+    boolean_query("is_paid", T("Kifizetve.", "Paid.")),
+    boolean_query("is_installment", T("Részben fizetve.", "Partially paid.")),
+    query("updated_since", STAMP, T(
+        "ISO 8601 időbélyeg, zóna nélkül UTC; a + jelet %2B-ként kell küldeni. Túl régi érték: "
+        "400, teljes újraszinkron kell.",
+        "ISO 8601 timestamp, UTC without a zone; send + as %2B. Too old: 400, a full resync "
+        "is required.")),
+    query("date_field", {"type": "string", "enum": ["created_at", "issued_at", "fulfilled_at",
+                                                    "due_at"]},
+          T("Melyik dátumra vonatkozik from_date és to_date.",
+            "Which date from_date and to_date apply to.")),
+    query("from_date", STAMP, T("Ettől (bezárólag).", "From (inclusive).")),
+    query("to_date", STAMP, T("Eddig (bezárólag).", "Up to (inclusive).")),
+    query("search", "string", T("Szöveg az egyedi mezőkben, a számlaszámban, a partner nevében.",
+                                "Text in custom fields, the invoice number, the partner name.")),
+    query("min_amount", "number", T("Legalább ekkora bruttó összeg.", "Gross amount at least.")),
+    query("max_amount", "number", T("Legfeljebb ekkora bruttó összeg.", "Gross amount at most.")),
+)
+LIST_TEXT = T("Kurzoros lapozás (nincs count); a results objektum expenses kulcsa alatt a "
+              "költségek, mellette feloldótáblák.",
+              "Cursor paging (no count); results.expenses holds the expenses beside lookup "
+              "tables.")
+
+OPERATIONS = (
+    Op("GET", "/2/expenses/", "expenses_list", "Expenses", T("Költségek listája",
+                                                             "List expenses"), LIST_TEXT,
+       params=(*CURSOR_PAGE, *FILTERS), response=cursor(ref("ExpensePage"))),
+    Op("GET", "/2/expenses/{expense_id}/", "expenses_retrieve", "Expenses",
+       T("Egy költség részletei", "Expense detail"),
+       T("editable_fields is; a csatolmány mezői csak has_artifact esetén.",
+         "Includes editable_fields; artifact fields only when has_artifact is true."),
+       params=(EXPENSE_ID,), response="ExpenseDetail", errors=(401, 403)),
+    Op("POST", "/2/expenses/create/", "expenses_create", "Expenses",
+       T("Költség létrehozása fájllal", "Create an expense with its file"),
+       T("multipart/form-data; a file rész tartalma valódi PDF, JPEG, PNG vagy XML legyen, "
+         "különben 400.",
+         "multipart/form-data; the file part must really be PDF, JPEG, PNG or XML, otherwise "
+         "400."),
+       body="ExpenseCreate", body_type="multipart/form-data", response="ExpenseDetail",
+       status=201),
+    Op("PATCH", "/2/expenses/{expense_id}/update/", "expenses_update", "Expenses",
+       T("Költség módosítása", "Update an expense"),
+       T("Az editable_fields mezői; a főkönyvi szám ellenőrzött és integrációs költségen "
+         "rögzített.",
+         "The fields in editable_fields; ledger_number is frozen on checked and "
+         "integration-synced expenses."),
+       params=(EXPENSE_ID,), body="ExpenseUpdate", response="ExpenseDetail"),
+    Op("GET", "/1/expenses/", "expenses_list_v1", "Expenses",
+       T("Költségek listája (elavult)", "List expenses (deprecated)"),
+       params=(*PAGE_NUMBER, *FILTERS), response=page_number(array(ref("ExpenseListRecord"))),
+       successor="expenses_list"),
+    Op("GET", "/1/expenses/{expense_id}/", "expenses_retrieve_v1", "Expenses",
+       T("Egy költség részletei (elavult)", "Expense detail (deprecated)"),
+       params=(EXPENSE_ID,), response="ExpenseDetail", errors=(401, 403),
+       successor="expenses_retrieve"),
+)

@@ -1,0 +1,158 @@
+"""Parsing of request values with DRF's messages: dates, amounts, booleans, ids, text."""
+from __future__ import annotations
+
+from datetime import date, datetime
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+DATE_MSG = "Date has wrong format. Use one of these formats instead: YYYY-MM-DD."
+DATETIME_MSG = ("Datetime has wrong format. Use one of these formats instead: "
+                "YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z].")
+BOOL_MSG = "Must be a valid boolean."
+NUMBER_MSG = "A valid number is required."
+INT_MSG = "A valid integer is required."
+BLANK_MSG = "This field may not be blank."
+NULL_MSG = "This field may not be null."
+REQUIRED_MSG = "This field is required."
+TOO_LARGE_MSG = "Ensure that there are no more than {} digits before the decimal point."
+MAX_DIGITS = 14  # Numeric(14, 2) amounts, Numeric(14, 4) quantities
+TRUE_WORDS, FALSE_WORDS = ("true", "1", "yes", "on"), ("false", "0", "no", "off")
+
+
+class FieldError(ValueError):
+    """One field's validation message."""
+
+
+def parse_date(value: Any, nullable: bool = True) -> date | None:
+    """YYYY-MM-DD (an ISO datetime is accepted and cut to its date)."""
+    if value is None:
+        if nullable:
+            return None
+        raise FieldError(NULL_MSG)
+    if isinstance(value, str):
+        text = value.strip()
+        try:
+            return date.fromisoformat(text) if len(text) == 10 else _datetime(text).date()
+        except ValueError:
+            pass
+    raise FieldError(DATE_MSG)
+
+
+def parse_timestamp(value: Any) -> datetime | None:
+    """An ISO 8601 timestamp with a zone (Z or an offset), or None."""
+    if value is None:
+        return None
+    try:
+        stamp = _datetime(value.strip()) if isinstance(value, str) else None
+    except ValueError:
+        stamp = None
+    if stamp is None or stamp.tzinfo is None:
+        raise FieldError(DATETIME_MSG)
+    return stamp
+
+
+def _datetime(text: str) -> datetime:
+    if "T" not in text and " " not in text:
+        raise ValueError(text)
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+def parse_money(value: Any, nullable: bool = False, places: int = 2) -> Decimal | None:
+    """A decimal from a string or number as DRF DecimalField(14, places) reads it: at most
+    14 - places digits before the point and `places` after it; refused, never rounded."""
+    if value is None:
+        if nullable:
+            return None
+        raise FieldError(NULL_MSG)
+    amount = _decimal(value)
+    if abs(amount) >= Decimal(10) ** (MAX_DIGITS - places):
+        raise FieldError(TOO_LARGE_MSG.format(MAX_DIGITS - places))
+    step = Decimal(1).scaleb(-places)
+    if amount != amount.quantize(step):
+        raise FieldError(f"Ensure that there are no more than {places} decimal places.")
+    return amount.quantize(step)
+
+
+def parse_rate(value: Any) -> Decimal:
+    """A positive exchange rate."""
+    if value is None:
+        raise FieldError(NULL_MSG)
+    rate = _decimal(value)
+    if rate <= 0:
+        raise FieldError("Ensure this value is greater than 0.")
+    return rate.quantize(Decimal("0.000001"))
+
+
+def _decimal(value: Any) -> Decimal:
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        raise FieldError(NUMBER_MSG)
+    try:
+        amount = Decimal(str(value).strip())
+    except InvalidOperation:
+        raise FieldError(NUMBER_MSG) from None
+    if not amount.is_finite():
+        raise FieldError(NUMBER_MSG)
+    return amount
+
+
+def parse_bool(value: Any) -> bool:
+    """A JSON boolean (DRF also takes the usual words)."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.lower() in TRUE_WORDS + FALSE_WORDS:
+        return value.lower() in TRUE_WORDS
+    raise FieldError(BOOL_MSG)
+
+
+def parse_int(value: Any, nullable: bool = True) -> int | None:
+    """An integer id; {"id": n} objects from detail responses are taken too."""
+    if isinstance(value, dict) and "id" in value:
+        value = value["id"]
+    if value is None:
+        if nullable:
+            return None
+        raise FieldError(NULL_MSG)
+    if isinstance(value, bool):
+        raise FieldError(INT_MSG)
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().lstrip("-").isdecimal():
+        return int(value)
+    raise FieldError(INT_MSG)
+
+
+def parse_text(value: Any, max_length: int, nullable: bool = True) -> str | None:
+    """A non-blank string up to max_length; null clears when nullable."""
+    if value is None:
+        if nullable:
+            return None
+        raise FieldError(NULL_MSG)
+    if not isinstance(value, str | int | float) or isinstance(value, bool):
+        raise FieldError("Not a valid string.")
+    text = str(value).strip()
+    if not text:
+        raise FieldError(BLANK_MSG)
+    if len(text) > max_length:
+        raise FieldError(f"Ensure this field has no more than {max_length} characters.")
+    return text
+
+
+def parse_choice(value: Any, choices: tuple, nullable: bool = True):
+    """One of choices."""
+    if value is None and nullable:
+        return None
+    if value not in choices:
+        raise FieldError(f"\"{value}\" is not a valid choice.")
+    return value
+
+
+def collect(data: dict, parsers: dict, errors: dict) -> dict:
+    """Parse each present key of data with its parser; messages go into errors."""
+    out = {}
+    for key, parser in parsers.items():
+        if key in data:
+            try:
+                out[key] = parser(data[key])
+            except FieldError as exc:
+                errors[key] = [str(exc)]
+    return out
