@@ -1,0 +1,89 @@
+"""POST /2/audit-xml/: audit exports of an invoicing program become incomes (live only).
+
+Body {"audit_xmls": [{"content": <base64>, "filename"}]} -> 201, no body. Each invoice of each
+file is imported as an income from source "audit-xml", through the same path and income
+policies as any invoicing-software import; an invoice number already imported from an audit
+export is skipped, so uploading the next month's export again is harmless. Any unreadable file
+or invalid invoice refuses the whole request (one request, one transaction).
+"""
+from __future__ import annotations
+
+import hashlib
+
+from flask import request
+from sqlalchemy import select
+
+from ..auth import current_company, current_token, require_write
+from ..db import db
+from ..errors import ApiError, validation_error
+from ..import_invoice import attach_partner, build_invoice
+from ..models import Company
+from ..models.incomes import Income
+from ..policy_apply import evaluate_income, store
+from .model import AuditXml
+from .rules import SOURCE, AuditFileError, decode, invoices
+
+FIELD = "audit_xmls"
+
+
+def upload():
+    """Import every invoice of every uploaded export; 201 with no body."""
+    require_write()
+    company = current_company()
+    files = _files(request.get_json(silent=True))
+    for index, item in enumerate(files):
+        data, found = _read(item, index, len(files))
+        created = [_import(body, company, index, len(files)) for body in found]
+        db().add(AuditXml(company_id=company.id, filename=str(item.get("filename") or ""),
+                          sha256=hashlib.sha256(data).hexdigest(), size=len(data),
+                          invoice_count=len(found), income_ids=[i for i in created if i],
+                          user_name=current_token().user_name, data=data))
+    db().flush()
+    return "", 201
+
+
+def _files(body) -> list[dict]:
+    if not isinstance(body, dict):
+        raise validation_error(non_field=["Invalid data. Expected a dictionary."])
+    files = body.get(FIELD)
+    if not isinstance(files, list) or not files:
+        raise validation_error({FIELD: ["A non-empty list of files is required."]})
+    if not all(isinstance(item, dict) for item in files):
+        raise validation_error({FIELD: ["Each file is an object with content and filename."]})
+    return files
+
+
+def _read(item: dict, index: int, count: int) -> tuple[bytes, list[dict]]:
+    try:
+        data = decode(item.get("content"))
+        return data, invoices(data)
+    except AuditFileError as exc:
+        raise _file_error(index, count, {"content": [str(exc)]}) from None
+
+
+def _import(body: dict, company: Company, index: int, count: int) -> int | None:
+    number = body.get("invoice_number")
+    if number and _already_imported(company, number):
+        return None
+    try:
+        income = build_invoice(body, company)
+    except ApiError as exc:
+        raise _file_error(index, count, {"invoices": [{"invoice_number": number,
+                                                       **exc.body}]}) from None
+    run = evaluate_income(db(), company, income)
+    if run.outcome.ignored:
+        return None
+    attach_partner(db(), income, company)
+    store(db(), company, income, run)
+    return income.id
+
+
+def _already_imported(company: Company, number: str) -> bool:
+    return db().scalar(select(Income.id).where(
+        Income.company_id == company.id, Income.source == SOURCE,
+        Income.invoice_number == number).limit(1)) is not None
+
+
+def _file_error(index: int, count: int, errors: dict) -> ApiError:
+    """DRF's shape for a list field: one error object per file, empty for the good ones."""
+    return validation_error({FIELD: [errors if i == index else {} for i in range(count)]})
