@@ -6,6 +6,8 @@ import random
 from flask import Flask
 
 from sandbox import (
+    audit,
+    bank,
     catalog,
     company,
     controls,
@@ -17,6 +19,7 @@ from sandbox import (
     schema,
     taxes,
 )
+from sandbox.bank import seed as bank_seed
 from sandbox.catalog.seed import seed_currencies
 from sandbox.company.seed import seed_demo as seed_companies
 from sandbox.core import auth, db, errors, faults, requestlog
@@ -30,10 +33,10 @@ from sandbox.policies import model as policies_model
 from sandbox.policies import seed as policies_seed
 from sandbox.taxes import seed as taxes_seed
 
-RESOURCES = (company, catalog, ledger, partners, incomes, expenses, documents, taxes, schema,
-             controls)
+RESOURCES = (company, catalog, ledger, partners, incomes, expenses, documents, taxes, bank, audit,
+             schema, controls)
 # Each resource's seed_demo(session, companies, rng), in dependency order.
-DEMO_SEEDS = (partners_seed, incomes_seed, expenses_seed, documents_seed, taxes_seed,
+DEMO_SEEDS = (partners_seed, incomes_seed, expenses_seed, bank_seed, documents_seed, taxes_seed,
               policies_seed)
 DEMO_RANDOM_SEED = 20261121
 MODELS = (policies_model,)  # tables no blueprint imports; listed so create_all knows them

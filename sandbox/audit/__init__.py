@@ -3,12 +3,11 @@ from __future__ import annotations
 
 from flask import Blueprint
 
-from . import routes
+from sandbox.core.routing import blueprint
 
-bp = Blueprint("audit", __name__)
 
-ROUTES = (("POST", "/2/audit-xml/", routes.upload),)
-for _method, _rule, _view in ROUTES:
-    bp.add_url_rule(_rule, view_func=_view, methods=[_method])
+def make_blueprint() -> Blueprint:
+    """The audit blueprint and its route table: (methods, rule, view) per operation."""
+    from sandbox.audit import routes
 
-BLUEPRINTS = (bp,)
+    return blueprint("audit", __name__, (("POST", "/2/audit-xml/", routes.upload),))

@@ -6,7 +6,7 @@ from datetime import datetime
 from sqlalchemy import JSON, DateTime, ForeignKey, Integer, LargeBinary, String
 from sqlalchemy.orm import Mapped, mapped_column
 
-from ..models import Base, utcnow
+from sandbox.core.model import Base, utcnow
 
 
 class AuditXml(Base):

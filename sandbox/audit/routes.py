@@ -13,15 +13,15 @@ import hashlib
 from flask import request
 from sqlalchemy import select
 
-from ..auth import current_company, current_token, require_write
-from ..db import db
-from ..errors import ApiError, validation_error
-from ..import_invoice import attach_partner, build_invoice
-from ..models import Company
-from ..models.incomes import Income
-from ..policy_apply import evaluate_income, store
-from .model import AuditXml
-from .rules import SOURCE, AuditFileError, decode, invoices
+from sandbox.audit.model import AuditXml
+from sandbox.audit.rules import SOURCE, AuditFileError, decode, invoices
+from sandbox.company.model import Company
+from sandbox.core.auth import current_company, current_token, require_write
+from sandbox.core.db import db
+from sandbox.core.errors import ApiError, validation_error
+from sandbox.incomes.model import Income
+from sandbox.policies.importing import attach_partner, build_invoice
+from sandbox.policies.rules import evaluate_income, store
 
 FIELD = "audit_xmls"
 

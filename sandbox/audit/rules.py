@@ -15,7 +15,7 @@ from xml.etree.ElementTree import Element
 import defusedxml.ElementTree as SafeXml
 from defusedxml import DefusedXmlException
 
-from ..filesniff import XML, sniff
+from sandbox.core.filesniff import XML, sniff
 
 SOURCE = "audit-xml"
 ROOT, INVOICE = "szamlak", "szamla"

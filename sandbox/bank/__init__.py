@@ -1,20 +1,18 @@
-"""Bank accounts, payments and balances (live-only, read-only): GET /1/accounts, /1/payments,
-/1/pulse; /_sandbox/bank/ controls pay expenses so transactions and paid statuses agree."""
+"""Bank (live only, read-only): accounts, payments per account and day, balances."""
 from __future__ import annotations
 
 from flask import Blueprint
 
-from . import routes
-from .controls import controls_bp
+from sandbox.core.routing import blueprint
 
-bp = Blueprint("bank", __name__)
 
-ROUTES = (
-    ("GET", "/1/accounts/", routes.list_accounts),
-    ("GET", "/1/payments/", routes.list_payments),
-    ("GET", "/1/pulse/", routes.pulse),
-)
-for _method, _rule, _view in ROUTES:
-    bp.add_url_rule(_rule, view_func=_view, methods=[_method])
+def make_blueprint() -> Blueprint:
+    """The bank blueprint and its route table: (methods, rule, view) per operation."""
+    # Views import other resources' models and rules, so they load when the app is built.
+    from sandbox.bank import routes
 
-BLUEPRINTS = (bp, controls_bp)
+    return blueprint("bank", __name__, (
+        ("GET", "/1/accounts/", routes.list_accounts),
+        ("GET", "/1/payments/", routes.list_payments),
+        ("GET", "/1/pulse/", routes.pulse),
+    ))

@@ -7,7 +7,8 @@ from decimal import Decimal
 from sqlalchemy import Date, DateTime, ForeignKey, Numeric, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from ..models import Base, Currency, Money, utcnow
+from sandbox.catalog.model import Currency
+from sandbox.core.model import Base, Money, utcnow
 
 
 class BankAccount(Base):

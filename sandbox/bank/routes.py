@@ -6,13 +6,13 @@ from datetime import date
 from flask import jsonify, request
 from sqlalchemy import func, select
 
-from ..auth import current_company
-from ..db import db
-from ..expenses_filters import invalid_date
-from ..pagination import page_number_page
-from .model import BankAccount, BankPayment
-from .rules import balance, last_updated
-from .serialize import account_json, payment_json, pulse_json
+from sandbox.bank.model import BankAccount, BankPayment
+from sandbox.bank.rules import balance, last_updated
+from sandbox.bank.serialize import account_json, payment_json, pulse_json
+from sandbox.core.auth import current_company
+from sandbox.core.db import db
+from sandbox.core.pagination import page_number_page
+from sandbox.expenses.filters import invalid_date
 
 
 def list_accounts():

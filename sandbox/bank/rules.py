@@ -14,10 +14,11 @@ from decimal import ROUND_HALF_UP, Decimal
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from ..errors import validation_error
-from ..models import Company, Currency
-from ..models.expenses import Expense
-from .model import BankAccount, BankPayment, BankTransaction
+from sandbox.bank.model import BankAccount, BankPayment, BankTransaction
+from sandbox.catalog.model import Currency
+from sandbox.company.model import Company
+from sandbox.core.errors import validation_error
+from sandbox.expenses.model import Expense
 
 NOT_PAID, PAID, PARTIAL = 1, 2, 3
 OFF_BANK_METHODS = ("cash",)

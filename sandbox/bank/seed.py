@@ -8,10 +8,8 @@ from decimal import Decimal
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ..models import Company, Currency
-from ..models.expenses import Expense
-from .model import BankAccount
-from .rules import (
+from sandbox.bank.model import BankAccount
+from sandbox.bank.rules import (
     NOT_PAID,
     OFF_BANK_METHODS,
     balance,
@@ -20,6 +18,9 @@ from .rules import (
     open_account,
     settle,
 )
+from sandbox.catalog.model import Currency
+from sandbox.company.model import Company
+from sandbox.expenses.model import Expense
 
 EURO_ACCOUNT = ("Deviza számla (EUR)", "11700024-20000001-00000000", Decimal("395.50"))
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from decimal import ROUND_HALF_UP, Decimal
 
-from ..models import money_str
-from .model import BankAccount, BankPayment, BankTransaction
+from sandbox.bank.model import BankAccount, BankPayment, BankTransaction
+from sandbox.core.model import money_str
 
 
 def account_json(account: BankAccount) -> dict:

@@ -19,6 +19,7 @@ from decimal import Decimal
 from flask import jsonify, request
 from sqlalchemy import select
 
+from sandbox.bank.rules import settle
 from sandbox.company.model import Company
 from sandbox.core.db import db
 from sandbox.core.errors import not_found, validation_error
@@ -99,7 +100,7 @@ def _set_state(expense: Expense, spec: dict) -> None:
     if "paid_status" in spec:
         if spec["paid_status"] not in PAID_STATUSES:
             raise validation_error({"paid_status": ["Must be 1, 2 or 3."]})
-        expense.paid_status = spec["paid_status"]
+        settle(db(), expense, spec["paid_status"])  # the bank's transactions follow
     for name in ("created_at", "updated_at"):
         if name in spec:
             raw = spec[name]

@@ -7,7 +7,7 @@ from decimal import Decimal
 import pytest
 import requests
 
-from sandbox.server import start
+from sandbox.core.server import start
 from tests.sandbox import expense_support
 from tests.sandbox.bank_support import open_account, settle
 from tests.sandbox.expense_support import make_expense

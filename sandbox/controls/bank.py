@@ -13,23 +13,22 @@ from __future__ import annotations
 from datetime import date
 from decimal import Decimal, InvalidOperation
 
-from flask import Blueprint, jsonify, request
+from flask import jsonify, request
 from sqlalchemy import select
 
-from ..db import db
-from ..errors import validation_error
-from ..models import Company, Currency, money_str
-from ..models.expenses import Expense
-from .model import BankTransaction
-from .rules import gross, open_account, paid_so_far, settle
-from .serialize import account_json, transaction_json
+from sandbox.bank.model import BankTransaction
+from sandbox.bank.rules import gross, open_account, paid_so_far, settle
+from sandbox.bank.serialize import account_json, transaction_json
+from sandbox.catalog.model import Currency
+from sandbox.company.model import Company
+from sandbox.core.db import db
+from sandbox.core.errors import validation_error
+from sandbox.core.model import money_str
+from sandbox.expenses.fields import MAX_ID
+from sandbox.expenses.model import Expense
 
-controls_bp = Blueprint("sandbox_bank", __name__, url_prefix="/_sandbox/bank")
-MAX_ID = 2**63 - 1
 
-
-@controls_bp.post("/accounts/")
-def create_account():
+def create_bank_account():
     """Open a bank account for a company."""
     spec = _spec()
     company = _row(Company, spec, "company_id")
@@ -44,7 +43,6 @@ def create_account():
     return jsonify(account_json(account)), 201
 
 
-@controls_bp.post("/settle/")
 def settle_expense():
     """Set an expense's paid status; the bank gains or loses the transactions that match it."""
     spec = _spec()
