@@ -26,6 +26,7 @@ from sandbox.core import auth, db, errors, faults, requestlog
 from sandbox.core.model import Base
 from sandbox.core.routing import RowIdConverter
 from sandbox.documents import seed as documents_seed
+from sandbox.documents.model import seed_document_types
 from sandbox.expenses import seed as expenses_seed
 from sandbox.incomes import seed as incomes_seed
 from sandbox.partners import seed as partners_seed
@@ -75,6 +76,7 @@ def _create_schema(app: Flask, seed: str) -> None:
     session = app.extensions["sandbox_sessionmaker"]()
     with session.begin():
         seed_currencies(session)
+        seed_document_types(session)
         if seed == "demo":
             seed_demo(session)
     session.close()

@@ -2,7 +2,8 @@
 
 POST /_sandbox/expenses/            {"company_id", any create field, "items": [...],
                                      "partner_name" (finds or makes a vendor partner),
-                                     "processed", "checked", "booked",
+                                     "processed", "checked", "booked", "approved",
+                                     "quarantined",
                                      "excluded_from_accounting", "source", "paid_status",
                                      "created_at", "updated_at",
                                      "artifact": {"filename", "content_base64"}} -> 201 detail
@@ -34,7 +35,7 @@ from sandbox.expenses.rules import HEADER_ORDER, editable_fields
 from sandbox.expenses.serialize import detail_record
 from sandbox.partners.model import Partner
 
-FLAGS = ("processed", "checked", "booked", "excluded_from_accounting")
+FLAGS = ("processed", "checked", "booked", "excluded_from_accounting", "approved", "quarantined")
 
 
 def create_expense():

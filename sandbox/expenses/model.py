@@ -77,6 +77,10 @@ class Expense(Base):
     checked: Mapped[bool] = mapped_column(Boolean, default=False)
     booked: Mapped[bool] = mapped_column(Boolean, default=False)
     excluded_from_accounting: Mapped[bool] = mapped_column(Boolean, default=False)
+    # Live-only states, changed by the bulk actions of /1/expenses/ (sandbox/expenses/bulk.py).
+    approved: Mapped[bool] = mapped_column(Boolean, default=False)
+    quarantined: Mapped[bool] = mapped_column(Boolean, default=False)
+    exported_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     source: Mapped[str] = mapped_column(String(40), default=MANUAL)
     custom_fields: Mapped[dict] = mapped_column(JSON, default=dict)
     # Casefolded custom field values, invoice number: what `search` looks at besides partners.

@@ -75,6 +75,8 @@ def detail_record(e: Expense, editable: list[str]) -> dict:
             "partner_name": partner.name if partner else None,
             "currency": {"id": e.currency.id, "code": e.currency.code, "name": e.currency.name},
             "note": e.note, "processed": e.processed, "checked": e.checked, "booked": e.booked,
+            "approved": e.approved, "quarantined": e.quarantined,
+            "exported_at": iso(e.exported_at),
             "custom_fields": dict(e.custom_fields or {}),
             "items": [item_json(i) for i in e.items],
             "assignments": [detail_assignment(a) for a in e.assignments],
