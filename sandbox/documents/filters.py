@@ -73,8 +73,7 @@ def has_filter(filters: dict) -> bool:
 def conditions(filters: dict, company_id: int) -> list:
     """SQL conditions for the filters."""
     found = [Document.company_id == company_id]
-    found += [getattr(Document, name) == value for name, value in filters.items()
-              if name in BOOLEANS]
+    found += [_flag(name) == value for name, value in filters.items() if name in BOOLEANS]
     found += _id_conditions(filters) + _date_conditions(filters)
     if filters.get("origin"):
         found.append(Document.origin.in_(filters["origin"]))
@@ -91,6 +90,11 @@ def ordering(filters: dict):
     column = ORDERINGS[raw.lstrip("-")]
     return (column.desc(), Document.id.desc()) if raw.startswith("-") \
         else (column.asc(), Document.id.asc())
+
+
+def _flag(name: str):
+    # is_updated is derived: a document is updated once it has an updated_at.
+    return Document.updated_at.is_not(None) if name == "is_updated" else getattr(Document, name)
 
 
 def _id_conditions(filters: dict) -> list:
