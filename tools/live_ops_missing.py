@@ -1,4 +1,4 @@
-"""List the live API's operations (tests/sandbox/data/live-api-shapes.json) the sandbox lacks.
+"""List the live API's operations (tests/sandbox/live-api-shapes.json) the sandbox lacks.
 
 Usage: .venv/bin/python tools/live_ops_missing.py  -> one "METHOD /path" line per missing
 operation, then "N of M served". Each documented path is matched against the sandbox's
@@ -13,7 +13,7 @@ from pathlib import Path
 
 from werkzeug.exceptions import HTTPException
 
-SHAPES = Path(__file__).resolve().parents[1] / "tests/sandbox/data/live-api-shapes.json"
+SHAPES = Path(__file__).resolve().parents[1] / "tests/sandbox/live-api-shapes.json"
 PARAM = re.compile(r"\{[^}]+\}")
 
 

@@ -1,18 +1,16 @@
 """GET /1/accounts, /1/payments and /1/pulse: the bank as the live API shows it (read-only)."""
 from __future__ import annotations
 
-from datetime import date
-
 from flask import jsonify, request
 from sqlalchemy import func, select
 
 from sandbox.bank.model import BankAccount, BankPayment
 from sandbox.bank.rules import balance, last_updated
 from sandbox.bank.serialize import account_json, payment_json, pulse_json
+from sandbox.core import query
 from sandbox.core.auth import current_company
 from sandbox.core.db import db
 from sandbox.core.pagination import page_number_page
-from sandbox.expenses.filters import invalid_date
 
 
 def list_accounts():
@@ -29,11 +27,11 @@ def list_payments():
     stmt = select(BankPayment).join(BankAccount).where(
         BankAccount.company_id == current_company().id,
         BankPayment.transactions.any()).order_by(BankPayment.date.desc(), BankPayment.id)
-    if (day := _date("date")) is not None:
+    if (day := query.day("date")) is not None:
         stmt = stmt.where(BankPayment.date == day)
-    if (start := _date("from_date")) is not None:
+    if (start := query.day("from_date")) is not None:
         stmt = stmt.where(BankPayment.date >= start)
-    if (end := _date("to_date")) is not None:
+    if (end := query.day("to_date")) is not None:
         stmt = stmt.where(BankPayment.date <= end)
     return jsonify([payment_json(p) for p in db().scalars(stmt)])
 
@@ -45,15 +43,3 @@ def pulse():
                                  .order_by(BankAccount.id)))
     rows = [(a, balance(db(), a), last_updated(db(), a)) for a in accounts]
     return jsonify(pulse_json(rows))
-
-
-def _date(name: str) -> date | None:
-    raw = request.args.get(name)
-    if raw in (None, ""):
-        return None
-    try:
-        if len(raw) == 10:
-            return date.fromisoformat(raw)
-    except ValueError:
-        pass
-    raise invalid_date(name)

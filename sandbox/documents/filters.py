@@ -12,6 +12,7 @@ from datetime import date, datetime, time, timedelta
 
 from sqlalchemy import or_, select
 
+from sandbox.core import query
 from sandbox.core.errors import validation_error
 from sandbox.documents.model import Document, document_simple_tag
 from sandbox.expenses.filters import invalid_date
@@ -26,23 +27,17 @@ SEARCH_FIELDS = ("title", "filename", "summary", "sender", "recipient")
 ORDERINGS = {"created_at": Document.created_at, "updated_at": Document.updated_at,
              "title": Document.title, "filename": Document.filename, "id": Document.id}
 FILTER_KEYS = BOOLEANS + ID_LISTS + TEXT_LISTS + ("from_date", "to_date", "search")
-TRUE, FALSE = ("true", "1"), ("false", "0")
+TEXT_ONES = ("search", "date_field", "ordering")
 
 
-def from_query(args) -> dict:
-    """The filters of a query string, typed (400 on malformed values)."""
-    found: dict = {}
-    for name in BOOLEANS:
-        if args.get(name) not in (None, ""):
-            found[name] = _bool(name, args.get(name).lower())
-    for name in ID_LISTS + TEXT_LISTS:
-        parts = [p.strip() for v in args.getlist(name) for p in v.split(",") if p.strip()]
-        if parts:
-            found[name] = _ids(name, parts) if name in ID_LISTS else parts
-    for name in ("from_date", "to_date", "search", "date_field", "ordering"):
-        if args.get(name) not in (None, ""):
-            found[name] = args.get(name)
-    return _checked(found)
+def from_query() -> dict:
+    """The filters of the request's query string, typed (400 on malformed values)."""
+    found: dict = {name: query.flag(name) for name in BOOLEANS}
+    found.update({name: query.integers(name) for name in ID_LISTS})
+    found.update({name: query.values(name) for name in TEXT_LISTS})
+    found.update({name: query.text(name) for name in TEXT_ONES})
+    found.update({name: query.day(name) for name in ("from_date", "to_date")})
+    return _checked({k: v for k, v in found.items() if v not in (None, [])})
 
 
 def from_body(body: dict) -> dict:
@@ -59,9 +54,12 @@ def from_body(body: dict) -> dict:
                 raise validation_error({name: ['Expected a list of items.']})
             found[name] = _ids(name, body[name]) if name in ID_LISTS \
                 else [str(v) for v in body[name]]
-    for name in ("from_date", "to_date", "search", "date_field", "ordering"):
+    for name in TEXT_ONES:
         if body.get(name) not in (None, ""):
             found[name] = str(body[name])
+    for name in ("from_date", "to_date"):
+        if body.get(name) not in (None, ""):
+            found[name] = _date(name, str(body[name]))
     return _checked(found)
 
 
@@ -129,9 +127,6 @@ def _date_conditions(filters: dict) -> list:
 
 
 def _checked(found: dict) -> dict:
-    for name in ("from_date", "to_date"):
-        if name in found:
-            found[name] = _date(name, found[name])
     if found.get("date_field", "created_at") not in DATE_FIELDS:
         raise validation_error({"date_field": [f"Must be one of {', '.join(DATE_FIELDS)}."]})
     if found.get("ordering", "id").lstrip("-") not in ORDERINGS:
@@ -140,12 +135,6 @@ def _checked(found: dict) -> dict:
     if unknown:
         raise validation_error({"search_fields": [f"Unknown field: {sorted(unknown)[0]}."]})
     return found
-
-
-def _bool(name: str, raw: str) -> bool:
-    if raw not in TRUE + FALSE:
-        raise validation_error({name: ["Must be a valid boolean."]})
-    return raw in TRUE
 
 
 def _ids(name: str, values: list) -> list[int]:

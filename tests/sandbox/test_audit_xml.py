@@ -5,7 +5,7 @@ import base64
 
 import pytest
 
-from tests.sandbox.live_shapes import operation
+from tests.sandbox.live_shapes import live_operation
 
 
 def export(*invoices: str, root: str = "szamlak") -> str:
@@ -40,7 +40,7 @@ def incomes(api) -> list[dict]:
 
 def test_upload_answers_the_live_201_with_no_body(api):
     resp = upload(api, export(invoice("A-1")))
-    assert resp.status_code == operation("POST", "/2/audit-xml")["response_status"]
+    assert resp.status_code == live_operation("POST", "/2/audit-xml")["response_status"]
     assert resp.content == b""
 
 

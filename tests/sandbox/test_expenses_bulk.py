@@ -6,7 +6,7 @@ import pytest
 from tests.conftest import Api
 from tests.sandbox import expense_support
 from tests.sandbox.expense_support import detail, make_expense
-from tests.sandbox.live_shapes import shape_problems
+from tests.sandbox.live_shapes import live_response, shape_problems
 
 ecat = expense_support.ecat  # a fixture, found by name
 ACTIONS = ("approve", "unapprove", "check", "uncheck", "export")
@@ -22,7 +22,7 @@ def test_answer_carries_the_live_keys_and_types(api, ecat, action):
     good = make_expense(api, ecat, quarantined=action == "quarantine-accept")["id"]
     resp = bulk(api, action, [good, 987654])
     assert resp.status_code == 200
-    assert shape_problems("POST", f"/1/expenses/{action}", resp.json()) == []
+    assert shape_problems(resp.json(), live_response("POST", f"/1/expenses/{action}")) == []
 
 
 @pytest.mark.parametrize(("action", "flag", "value"), [
