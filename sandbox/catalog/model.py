@@ -40,6 +40,8 @@ class VatCategory(Base):
     vat_area: Mapped[str] = mapped_column(String(3), default="HU")
     country: Mapped[str] = mapped_column(String(2), default="HU")
     type: Mapped[str] = mapped_column(String(10), default="cost")
+    # Live: the accounting program's own code for the category; optional.
+    code: Mapped[str | None] = mapped_column(String(20), nullable=True)
 
 
 class Currency(Base):

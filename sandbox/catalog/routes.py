@@ -24,7 +24,7 @@ from sandbox.catalog.rules import (
 from sandbox.catalog.rules import raise_item_errors as raise_errors
 from sandbox.core.auth import current_company, require_write
 from sandbox.core.db import db
-from sandbox.core.errors import not_found, validation_error
+from sandbox.core.errors import ApiError, not_found, validation_error
 from sandbox.core.query import flag
 
 TAG_DUPLICATE = "A tag with this name already exists."
@@ -179,7 +179,7 @@ COUNTRY = re.compile(r"^[A-Z]{2}$")
 
 def vat_json(row: VatCategory) -> dict:
     """The VAT category object of spec 2.8 (percent as a float)."""
-    return {"id": row.id, "name": row.name, "percent": float(row.percent),
+    return {"id": row.id, "name": row.name, "code": row.code, "percent": float(row.percent),
             "vat_area": row.vat_area, "country": row.country, "type": row.type}
 
 
@@ -195,17 +195,42 @@ def list_vat_categories():
 
 
 def create_vat_categories():
-    """Create one or several categories; type defaults to cost; all or none."""
+    """Create categories; type defaults to cost. A list (live) creates the valid items and
+    reports the rest in not_created_vat_categories (200); one object is all or nothing (400)."""
     require_write()
     items, as_list = items_of(json_body(), "vat_categories")
     parsed = [clean_vat(item, partial=False) for item in items]
-    raise_errors([errors for _, errors in parsed], as_list)
+    if not as_list:
+        raise_errors([errors for _, errors in parsed], as_list)
     rows = [VatCategory(company_id=current_company().id, **{"vat_area": "HU", "country": "HU",
                                                            "type": "cost", **values})
-            for values, _ in parsed]
+            for values, errors in parsed if not errors]
     db().add_all(rows)
     db().flush()
-    return jsonify({"created_vat_categories": [vat_json(r) for r in rows]}), 201
+    refused = [{**_vat_echo(item), "reason": _reason(errors)}
+               for item, (_, errors) in zip(items, parsed, strict=True) if errors]
+    return jsonify({"created_vat_categories": [vat_json(r) for r in rows],
+                    "not_created_vat_categories": refused})
+
+
+def delete_vat_categories():
+    """Delete by id (live): 204; any unknown, foreign or used id refuses all (400, report)."""
+    require_write()
+    report = delete_unused(VatCategory, ids_of(json_body()), None)
+    if report["failed_ids"]:
+        raise ApiError(400, {key: report[key] for key in ("failed_ids", "reasons",
+                                                            "references")})
+    return "", 204
+
+
+def _vat_echo(item) -> dict:
+    item = item if isinstance(item, dict) else {}
+    return {key: item.get(key) if isinstance(item.get(key), str) else None
+            for key in ("code", "name")}
+
+
+def _reason(errors: dict) -> str:
+    return "; ".join(f"{key}: {' '.join(map(str, value))}" for key, value in errors.items())
 
 
 def update_vat_category(vat_category_id: int):
@@ -275,5 +300,14 @@ def _choice(value) -> str:
     return f'"{value}" is not a valid choice.'
 
 
+def _code(value):
+    if value is None:
+        return None, []
+    if not isinstance(value, str) or not value.strip() or len(value.strip()) > 20:
+        return None, ["A non-blank text of at most 20 characters is required."]
+    return value.strip(), []
+
+
 CHECKS = {"name": _name, "percent": _percent, "vat_area": _vat_area, "country": _country,
-          "type": _type}
+          "type": _type, "code": _code}
+
