@@ -4,7 +4,8 @@ The live API can only read the bank, so the sandbox pays an expense when its pai
 (demo seed, /_sandbox/ controls): paid (2) means its transactions add up to its gross amount,
 partially paid (3) to a part of it, not paid (1) to nothing. Cash is paid at the cash desk and
 never reaches the bank. The account is the one in the expense's currency, else the company's
-main account, converted at the expense's exchange rate.
+main account, converted at the expense's exchange rate. An expense without an amount yet
+has no transactions whatever its status.
 """
 from __future__ import annotations
 
@@ -43,11 +44,10 @@ def settle(session: Session, expense: Expense, paid_status: int, on: date | None
     if paid_status not in (NOT_PAID, PAID, PARTIAL):
         raise validation_error({"paid_status": ["Must be 1, 2 or 3."]})
     total = gross(expense)
-    if paid_status == PARTIAL and total <= CENT:
-        raise validation_error({"paid_status": ["An expense of zero cannot be partially paid."]})
     expense.paid_status = paid_status
     session.flush()
-    if expense.payment_method in OFF_BANK_METHODS or paid_status == NOT_PAID:
+    # An expense without an amount yet (an upload not processed) has nothing the bank could pay.
+    if expense.payment_method in OFF_BANK_METHODS or paid_status == NOT_PAID or total <= CENT:
         _drop(session, expense)
         return
     paid = paid_so_far(session, expense)
@@ -89,6 +89,14 @@ def _pay(session: Session, expense: Expense, amount: Decimal, on: date | None) -
         partner=expense.partner.name if expense.partner else "",
         invoice_number=expense.invoice_number or ""))
     session.flush()
+
+
+def paying_accounts(session: Session, expense_ids: list[int]) -> dict[int, int]:
+    """expense id -> the bank account that paid it last (the live `account`), one query."""
+    rows = session.execute(select(BankTransaction.expense_id, BankPayment.account_id)
+                           .join(BankPayment).where(BankTransaction.expense_id.in_(expense_ids))
+                           .order_by(BankTransaction.id))
+    return {expense_id: account_id for expense_id, account_id in rows}
 
 
 def payment_date(expense: Expense) -> date:

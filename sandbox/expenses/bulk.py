@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from flask import jsonify, request
 from sqlalchemy import select
 
-from sandbox.core.auth import current_company, require_write
+from sandbox.core.auth import current_company, current_token, require_write
 from sandbox.core.db import db
 from sandbox.core.errors import validation_error
 from sandbox.core.model import utcnow
@@ -67,9 +67,10 @@ def _exported(e: Expense) -> bool:
 
 
 ACTIONS = {
-    "approve": Action(((_quarantined, QUARANTINED), (_excluded, EXCLUDED)), _set(approved=True)),
+    "approve": Action(((_quarantined, QUARANTINED), (_excluded, EXCLUDED)),
+                      _set(approved=True, approved_by=lambda: current_token().user_name)),
     "unapprove": Action(((_quarantined, QUARANTINED), (_booked, BOOKED), (_exported, EXPORTED)),
-                        _set(approved=False)),
+                        _set(approved=False, approved_by=None)),
     "check": Action(((_quarantined, QUARANTINED), (_excluded, EXCLUDED)), _set(checked=True)),
     "uncheck": Action(((_quarantined, QUARANTINED), (_booked, BOOKED)), _set(checked=False)),
     "export": Action(((_quarantined, QUARANTINED), (_excluded, EXCLUDED)),
