@@ -102,10 +102,22 @@ def _set_state(expense: Expense, spec: dict) -> None:
         if spec["paid_status"] not in PAID_STATUSES:
             raise validation_error({"paid_status": ["Must be 1, 2 or 3."]})
         settle(db(), expense, spec["paid_status"])  # the bank's transactions follow
+    _set_live_state(expense, spec)
     for name in ("created_at", "updated_at"):
         if name in spec:
             raw = spec[name]
             setattr(expense, name, parse_timestamp(name, raw) if raw else utcnow())
+
+
+def _set_live_state(expense: Expense, spec: dict) -> None:
+    """What only the live web app changes: when a user first saw it, the accountant's to-do."""
+    if "user_saw" in spec:
+        raw = spec["user_saw"]
+        expense.user_saw = parse_timestamp("user_saw", raw) if raw else None
+    if "accounting_todo" in spec:
+        expense.accounting_todo = str(spec["accounting_todo"] or "")
+    if "accounting_todo_done" in spec:
+        expense.accounting_todo_done = bool(spec["accounting_todo_done"])
 
 
 def _vendor(company: Company, name: str) -> Partner:

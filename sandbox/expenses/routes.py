@@ -20,6 +20,7 @@ from sandbox.expenses.create import (
 from sandbox.expenses.fields import MAX_ID, Ctx
 from sandbox.expenses.filters import conditions
 from sandbox.expenses.listing import page_results
+from sandbox.expenses.live_filters import ordering
 from sandbox.expenses.model import Expense, ExpenseFile
 from sandbox.expenses.rules import HEADER_ORDER, editable_fields
 from sandbox.expenses.serialize import detail_record, iso
@@ -36,9 +37,16 @@ def _list_statement():
 
 
 def list_v2():
-    """Cursor page: {next, previous, results: {expenses: [...], <lookup tables>}}."""
-    return jsonify(cursor_page(_list_statement(), Expense.id,
-                               lambda rows: page_results(db(), rows)))
+    """Cursor page: {next, previous, results: {expenses: [...], <lookup tables>}}.
+
+    With ?page= or ?ordering= (live clients send both) the same envelope is numbered by page
+    and sorted as asked, so a client paging with page gets that page."""
+    order = ordering()
+    if order is None and not request.args.get("page"):
+        return jsonify(cursor_page(_list_statement(), Expense.id,
+                                   lambda rows: page_results(db(), rows)))
+    stmt = _list_statement().order_by(*(order or [Expense.id.desc()]))
+    return jsonify(page_number_page(stmt, lambda rows: page_results(db(), rows)))
 
 
 def detail_v2(expense_id: int):

@@ -54,7 +54,9 @@ def common_fields(e: Expense, tag_ids: list[int], simple_tag_ids: list[int]) -> 
         "vat_period_started_at": iso(e.vat_period_started_at),
     }
     if e.has_artifact:
-        data["artifact_extension"] = e.artifact_extension
+        data.update(artifact_extension=e.artifact_extension,
+                    artifact_filename=e.artifact_filename,
+                    artifact_created_at=iso(e.artifact_created_at))
     return data
 
 
@@ -106,7 +108,4 @@ def detail_record(e: Expense, editable: list[str]) -> dict:
             "actions": [{"type": a.type, "created_at": iso(a.created_at), "user": a.user_name}
                         for a in e.actions],
             "editable_fields": editable}
-    if e.has_artifact:
-        data.update(artifact_created_at=iso(e.artifact_created_at),
-                    artifact_filename=e.artifact_filename)
     return data
