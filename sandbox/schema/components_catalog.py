@@ -28,6 +28,8 @@ VAT_FIELDS = {
                                                                        "VAT area.")),
     "country": prop({"type": "string", "pattern": "^[A-Z]{2}$"}, T("Országkód.",
                                                                   "Country code.")),
+    "code": prop(nullable({"type": "string", "minLength": 1, "maxLength": 20}),
+                 T("A könyvelőprogram kódja.", "The accounting program's code.")),
     "type": prop({"type": "string", "enum": ["cost", "revenue"]},
                  T("Költség vagy bevétel (alapértelmezés: cost).",
                    "Cost or revenue (default: cost).")),
@@ -62,8 +64,11 @@ SCHEMAS = {
     "VatCategory": obj({"id": ID, **VAT_FIELDS}, ("id", "name", "percent", "type")),
     "VatCategoryInput": obj(VAT_FIELDS, ("name", "percent")),
     "VatCategoryUpdate": obj(VAT_FIELDS),
-    "VatCategoryCreateResult": obj({"created_vat_categories": array(ref("VatCategory"))},
-                                   ("created_vat_categories",)),
+    "VatCategoryCreateResult": obj({
+        "created_vat_categories": array(ref("VatCategory")),
+        "not_created_vat_categories": array(obj({
+            "code": prop(nullable({"type": "string"})), "name": prop(nullable({"type": "string"})),
+            "reason": prop("string")}, ("reason",)))}, ("created_vat_categories",)),
     "LedgerNumber": obj({"id": ID, "name": NAME,
                          "code": prop(nullable({"type": "string"}), T("Főkönyvi kód.",
                                                                       "Ledger code."))},

@@ -1,7 +1,7 @@
 """Operations under Accounting: ledger numbers and company VAT categories (spec 4.8, 9.4)."""
 from __future__ import annotations
 
-from .components_catalog import one_or_list, one_or_many
+from .components_catalog import one_or_many
 from .model import Op, T, array, path_param, query, ref
 from .params import VAT_CATEGORY_ID
 
@@ -18,17 +18,22 @@ OPERATIONS = (
        response=array(ref("LedgerNumber")), errors=(401, 403)),
     Op("POST", "/2/accounting/ledger-numbers/create/", "ledger_numbers_create", "Accounting",
        T("Főkönyvi szám létrehozása", "Create ledger numbers"),
+       T("Élő API: 200; a hibás tételek és foglalt kódok a not_created_ledger_numbers "
+         "listába kerülnek, a többi létrejön.",
+         "Live API: 200; invalid items and taken codes go to not_created_ledger_numbers, the "
+         "rest are created."),
        body=one_or_many("LedgerNumberInput", "ledger_numbers"),
-       response=one_or_list("LedgerNumber"), status=201),
+       response="LedgerNumberCreateResult"),
     Op("POST", "/2/accounting/ledger-numbers/update/{ledger_number_id}/",
        "ledger_numbers_update", "Accounting",
        T("Főkönyvi szám módosítása", "Update a ledger number"),
        params=(LEDGER_ID,), body="LedgerNumberUpdate", response="LedgerNumber"),
     Op("POST", "/2/accounting/ledger-numbers/delete/", "ledger_numbers_delete", "Accounting",
        T("Főkönyvi számok törlése", "Delete ledger numbers"),
-       T("Ismeretlen vagy használt azonosítók a failed_ids listába kerülnek.",
-         "Unknown or referenced ids go into failed_ids."),
-       body="IdList", response="BulkDeleteResult"),
+       T("204; ismeretlen, idegen vagy használt azonosító esetén semmi sem törlődik (400, "
+         "failed_ids).", "204; with an unknown, foreign or used id nothing is deleted (400, "
+         "failed_ids)."),
+       body="IdList", status=204),
     Op("GET", "/2/accounting/vat-categories/", "vat_categories_list", "Accounting",
        T("A cég ÁFA-kategóriái", "Company VAT categories"),
        T("A type mező (cost vagy revenue) itt csak olvasható.",
@@ -41,7 +46,12 @@ OPERATIONS = (
          "type is optional (default cost); the answer's created_vat_categories holds full "
          "categories."),
        body=one_or_many("VatCategoryInput", "vat_categories"),
-       response="VatCategoryCreateResult", status=201),
+       response="VatCategoryCreateResult"),
+    Op("POST", "/2/accounting/vat-categories/delete/", "vat_categories_delete", "Accounting",
+       T("ÁFA-kategóriák törlése", "Delete VAT categories"),
+       T("204; ismeretlen, idegen vagy használt azonosító esetén semmi sem törlődik (400).",
+         "204; with an unknown, foreign or used id nothing is deleted (400)."),
+       body="IdList", status=204),
     Op("POST", "/2/accounting/vat-categories/update/{vat_category_id}/",
        "vat_categories_update", "Accounting",
        T("ÁFA-kategória módosítása", "Update a VAT category"),
