@@ -36,12 +36,11 @@ class VatCategory(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     company_id: Mapped[int] = mapped_column(ForeignKey("company.id"), index=True)
     name: Mapped[str] = mapped_column(String(100))
+    code: Mapped[str | None] = mapped_column(String(20), nullable=True)
     percent: Mapped[float] = mapped_column(Float, default=27.0)
     vat_area: Mapped[str] = mapped_column(String(3), default="HU")
     country: Mapped[str] = mapped_column(String(2), default="HU")
     type: Mapped[str] = mapped_column(String(10), default="cost")
-    # Live: the accounting program's own code for the category; optional.
-    code: Mapped[str | None] = mapped_column(String(20), nullable=True)
 
 
 class Currency(Base):

@@ -21,7 +21,6 @@ from sandbox.catalog.rules import (
     name_sort_key,
     raise_item_errors,
 )
-from sandbox.catalog.rules import raise_item_errors as raise_errors
 from sandbox.core.auth import current_company, require_write
 from sandbox.core.db import db
 from sandbox.core.errors import ApiError, not_found, validation_error
@@ -53,7 +52,7 @@ def create_tags():
     items, as_list = items_of(json_body(), "tags")
     created = create_named(Tag, items, as_list, TAG_DUPLICATE)
     body = [tag_json(t) for t in created]
-    return jsonify(body if as_list else body[0]), 201
+    return jsonify(body if as_list else body[0])  # 200, as live answers
 
 
 def update_tags():
@@ -173,6 +172,7 @@ def currency_list():
 
 
 VAT_AREAS = ("HU", "EU", "3RD")
+CODE_TAKEN = "A VAT category with this code already exists."
 TYPES = ("cost", "revenue")
 COUNTRY = re.compile(r"^[A-Z]{2}$")
 
@@ -195,22 +195,34 @@ def list_vat_categories():
 
 
 def create_vat_categories():
-    """Create categories; type defaults to cost. A list (live) creates the valid items and
-    reports the rest in not_created_vat_categories (200); one object is all or nothing (400)."""
+    """Create one or several categories (type defaults to cost). Invalid values are a DRF 400
+    for the whole body; a category whose code the company already uses is not created and is
+    listed, as live lists it, in not_created_vat_categories with the reason. 200."""
     require_write()
     items, as_list = items_of(json_body(), "vat_categories")
     parsed = [clean_vat(item, partial=False) for item in items]
-    if not as_list:
-        raise_errors([errors for _, errors in parsed], as_list)
-    rows = [VatCategory(company_id=current_company().id, **{"vat_area": "HU", "country": "HU",
-                                                           "type": "cost", **values})
-            for values, errors in parsed if not errors]
-    db().add_all(rows)
+    raise_item_errors([errors for _, errors in parsed], as_list)
+    rows = company_rows(VatCategory, current_company().id)
+    created, refused = [], []
+    for values, _ in parsed:
+        if _code_taken(values.get("code"), rows):
+            refused.append({"code": values["code"], "name": values["name"],
+                            "reason": CODE_TAKEN})
+            continue
+        row = VatCategory(company_id=current_company().id,
+                          **{"vat_area": "HU", "country": "HU", "type": "cost", **values})
+        rows.append(row)
+        created.append(row)
+    db().add_all(created)
     db().flush()
-    refused = [{**_vat_echo(item), "reason": _reason(errors)}
-               for item, (_, errors) in zip(items, parsed, strict=True) if errors]
-    return jsonify({"created_vat_categories": [vat_json(r) for r in rows],
+    return jsonify({"created_vat_categories": [vat_json(r) for r in created],
                     "not_created_vat_categories": refused})
+
+
+def _code_taken(code: str | None, rows: list, skip_id: int | None = None) -> dict:
+    if code and any(r.code == code and (skip_id is None or r.id != skip_id) for r in rows):
+        return {"code": [CODE_TAKEN]}
+    return {}
 
 
 def delete_vat_categories():
@@ -223,16 +235,6 @@ def delete_vat_categories():
     return "", 204
 
 
-def _vat_echo(item) -> dict:
-    item = item if isinstance(item, dict) else {}
-    return {key: item.get(key) if isinstance(item.get(key), str) else None
-            for key in ("code", "name")}
-
-
-def _reason(errors: dict) -> str:
-    return "; ".join(f"{key}: {' '.join(map(str, value))}" for key, value in errors.items())
-
-
 def update_vat_category(vat_category_id: int):
     """Partial update of one category, type included."""
     require_write()
@@ -241,6 +243,8 @@ def update_vat_category(vat_category_id: int):
         raise not_found()
     body = json_body()
     values, errors = clean_vat(body, partial=True)
+    errors = errors or _code_taken(values.get("code"), company_rows(
+        VatCategory, row.company_id), skip_id=row.id)
     if errors:
         raise validation_error(errors)
     for key, value in values.items():
@@ -282,6 +286,16 @@ def _percent(value):
     return number, []
 
 
+def _code(value):
+    if value is None:
+        return None, []
+    if not isinstance(value, str) or not value.strip():
+        return None, ["Enter a code or null."]
+    if len(value.strip()) > 20:
+        return None, ["Ensure this field has no more than 20 characters."]
+    return value.strip(), []
+
+
 def _vat_area(value):
     return (value, []) if value in VAT_AREAS else (None, [_choice(value)])
 
@@ -300,14 +314,5 @@ def _choice(value) -> str:
     return f'"{value}" is not a valid choice.'
 
 
-def _code(value):
-    if value is None:
-        return None, []
-    if not isinstance(value, str) or not value.strip() or len(value.strip()) > 20:
-        return None, ["A non-blank text of at most 20 characters is required."]
-    return value.strip(), []
-
-
-CHECKS = {"name": _name, "percent": _percent, "vat_area": _vat_area, "country": _country,
-          "type": _type, "code": _code}
-
+CHECKS = {"name": _name, "code": _code, "percent": _percent, "vat_area": _vat_area,
+          "country": _country, "type": _type}

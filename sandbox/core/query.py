@@ -10,6 +10,8 @@ from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
 
 from flask import request
+from sqlalchemy import func
+from sqlalchemy.sql import ColumnElement
 
 from sandbox.core.errors import validation_error
 
@@ -82,3 +84,8 @@ def day(name: str) -> date | None:
         return datetime.fromisoformat(raw.replace("Z", "+00:00")).date()
     except ValueError:
         raise validation_error({name: [DATE_MSG]}) from None
+
+
+def contains(column, needle: str) -> ColumnElement:
+    """Case-insensitive substring match (DRF icontains): Unicode-folded, % and _ literal."""
+    return func.casefold(column).contains(needle.casefold(), autoescape=True)
