@@ -42,7 +42,7 @@ TAG_OPS = (
        response=array(ref("Tag")), errors=(400, 401, 403)),
     Op("POST", "/2/tags/create/", "tags_create", "Tags", T("Címke létrehozása", "Create tags"),
        T("A létrehozott címkék is_external értéke igaz.", "Created tags get is_external true."),
-       body=one_or_many("TagInput", "tags"), response=one_or_list("Tag"), status=201),
+       body=one_or_many("TagInput", "tags"), response=one_or_list("Tag")),
     Op("PATCH", "/2/tags/update/", "tags_update", "Tags", T("Címke átnevezése", "Rename tags"),
        T("A módosított címke is_external értéke igaz lesz.",
          "An edited tag gets is_external true."),
