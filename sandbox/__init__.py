@@ -19,6 +19,7 @@ from sandbox import (
     schema,
     taxes,
 )
+from sandbox.audit import seed as audit_seed
 from sandbox.bank import seed as bank_seed
 from sandbox.catalog.seed import seed_currencies
 from sandbox.company.seed import seed_demo as seed_companies
@@ -38,7 +39,7 @@ RESOURCES = (company, catalog, ledger, partners, incomes, expenses, documents, t
              schema, controls)
 # Each resource's seed_demo(session, companies, rng), in dependency order.
 DEMO_SEEDS = (partners_seed, incomes_seed, expenses_seed, bank_seed, documents_seed, taxes_seed,
-              policies_seed)
+              policies_seed, audit_seed)
 DEMO_RANDOM_SEED = 20261121
 MODELS = (policies_model,)  # tables no blueprint imports; listed so create_all knows them
 

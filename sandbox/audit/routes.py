@@ -1,27 +1,19 @@
 """POST /2/audit-xml/: audit exports of an invoicing program become incomes (live only).
 
 Body {"audit_xmls": [{"content": <base64>, "filename"}]} -> 201, no body. Each invoice of each
-file is imported as an income from source "audit-xml", through the same path and income
-policies as any invoicing-software import; an invoice number already imported from an audit
-export is skipped, so uploading the next month's export again is harmless. Any unreadable file
-or invalid invoice refuses the whole request (one request, one transaction).
+file is imported as an income from source "audit-xml" (sandbox/audit/importing.py). Any
+unreadable file or invalid invoice refuses the whole request (one request, one transaction).
 """
 from __future__ import annotations
 
-import hashlib
-
 from flask import request
-from sqlalchemy import select
 
-from sandbox.audit.model import AuditXml
-from sandbox.audit.rules import SOURCE, AuditFileError, decode, invoices
+from sandbox.audit.importing import import_invoice, record_export
+from sandbox.audit.rules import AuditFileError, decode, invoices
 from sandbox.company.model import Company
 from sandbox.core.auth import current_company, current_token, require_write
 from sandbox.core.db import db
 from sandbox.core.errors import ApiError, validation_error
-from sandbox.incomes.model import Income
-from sandbox.policies.importing import attach_partner, build_invoice
-from sandbox.policies.rules import evaluate_income, store
 
 FIELD = "audit_xmls"
 
@@ -34,10 +26,8 @@ def upload():
     for index, item in enumerate(files):
         data, found = _read(item, index, len(files))
         created = [_import(body, company, index, len(files)) for body in found]
-        db().add(AuditXml(company_id=company.id, filename=str(item.get("filename") or ""),
-                          sha256=hashlib.sha256(data).hexdigest(), size=len(data),
-                          invoice_count=len(found), income_ids=[i for i in created if i],
-                          user_name=current_token().user_name, data=data))
+        record_export(company, str(item.get("filename") or ""), data, created,
+                      current_token().user_name)
     db().flush()
     return "", 201
 
@@ -62,26 +52,12 @@ def _read(item: dict, index: int, count: int) -> tuple[bytes, list[dict]]:
 
 
 def _import(body: dict, company: Company, index: int, count: int) -> int | None:
-    number = body.get("invoice_number")
-    if number and _already_imported(company, number):
-        return None
     try:
-        income = build_invoice(body, company)
+        return import_invoice(body, company)
     except ApiError as exc:
+        number = body.get("invoice_number")
         raise _file_error(index, count, {"invoices": [{"invoice_number": number,
                                                        **exc.body}]}) from None
-    run = evaluate_income(db(), company, income)
-    if run.outcome.ignored:
-        return None
-    attach_partner(db(), income, company)
-    store(db(), company, income, run)
-    return income.id
-
-
-def _already_imported(company: Company, number: str) -> bool:
-    return db().scalar(select(Income.id).where(
-        Income.company_id == company.id, Income.source == SOURCE,
-        Income.invoice_number == number).limit(1)) is not None
 
 
 def _file_error(index: int, count: int, errors: dict) -> ApiError:

@@ -4,7 +4,9 @@ The export's root is <szamlak> holding one <szamla> per invoice. What the sandbo
 local element name (namespaces ignored): fejlec/szlasz (invoice number), fejlec/szladatum
 (issued), fejlec/teljdatum (fulfilled), nem_kotelezo/fiz_hatarido (due), nem_kotelezo/penznem
 and arfolyam (currency code and rate), vevo/nev, vevo/adoszam, vevo/cim/iranyitoszam and
-telepules (the customer), osszesites/vegosszeg/nettoarossz, afaertekossz, bruttoarossz (totals).
+telepules (the customer), osszesites/vegosszeg/nettoarossz, afaertekossz, bruttoarossz (totals),
+and each termek_szolgaltatas_tetelek/termek_szolgaltatas_tetel as a line: termeknev, menny,
+mertekegys, nettoegysar, nettoar, adokulcs (percent), adoertek, bruttoar.
 """
 from __future__ import annotations
 
@@ -27,6 +29,11 @@ HEADER_PATHS = {
     "vat_amount": ("osszesites", "vegosszeg", "afaertekossz"),
     "gross_amount": ("osszesites", "vegosszeg", "bruttoarossz"),
 }
+LINES, LINE = "termek_szolgaltatas_tetelek", "termek_szolgaltatas_tetel"
+ITEM_PATHS = {"name": ("termeknev",), "quantity": ("menny",), "unit": ("mertekegys",),
+              "unit_price": ("nettoegysar",), "net_amount": ("nettoar",),
+              "vat_percent": ("adokulcs",), "vat_amount": ("adoertek",),
+              "gross_amount": ("bruttoar",)}
 PARTNER_PATHS = {"name": ("vevo", "nev"), "tax_number": ("vevo", "adoszam"),
                  "zip_code": ("vevo", "cim", "iranyitoszam"),
                  "city": ("vevo", "cim", "telepules")}
@@ -65,8 +72,17 @@ def _invoice(node: Element) -> dict:
     body = {key: value for key, value in body.items() if value is not None}
     partner = {key: _text(node, path) for key, path in PARTNER_PATHS.items()}
     body["partner"] = {key: value for key, value in partner.items() if value is not None}
+    lines = next((child for child in node if _local(child.tag) == LINES), None)
+    if lines is not None:
+        body["items"] = [_present(line, ITEM_PATHS) for line in lines
+                         if _local(line.tag) == LINE]
     body.update(source=SOURCE, type=1)
     return body
+
+
+def _present(node: Element, paths: dict) -> dict:
+    found = {key: _text(node, path) for key, path in paths.items()}
+    return {key: value for key, value in found.items() if value is not None}
 
 
 def _text(node: Element, path: tuple[str, ...]) -> str | None:

@@ -4,7 +4,9 @@ from __future__ import annotations
 import base64
 
 import pytest
+import requests
 
+from sandbox.core.server import start
 from tests.sandbox.live_shapes import live_operation
 
 
@@ -52,6 +54,16 @@ def test_each_invoice_becomes_an_income_with_its_amounts_and_customer(api):
     assert rows["A-1"]["issued_at"] == "2026-10-05" and rows["A-1"]["fulfilled_at"] == "2026-10-04"
 
 
+def test_invoice_lines_become_income_items(api):
+    lines = ("<termek_szolgaltatas_tetelek><termek_szolgaltatas_tetel><termeknev>Munkadíj"
+             "</termeknev><menny>2</menny><nettoegysar>5000</nettoegysar><nettoar>10000</nettoar>"
+             "<adokulcs>27</adokulcs><adoertek>2700</adoertek><bruttoar>12700</bruttoar>"
+             "</termek_szolgaltatas_tetel></termek_szolgaltatas_tetelek>")
+    upload(api, export(invoice("L-1", extra=lines)))
+    item = incomes(api)[0]["items"][0]
+    assert item["name"] == "Munkadíj" and item["gross_amount"] == "12700.00"
+
+
 def test_foreign_currency_invoice_keeps_currency_and_rate(api):
     extra = "<nem_kotelezo><penznem>EUR</penznem><arfolyam>395.5</arfolyam></nem_kotelezo>"
     upload(api, export(invoice("E-1", extra=extra)))
@@ -95,3 +107,23 @@ def test_malformed_body_is_a_400(api, body):
 
 def test_viewer_may_not_upload(api):
     assert upload(api, export(invoice("A-1")), token="viewer").status_code == 403
+
+
+@pytest.fixture(scope="module")
+def demo_incomes(tmp_path_factory) -> list[dict]:
+    """Company 1's incomes in a demo sandbox, over HTTP."""
+    server, url = start(port=0, db_path=str(tmp_path_factory.mktemp("audit") / "demo.db"),
+                        seed="demo")
+    resp = requests.get(f"{url}/1/incomes/", params={"page_size": 500}, timeout=30,
+                        headers={"Authorization": "Token demo-admin"})
+    server.shutdown()
+    results = resp.json()["results"]
+    return results["incomes"] if isinstance(results, dict) else results
+
+
+def test_demo_export_was_imported_as_incomes_with_their_customers(demo_incomes):
+    audit = [i for i in demo_incomes if i["invoice_number"].startswith("SZLA-")
+             and i["invoice_number"].count("-") == 2 and i["invoice_number"][5:11].isdigit()]
+    assert len(audit) == 4
+    assert all(i["partner_name"] and float(i["gross_amount"]) > 0 for i in audit)
+    assert all(i["items"] and i["items"][0]["vat_percent"] == 27 for i in audit)
