@@ -6,6 +6,8 @@ import random
 from flask import Flask
 
 from sandbox import (
+    audit,
+    bank,
     catalog,
     company,
     controls,
@@ -17,12 +19,15 @@ from sandbox import (
     schema,
     taxes,
 )
+from sandbox.audit import seed as audit_seed
+from sandbox.bank import seed as bank_seed
 from sandbox.catalog.seed import seed_currencies
 from sandbox.company.seed import seed_demo as seed_companies
 from sandbox.core import auth, db, errors, faults, requestlog
 from sandbox.core.model import Base
 from sandbox.core.routing import RowIdConverter
 from sandbox.documents import seed as documents_seed
+from sandbox.documents.model import seed_document_types
 from sandbox.expenses import seed as expenses_seed
 from sandbox.incomes import seed as incomes_seed
 from sandbox.partners import seed as partners_seed
@@ -30,11 +35,11 @@ from sandbox.policies import model as policies_model
 from sandbox.policies import seed as policies_seed
 from sandbox.taxes import seed as taxes_seed
 
-RESOURCES = (company, catalog, ledger, partners, incomes, expenses, documents, taxes, schema,
-             controls)
+RESOURCES = (company, catalog, ledger, partners, incomes, expenses, documents, taxes, bank, audit,
+             schema, controls)
 # Each resource's seed_demo(session, companies, rng), in dependency order.
-DEMO_SEEDS = (partners_seed, incomes_seed, expenses_seed, documents_seed, taxes_seed,
-              policies_seed)
+DEMO_SEEDS = (partners_seed, incomes_seed, expenses_seed, bank_seed, documents_seed, taxes_seed,
+              policies_seed, audit_seed)
 DEMO_RANDOM_SEED = 20261121
 MODELS = (policies_model,)  # tables no blueprint imports; listed so create_all knows them
 
@@ -72,6 +77,7 @@ def _create_schema(app: Flask, seed: str) -> None:
     session = app.extensions["sandbox_sessionmaker"]()
     with session.begin():
         seed_currencies(session)
+        seed_document_types(session)
         if seed == "demo":
             seed_demo(session)
     session.close()

@@ -23,6 +23,7 @@ def make_blueprint() -> Blueprint:
         ("GET", "/2/currencies/", routes.currency_list),
         ("GET", "/2/accounting/vat-categories/", routes.list_vat_categories),
         ("POST", "/2/accounting/vat-categories/create/", routes.create_vat_categories),
+        ("POST", "/2/accounting/vat-categories/delete/", routes.delete_vat_categories),
         ("POST PATCH", "/2/accounting/vat-categories/update/<int:vat_category_id>/",
          routes.update_vat_category),
     ))

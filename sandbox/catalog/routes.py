@@ -23,7 +23,7 @@ from sandbox.catalog.rules import (
 )
 from sandbox.core.auth import current_company, require_write
 from sandbox.core.db import db
-from sandbox.core.errors import not_found, validation_error
+from sandbox.core.errors import ApiError, not_found, validation_error
 from sandbox.core.query import flag
 
 TAG_DUPLICATE = "A tag with this name already exists."
@@ -223,6 +223,16 @@ def _code_taken(code: str | None, rows: list, skip_id: int | None = None) -> dic
     if code and any(r.code == code and (skip_id is None or r.id != skip_id) for r in rows):
         return {"code": [CODE_TAKEN]}
     return {}
+
+
+def delete_vat_categories():
+    """Delete by id (live): 204; any unknown, foreign or used id refuses all (400, report)."""
+    require_write()
+    report = delete_unused(VatCategory, ids_of(json_body()), None)
+    if report["failed_ids"]:
+        raise ApiError(400, {key: report[key] for key in ("failed_ids", "reasons",
+                                                            "references")})
+    return "", 204
 
 
 def update_vat_category(vat_category_id: int):

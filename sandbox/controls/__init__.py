@@ -9,7 +9,7 @@ from sandbox.core.routing import blueprint
 def make_blueprint() -> Blueprint:
     """The controls blueprint and its route table: (methods, rule, view) per operation."""
     # Views import other resources' models and rules, so they load when the app is built.
-    from sandbox.controls import expenses, imports, incomes, records, service
+    from sandbox.controls import bank, expenses, imports, incomes, records, service
 
     bp = blueprint("sandbox_controls", __name__, (
         ("POST", "/_sandbox/companies/", service.create_company),
@@ -26,6 +26,8 @@ def make_blueprint() -> Blueprint:
         ("POST", "/_sandbox/incomes/", incomes.make_income),
         ("PATCH", "/_sandbox/incomes/<int:income_id>/", incomes.change_income_state),
         ("POST", "/_sandbox/incomes/<int:income_id>/state/", incomes.change_income_state),
+        ("POST", "/_sandbox/bank/accounts/", bank.create_bank_account),
+        ("POST", "/_sandbox/bank/settle/", bank.settle_expense),
         ("POST", "/_sandbox/expenses/", expenses.create_expense),
         ("PATCH", "/_sandbox/expenses/<int:expense_id>/", expenses.change_expense_state),
         ("POST", "/_sandbox/expenses/<int:expense_id>/state/", expenses.change_expense_state),

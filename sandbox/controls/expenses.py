@@ -2,7 +2,8 @@
 
 POST /_sandbox/expenses/            {"company_id", any create field, "items": [...],
                                      "partner_name" (finds or makes a vendor partner),
-                                     "processed", "checked", "booked",
+                                     "processed", "checked", "booked", "approved",
+                                     "quarantined",
                                      "excluded_from_accounting", "source", "paid_status",
                                      "created_at", "updated_at",
                                      "artifact": {"filename", "content_base64"}} -> 201 detail
@@ -19,6 +20,7 @@ from decimal import Decimal
 from flask import jsonify, request
 from sqlalchemy import select
 
+from sandbox.bank.rules import settle
 from sandbox.company.model import Company
 from sandbox.core.db import db
 from sandbox.core.errors import not_found, validation_error
@@ -33,7 +35,7 @@ from sandbox.expenses.rules import HEADER_ORDER, editable_fields
 from sandbox.expenses.serialize import detail_record
 from sandbox.partners.model import Partner
 
-FLAGS = ("processed", "checked", "booked", "excluded_from_accounting")
+FLAGS = ("processed", "checked", "booked", "excluded_from_accounting", "approved", "quarantined")
 
 
 def create_expense():
@@ -99,11 +101,23 @@ def _set_state(expense: Expense, spec: dict) -> None:
     if "paid_status" in spec:
         if spec["paid_status"] not in PAID_STATUSES:
             raise validation_error({"paid_status": ["Must be 1, 2 or 3."]})
-        expense.paid_status = spec["paid_status"]
+        settle(db(), expense, spec["paid_status"])  # the bank's transactions follow
+    _set_live_state(expense, spec)
     for name in ("created_at", "updated_at"):
         if name in spec:
             raw = spec[name]
             setattr(expense, name, parse_timestamp(name, raw) if raw else utcnow())
+
+
+def _set_live_state(expense: Expense, spec: dict) -> None:
+    """What only the live web app changes: when a user first saw it, the accountant's to-do."""
+    if "user_saw" in spec:
+        raw = spec["user_saw"]
+        expense.user_saw = parse_timestamp("user_saw", raw) if raw else None
+    if "accounting_todo" in spec:
+        expense.accounting_todo = str(spec["accounting_todo"] or "")
+    if "accounting_todo_done" in spec:
+        expense.accounting_todo_done = bool(spec["accounting_todo_done"])
 
 
 def _vendor(company: Company, name: str) -> Partner:

@@ -12,6 +12,7 @@ from sandbox.core.demo_files import minimal_pdf, minimal_png
 from sandbox.core.errors import not_found, validation_error
 from sandbox.documents.model import ATTACHABLE, Document
 from sandbox.documents.routes import document_json
+from sandbox.expenses.filters import parse_timestamp
 from sandbox.partners.model import Partner
 from sandbox.partners.routes import partner_json
 from sandbox.taxes.monthly import monthly
@@ -21,7 +22,8 @@ from sandbox.taxes.writes import create_records
 
 
 def add_document():
-    """{company_id, filename, content_base64?, attached_to?: {type, id}}; made-up file if none."""
+    """{company_id, filename, content_base64?, attached_to?: {type, id}, is_filed?,
+    is_ai_recognition_allowed?, origin?, created_at?}; a made-up file if no content."""
     spec = request.get_json(silent=True) or {}
     company = db().get(Company, spec.get("company_id") or 0)
     if company is None:
@@ -32,9 +34,21 @@ def add_document():
                    extension=filename.rsplit(".", 1)[-1].lower() if "." in filename else "",
                    size=len(content), content=content)
     _attach(doc, spec.get("attached_to"))
+    _document_state(doc, spec)
     db().add(doc)
     db().flush()
     return jsonify(document_json(doc)), 201
+
+
+def _document_state(doc: Document, spec: dict) -> None:
+    """The live states no API operation sets: filed, AI recognition, origin, arrival time."""
+    for flag in ("is_filed", "is_ai_recognition_allowed"):
+        if flag in spec:
+            setattr(doc, flag, bool(spec[flag]))
+    if "origin" in spec:
+        doc.origin = str(spec["origin"])[:40]
+    if spec.get("created_at"):
+        doc.created_at = parse_timestamp("created_at", str(spec["created_at"]))
 
 
 def _content(spec: dict, filename: str) -> bytes:

@@ -1,6 +1,9 @@
 """Engine, per-request session and transaction rule of the sandbox."""
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from flask import Flask, current_app, g
 from sqlalchemy import create_engine, event
 from sqlalchemy.engine import Engine
@@ -42,6 +45,15 @@ def init_app(app: Flask, url: str) -> None:
     app.extensions["sandbox_sessionmaker"] = sessionmaker(engine, expire_on_commit=False)
     app.after_request(_finish_transaction)
     app.teardown_appcontext(_close_session)
+
+
+@contextmanager
+def bound(session: Session) -> Iterator[None]:
+    """Run request-style code (anything calling db()) on session outside a request: demo seeds
+    that go through the same import paths as the API."""
+    with Flask(__name__).app_context():
+        g.sandbox_db = session
+        yield
 
 
 def db() -> Session:

@@ -126,7 +126,8 @@ def _is_id(value) -> bool:
 
 
 def _record(kind: str, row) -> dict:
-    record = {"id": row.id, "has_artifact": row.filename is not None}
+    # Live keys the record by expense_id / income_id; id stays for the spec's readers.
+    record = {"id": row.id, f"{kind}_id": row.id, "has_artifact": row.filename is not None}
     if record["has_artifact"]:
         url, expires = signed_url(kind, row.id, row.filename)
         record.update(filename=row.filename, extension=row.extension, url=url,

@@ -10,20 +10,30 @@ from sqlalchemy.orm import Session
 from sandbox.company.model import Company
 from sandbox.core.demo_files import minimal_pdf, minimal_png
 from sandbox.core.model import Base
-from sandbox.documents.model import Document
+from sandbox.documents.model import Document, DocumentType
 
 COUNT = {1: 24, 2: 6}
 NAMES = ("szamla_{n:04d}.pdf", "nyugta_{n:04d}.png", "bankszamlakivonat_{n:02d}.pdf",
          "teljesitesi_igazolas_{n:03d}.pdf", "berleti_szerzodes_{n}.pdf", "fotozott_blokk_{n}.png")
 COLOURS = ((40, 90, 160), (200, 120, 30), (30, 140, 90), (150, 40, 80))
+# File name stem -> (title, document type name, contains something to pay).
+KINDS = {"szamla": ("Számla", "Számla", True), "nyugta": ("Nyugta", "Nyugta", True),
+         "bankszamlakivonat": ("Bankszámlakivonat", "Bankszámlakivonat", False),
+         "teljesitesi": ("Teljesítési igazolás", "Teljesítési igazolás", False),
+         "berleti": ("Bérleti szerződés", "Szerződés", True),
+         "fotozott": ("Fotózott blokk", "Nyugta", True)}
+SENDERS = ("MOL Nyrt.", "Magyar Telekom Nyrt.", "Váci úti Irodaház Kft.", "OTP Bank Nyrt.")
 
 
 def seed_demo(session: Session, companies: dict[int, Company], rng: random.Random) -> None:
     """Add demo documents; about half are attached to the company's expenses or incomes."""
     now = datetime.now(UTC)
+    types = {t.name: t.id for t in session.scalars(select(DocumentType))}
     for number, company in companies.items():
         targets = _targets(session, company.id)
         docs = [_document(company, rng, now, n, targets) for n in range(COUNT.get(number, 0))]
+        for doc in docs:
+            _describe(doc, company, types, rng)
         # Ids grow with arrival time, as on the live service.
         session.add_all(sorted(docs, key=lambda d: d.created_at))
     session.flush()
@@ -41,6 +51,17 @@ def _document(company: Company, rng: random.Random, now: datetime, n: int,
         doc.is_attached = True
         doc.attached_to_type, doc.attached_to_id = rng.choice(targets)
     return doc
+
+
+def _describe(doc: Document, company: Company, types: dict, rng: random.Random) -> None:
+    """The live descriptive fields: title, type, sender, payable; filed once attached."""
+    title, type_name, payable = KINDS[doc.filename.split("_", 1)[0]]
+    doc.title, doc.document_type_id = title, types.get(type_name)
+    doc.contains_payable, doc.sender, doc.recipient = payable, rng.choice(SENDERS), company.name
+    doc.keywords = [title.split()[0].lower()]
+    doc.origin = rng.choice(("email", "email", "upload"))
+    doc.is_filed = doc.is_attached
+    doc.is_new = not doc.is_attached and rng.random() < 0.6
 
 
 def _targets(session: Session, company_id: int) -> list[tuple[str, int]]:

@@ -5,11 +5,13 @@ from flask import Blueprint
 
 from sandbox.core.routing import blueprint
 
+BULK = "'approve', 'unapprove', 'check', 'uncheck', 'export', 'quarantine-accept'"
+
 
 def make_blueprint() -> Blueprint:
     """The expenses blueprint and its route table: (methods, rule, view) per operation."""
     # Views import other resources' models and rules, so they load when the app is built.
-    from sandbox.expenses import routes
+    from sandbox.expenses import bulk, routes
 
     bp = blueprint("expenses", __name__, (
         ("GET", "/2/expenses/", routes.list_v2),
@@ -18,5 +20,7 @@ def make_blueprint() -> Blueprint:
         ("PATCH", "/2/expenses/<int:expense_id>/update/", routes.update),
         ("GET", "/1/expenses/", routes.list_v1),
         ("GET", "/1/expenses/<int:expense_id>/", routes.detail_v1),
+        ("POST", f"/1/expenses/<any({BULK}):action>/", bulk.bulk_action),
+        ("POST", "/2/expenses/artifact-search/", routes.artifact_search),
     ))
     return bp

@@ -10,6 +10,8 @@ may carry all of them as one JSON object; separate form fields win over it.
 """
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 from typing import Any
 
@@ -82,14 +84,51 @@ def checked_upload(upload) -> tuple[str, bytes, str]:
     if upload is None or not upload.filename:
         raise validation_error({"file": ["No file was submitted."]})
     data = upload.read(MAX_FILE_BYTES + 1)
+    try:
+        return upload.filename, data, _kind(data)
+    except FieldError as exc:
+        raise validation_error({"file": [str(exc)]}) from None
+
+
+def json_uploads(body) -> list[tuple[str, bytes, str]]:
+    """(filename, bytes, kind) per file of the live JSON upload, or a 400 naming each bad one.
+
+    Body {"expenses": [{"content": <base64>, "filename"}], "source"}."""
+    items = body.get("expenses") if isinstance(body, dict) else None
+    if not isinstance(items, list) or not items:
+        raise validation_error({"expenses": ["A non-empty list of files is required."]})
+    found, errors = [], []
+    for item in items:
+        try:
+            found.append(_decoded(item))
+            errors.append({})
+        except FieldError as exc:
+            errors.append({"content": [str(exc)]})
+    if any(errors):
+        raise validation_error({"expenses": errors})
+    return found
+
+
+def _decoded(item) -> tuple[str, bytes, str]:
+    if not isinstance(item, dict) or not isinstance(item.get("content"), str):
+        raise FieldError("Each file needs base64 content and a filename.")
+    try:
+        data = base64.b64decode(item["content"], validate=True)
+    except (binascii.Error, ValueError):
+        raise FieldError("Content is not valid base64.") from None
+    kind = _kind(data)
+    return str(item.get("filename") or f"upload.{kind}"), data, kind
+
+
+def _kind(data: bytes) -> str:
     if not data:
-        raise validation_error({"file": ["The submitted file is empty."]})
+        raise FieldError("The submitted file is empty.")
     if len(data) > MAX_FILE_BYTES:
-        raise validation_error({"file": ["The file may be at most 10 MB."]})
+        raise FieldError("The file may be at most 10 MB.")
     kind = sniff(data)
     if kind is None:
-        raise validation_error({"file": [NOT_A_REAL_FILE]})
-    return upload.filename, data, kind
+        raise FieldError(NOT_A_REAL_FILE)
+    return kind
 
 
 def build_expense(ctx: Ctx, data: dict, allowed: tuple[str, ...]) -> Expense:

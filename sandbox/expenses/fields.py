@@ -17,6 +17,7 @@ from sandbox.partners.model import Partner
 
 PAYMENT_METHODS = ("transfer", "cash", "card", "cod")
 VAT_AREAS = ("HU", "EU", "3RD")
+VAT_PERIOD_TYPES = ("monthly", "quarterly", "yearly")
 DATE_FORMAT_TEXT = "Date has wrong format. Use one of these formats instead: YYYY-MM-DD."
 MAX_ID = 2**63 - 1
 # Money columns are Numeric(14, 2) and the rate Numeric(14, 4): digits before the point are few.
@@ -64,6 +65,10 @@ def _choice(options: tuple[str, ...]) -> Callable[[Any, Ctx], Any]:
             raise FieldError(f'"{raw}" is not a valid choice.')
         return raw
     return parse
+
+
+def _optional(parse: Callable[[Any, Ctx], Any]) -> Callable[[Any, Ctx], Any]:
+    return lambda raw, ctx: None if raw is None else parse(raw, ctx)
 
 
 def _number(raw: Any) -> Decimal:
@@ -185,6 +190,9 @@ HEADER_FIELDS = {f.name: f for f in (
     _field("tags", _tag_ids, tags=True), _field("simple_tags", _tag_ids, tags=True),
     _field("custom_fields", _custom_fields),
     _field("excluded_from_accounting", _bool),
+    _field("accounting_id", _optional(_text(100, nullable_to=None))),
+    _field("vat_period_type", _optional(_choice(VAT_PERIOD_TYPES))),
+    _field("vat_period_started_at", parse_date),
 )}
 
 ASSIGNMENT_FIELDS = {f.name: f for f in (

@@ -3,24 +3,26 @@
 is_paid, is_installment (true/false); updated_since (ISO 8601 timestamp, UTC when no zone,
 refused when older than the horizon); date_field (created_at, issued_at, fulfilled_at, due_at;
 default issued_at) with from_date / to_date (inclusive); search (custom field values, invoice
-number, partner name; case-insensitive substring); min_amount / max_amount (inclusive, over the
-sum of the assignments' gross amounts).
+number, partner name; case-insensitive substring; search_fields narrows to invoice_number,
+custom_fields, partner_name). The live filters are in sandbox/expenses/live_filters.py.
 """
 from __future__ import annotations
 
 import re
 from datetime import UTC, datetime, time, timedelta
 
-from sqlalchemy import func, select
+from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
 from sandbox.company.model import Company
+from sandbox.core import query
 from sandbox.core.errors import validation_error
-from sandbox.expenses.fields import FieldError, parse_decimal
+from sandbox.expenses.live_filters import live_conditions
 from sandbox.expenses.model import Expense
 from sandbox.partners.model import Partner
 
 RESYNC_HORIZON = timedelta(days=90)
+SEARCH_FIELDS = ("invoice_number", "custom_fields", "partner_name")
 DATE_FIELDS = ("created_at", "issued_at", "fulfilled_at", "due_at")
 TIMESTAMP = re.compile(r"\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?"
                        r"(Z|[+-]\d{2}:?\d{2})?)?")
@@ -51,8 +53,8 @@ def parse_timestamp(name: str, raw: str) -> datetime:
 def conditions(args, session: Session, company: Company) -> list:
     """Every condition the query string asks for, validated (400 on bad values)."""
     found = [Expense.company_id == company.id]
-    found += _paid(args) + _updated_since(args) + _date_range(args) + _amounts(args)
-    found += _search(args, session, company)
+    found += _paid(args) + _updated_since(args) + _date_range(args)
+    found += _search(args, session, company) + live_conditions()
     return found
 
 
@@ -114,28 +116,29 @@ def _bound(column, field: str, value: datetime, is_start: bool, date_only: bool)
     return column <= value
 
 
-def _amounts(args) -> list:
-    found = []
-    for name, is_min in (("min_amount", True), ("max_amount", False)):
-        raw = args.get(name)
-        if raw in (None, ""):
-            continue
-        try:
-            value = parse_decimal(raw)
-        except FieldError as exc:
-            raise validation_error({name: [str(exc)]}) from None
-        found.append(Expense.total_gross >= value if is_min else Expense.total_gross <= value)
-    return found
-
-
 def _search(args, session: Session, company: Company) -> list:
+    fields = _search_fields()
     needle = (args.get("search") or "").strip().casefold()
     if not needle:
         return []
-    names = session.execute(select(Partner.id, Partner.name)
-                            .where(Partner.company_id == company.id)).all()
-    # Partner names are matched in Python: SQLite's LIKE folds ASCII case only.
-    partner_ids = [pk for pk, name in names if needle in (name or "").casefold()]
-    # search_text is casefolded on save, so a plain substring test is exact (and no LIKE wildcards).
-    text_match = func.instr(Expense.search_text, needle) > 0
-    return [text_match | Expense.partner_id.in_(partner_ids) if partner_ids else text_match]
+    found = []
+    if "partner_name" in fields:
+        names = session.execute(select(Partner.id, Partner.name)
+                                .where(Partner.company_id == company.id)).all()
+        # Partner names are matched in Python: SQLite's LIKE folds ASCII case only.
+        partner_ids = [pk for pk, name in names if needle in (name or "").casefold()]
+        found.append(Expense.partner_id.in_(partner_ids))
+    if "invoice_number" in fields:
+        found.append(func.instr(func.lower(Expense.invoice_number), needle) > 0)
+    if "custom_fields" in fields:
+        # search_text is casefolded on save, so a substring test is exact (no LIKE wildcards).
+        found.append(func.instr(Expense.search_text, needle) > 0)
+    return [or_(*found)]
+
+
+def _search_fields() -> tuple[str, ...]:
+    fields = tuple(query.values("search_fields")) or SEARCH_FIELDS
+    unknown = [f for f in fields if f not in SEARCH_FIELDS]
+    if unknown:
+        raise validation_error({"search_fields": [f"Unknown field: {unknown[0]}."]})
+    return fields

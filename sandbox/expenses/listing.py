@@ -11,6 +11,7 @@ from collections import defaultdict
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from sandbox.bank.rules import paying_accounts
 from sandbox.catalog.model import Currency, ExpenseType, Tag, VatCategory
 from sandbox.core.model import money_str
 from sandbox.expenses.model import (
@@ -21,7 +22,7 @@ from sandbox.expenses.model import (
     expense_simple_tag,
     expense_tag,
 )
-from sandbox.expenses.serialize import common_fields, item_json
+from sandbox.expenses.serialize import common_fields, item_json, partner_fields
 from sandbox.ledger.model import LedgerNumber
 from sandbox.partners.model import Partner
 
@@ -42,12 +43,25 @@ def page_results(session: Session, expenses: list[Expense], lookups: bool = True
     assignments = _assignments(session, ids)
     items = _items(session, ids)
     partners = _names(session, Partner, {e.partner_id for e in expenses})
+    profiles = _partner_rows(session, {e.partner_id for e in expenses})
+    accounts = paying_accounts(session, ids)
     records = [{**common_fields(e, tags[e.id], simple_tags[e.id]), "partner": e.partner_id,
+                **partner_fields(profiles.get(e.partner_id)),
                 "partner_name": partners.get(e.partner_id), "currency": e.currency_id,
-                "items": items[e.id], "assignments": assignments[e.id]} for e in expenses]
+                "account": accounts.get(e.id), "items": items[e.id],
+                "assignments": assignments[e.id],
+                "incomplete": e.partner_id is None or e.issued_at is None or not assignments[e.id]}
+               for e in expenses]
     if not lookups:
         return {"expenses": records}
     return {"expenses": records, **_lookups(session, expenses, records, partners)}
+
+
+def _partner_rows(session: Session, ids: set) -> dict[int, Partner]:
+    ids.discard(None)
+    if not ids:
+        return {}
+    return {p.id: p for p in session.scalars(select(Partner).where(Partner.id.in_(ids)))}
 
 
 def _links(session: Session, table, ids: list[int], key: str = "expense_id") -> dict:

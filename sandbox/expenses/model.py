@@ -77,6 +77,27 @@ class Expense(Base):
     checked: Mapped[bool] = mapped_column(Boolean, default=False)
     booked: Mapped[bool] = mapped_column(Boolean, default=False)
     excluded_from_accounting: Mapped[bool] = mapped_column(Boolean, default=False)
+    # Live-only states, changed by the bulk actions of /1/expenses/ (sandbox/expenses/bulk.py).
+    approved: Mapped[bool] = mapped_column(Boolean, default=False)
+    quarantined: Mapped[bool] = mapped_column(Boolean, default=False)
+    exported_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    approved_by: Mapped[str | None] = mapped_column(String(100), nullable=True)
+    # Live detail fields (upstream-notes, "Live shapes").
+    invoice_class: Mapped[int] = mapped_column(Integer, default=1)
+    delivered_at: Mapped[date | None] = mapped_column(Date, nullable=True)
+    exchange_date: Mapped[date | None] = mapped_column(Date, nullable=True)
+    planned_payment_date: Mapped[date | None] = mapped_column(Date, nullable=True)
+    accounting_period_start: Mapped[date | None] = mapped_column(Date, nullable=True)
+    accounting_period_end: Mapped[date | None] = mapped_column(Date, nullable=True)
+    integration_payment_method: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    # When a user first opened the expense in the live web app; null while it is new.
+    user_saw: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    accounting_id: Mapped[str | None] = mapped_column(String(100), nullable=True)
+    vat_period_type: Mapped[str | None] = mapped_column(String(10), nullable=True)
+    vat_period_started_at: Mapped[date | None] = mapped_column(Date, nullable=True)
+    # The accountant's to-do note on the expense (sandbox controls set it; filters read it).
+    accounting_todo: Mapped[str] = mapped_column(Text, default="")
+    accounting_todo_done: Mapped[bool] = mapped_column(Boolean, default=False)
     source: Mapped[str] = mapped_column(String(40), default=MANUAL)
     custom_fields: Mapped[dict] = mapped_column(JSON, default=dict)
     # Casefolded custom field values, invoice number: what `search` looks at besides partners.
@@ -107,6 +128,11 @@ class Expense(Base):
     def is_synced(self) -> bool:
         """True when the expense came from an integration rather than by hand."""
         return self.source != MANUAL
+
+    @property
+    def incomplete(self) -> bool:
+        """True while the expense lacks what booking needs: a partner, a date or an amount."""
+        return self.partner_id is None or self.issued_at is None or not self.assignments
 
     @property
     def accounting_status(self) -> str:

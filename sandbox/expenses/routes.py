@@ -2,20 +2,28 @@
 from __future__ import annotations
 
 from flask import jsonify, request
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import defer
 
 from sandbox.core.auth import current_company, current_token, require_write
 from sandbox.core.db import db
 from sandbox.core.errors import not_found
 from sandbox.core.pagination import cursor_page, page_number_page
-from sandbox.expenses.create import attach_file, build_expense, checked_upload, form_data
+from sandbox.documents.rules import same_file_query
+from sandbox.expenses.create import (
+    attach_file,
+    build_expense,
+    checked_upload,
+    form_data,
+    json_uploads,
+)
 from sandbox.expenses.fields import MAX_ID, Ctx
 from sandbox.expenses.filters import conditions
 from sandbox.expenses.listing import page_results
-from sandbox.expenses.model import Expense
+from sandbox.expenses.live_filters import ordering
+from sandbox.expenses.model import Expense, ExpenseFile
 from sandbox.expenses.rules import HEADER_ORDER, editable_fields
-from sandbox.expenses.serialize import detail_record
+from sandbox.expenses.serialize import detail_record, iso
 from sandbox.expenses.update import apply_patch
 
 # Fields the create request takes; excluding is an action on an existing expense, not a field.
@@ -29,9 +37,16 @@ def _list_statement():
 
 
 def list_v2():
-    """Cursor page: {next, previous, results: {expenses: [...], <lookup tables>}}."""
-    return jsonify(cursor_page(_list_statement(), Expense.id,
-                               lambda rows: page_results(db(), rows)))
+    """Cursor page: {next, previous, results: {expenses: [...], <lookup tables>}}.
+
+    With ?page= or ?ordering= (live clients send both) the same envelope is numbered by page
+    and sorted as asked, so a client paging with page gets that page."""
+    order = ordering()
+    if order is None and not request.args.get("page"):
+        return jsonify(cursor_page(_list_statement(), Expense.id,
+                                   lambda rows: page_results(db(), rows)))
+    stmt = _list_statement().order_by(*(order or [Expense.id.desc()]))
+    return jsonify(page_number_page(stmt, lambda rows: page_results(db(), rows)))
 
 
 def detail_v2(expense_id: int):
@@ -40,8 +55,10 @@ def detail_v2(expense_id: int):
 
 
 def create():
-    """Multipart create; the file's content must really be PDF, JPEG, PNG or XML."""
+    """Multipart create (spec) or live JSON upload; content must be PDF, JPEG, PNG or XML."""
     require_write()
+    if request.is_json:
+        return _create_uploads(request.get_json(silent=True))
     filename, data, kind = checked_upload(request.files.get("file"))
     ctx = Ctx(db(), current_company())
     expense = build_expense(ctx, form_data(request.form), CREATE_FIELDS)
@@ -49,6 +66,34 @@ def create():
     db().add(expense)
     db().flush()
     return jsonify(_detail(expense)), 201
+
+
+def _create_uploads(body):
+    """The live JSON upload: one expense per file, all or none; 201 {"processed": [ids]}."""
+    uploads = json_uploads(body)
+    ctx, source = Ctx(db(), current_company()), body.get("source")
+    ids = []
+    for filename, data, kind in uploads:
+        expense = build_expense(ctx, {}, CREATE_FIELDS)
+        if isinstance(source, str) and source.strip():
+            expense.source = source.strip()[:40]
+        attach_file(expense, filename, data, kind)
+        db().add(expense)
+        db().flush()
+        ids.append(expense.id)
+    return jsonify({"processed": ids}), 201
+
+
+def artifact_search():
+    """POST /2/expenses/artifact-search/: expenses whose file has this name and size."""
+    name, size = same_file_query(request.get_json(silent=True))
+    rows = db().execute(
+        select(Expense.id, Expense.company_id, Expense.artifact_created_at)
+        .join(ExpenseFile, ExpenseFile.expense_id == Expense.id)
+        .where(Expense.company_id == current_company().id, Expense.artifact_filename == name,
+               func.length(ExpenseFile.data) == size).order_by(Expense.id))
+    return jsonify([{"expense_id": r.id, "company_id": r.company_id, "filename": name,
+                     "size": size, "created_at": iso(r.artifact_created_at)} for r in rows])
 
 
 def update(expense_id: int):

@@ -25,7 +25,9 @@ HEADER = ("partner", "invoice_number", "issued_at", "fulfilled_at", "due_at", "c
           "exchange_rate", "payment_method", "vat_area")
 ANNOTATIONS = ("note", "secondary_id", "tags", "simple_tags", "custom_fields")
 ACTIONS = ("excluded_from_accounting",)
-HEADER_ORDER = HEADER + ANNOTATIONS + ACTIONS
+# Live update fields; each pair applies only where the company switched the feature on.
+ACCOUNTING_ID, VAT_PERIOD = ("accounting_id",), ("vat_period_type", "vat_period_started_at")
+HEADER_ORDER = HEADER + ANNOTATIONS + ACTIONS + ACCOUNTING_ID + VAT_PERIOD
 AMOUNTS = ("net_amount", "vat_amount", "gross_amount", "vat")
 CATEGORIES = ("expense_type", "tags", "job_number", "ledger_number", "vat_ledger_number",
               "company_vat_category")
@@ -48,19 +50,27 @@ def _keep(*names: str) -> frozenset[str]:
 
 
 RESTRICTIONS = (
-    Restriction(lambda e, _c: e.is_synced, _keep(*ANNOTATIONS, *ACTIONS),
+    Restriction(lambda e, _c: e.is_synced, _keep(*ANNOTATIONS, *ACTIONS, *ACCOUNTING_ID,
+                                                 *VAT_PERIOD),
                 _keep(*CATEGORIES) - {"ledger_number"},
                 "Not editable on an expense synced from an integration."),
     Restriction(lambda e, _c: e.processed, _keep(*ANNOTATIONS, *ACTIONS, "due_at",
-                                                 "payment_method"),
+                                                 "payment_method", *ACCOUNTING_ID, *VAT_PERIOD),
                 _keep(*CATEGORIES), "Not editable on a processed expense."),
-    Restriction(lambda e, _c: e.booked, _keep(*ANNOTATIONS), _keep("tags", "job_number"),
+    Restriction(lambda e, _c: e.booked, _keep(*ANNOTATIONS, *ACCOUNTING_ID),
+                _keep("tags", "job_number"),
                 "Not editable on a booked expense."),
     Restriction(lambda e, _c: e.checked, _keep(*HEADER_ORDER),
                 _keep(*ASSIGNMENT_ORDER) - {"ledger_number"}, "Not editable on a checked expense."),
     Restriction(lambda _e, c: not c.advanced_accounting, _keep(*HEADER_ORDER),
                 _keep(*ASSIGNMENT_ORDER) - set(ADVANCED_ONLY),
                 "Applies under advanced accounting only."),
+    Restriction(lambda _e, c: not c.enable_accounting_id,
+                _keep(*HEADER_ORDER) - set(ACCOUNTING_ID), _keep(*ASSIGNMENT_ORDER),
+                "The company does not use accounting ids."),
+    Restriction(lambda _e, c: not c.enable_vat_period,
+                _keep(*HEADER_ORDER) - set(VAT_PERIOD), _keep(*ASSIGNMENT_ORDER),
+                "The company does not use VAT periods."),
 )
 FROZEN_LEDGER = {"Not editable on a checked expense.": "checked",
                  "Not editable on an expense synced from an integration.": "integration-synced"}

@@ -3,7 +3,36 @@ from __future__ import annotations
 
 from sandbox.schema.components_common import cursor, page_number
 from sandbox.schema.model import Op, T, array, boolean_query, query, ref
-from sandbox.schema.params import CURSOR_PAGE, EXPENSE_ID, PAGE_NUMBER
+from sandbox.schema.params import CURSOR_PAGE, EXPENSE_ID, PAGE, PAGE_NUMBER
+
+BULK = ("approve", "unapprove", "check", "uncheck", "export", "quarantine-accept")
+LIVE_FLAGS = ("has_accounting_id", "has_accounting_todo", "has_approvals", "has_artifact",
+              "has_attachment", "has_expense_type", "has_post_it",
+              "has_unfinished_accounting_todo", "has_vat_period", "is_accounting_exported",
+              "is_accounting_todo_done", "is_approved", "is_duplicate",
+              "is_excluded_from_accounting", "is_expired", "is_expiring", "is_filed",
+              "is_incomplete", "is_nav", "is_new", "is_processed", "is_ready_to_acounto_sync",
+              "is_ready_to_sync", "is_synced", "is_updated")
+LIST_TEXT_LIVE = T("Ismételt kulcs vagy vesszős lista.", "Repeated keys or a comma list.")
+LIVE_FILTERS = (
+    *(boolean_query(name, T("Élő API szűrő (docs/sandbox-operations.md).",
+                            "Live API filter (docs/sandbox-operations.md)."))
+      for name in LIVE_FLAGS),
+    *(query(name, "string", LIST_TEXT_LIVE) for name in (
+        "ids", "without_ids", "currency_id", "with_tag_ids", "without_tag_ids",
+        "with_expense_type_ids", "without_expense_type_ids", "payment_method", "vat_area",
+        "origin", "with_approvers", "without_approvers", "custom_fields", "search_fields",
+        "ordering")),
+    query("gross_amount_min", "number", T("Legalább ekkora bruttó összeg.",
+                                          "Gross amount at least.")),
+    query("gross_amount_max", "number", T("Legfeljebb ekkora bruttó összeg.",
+                                          "Gross amount at most.")),
+    query("expired_days", {"type": "integer", "minimum": 0},
+          T("Legalább ennyi napja lejárt.", "Overdue by at least this many days.")),
+    query("expiring_days", {"type": "integer", "minimum": 0},
+          T("Ennyi napon belül jár le (alapértelmezés 7).", "Due within this many days "
+            "(default 7).")),
+)
 
 STAMP = {"type": "string", "format": "date-time"}
 FILTERS = (
@@ -24,6 +53,7 @@ FILTERS = (
                                 "Text in custom fields, the invoice number, the partner name.")),
     query("min_amount", "number", T("Legalább ekkora bruttó összeg.", "Gross amount at least.")),
     query("max_amount", "number", T("Legfeljebb ekkora bruttó összeg.", "Gross amount at most.")),
+    *LIVE_FILTERS,
 )
 LIST_TEXT = T("Kurzoros lapozás (nincs count); a results objektum expenses kulcsa alatt a "
               "költségek, mellette feloldótáblák.",
@@ -33,7 +63,8 @@ LIST_TEXT = T("Kurzoros lapozás (nincs count); a results objektum expenses kulc
 OPERATIONS = (
     Op("GET", "/2/expenses/", "expenses_list", "Expenses", T("Költségek listája",
                                                              "List expenses"), LIST_TEXT,
-       params=(*CURSOR_PAGE, *FILTERS), response=cursor(ref("ExpensePage"))),
+       params=(*CURSOR_PAGE, PAGE, *FILTERS), response={"anyOf": [
+           cursor(ref("ExpensePage")), page_number(ref("ExpensePage"))]}),
     Op("GET", "/2/expenses/{expense_id}/", "expenses_retrieve", "Expenses",
        T("Egy költség részletei", "Expense detail"),
        T("editable_fields is; a csatolmány mezői csak has_artifact esetén.",
@@ -45,8 +76,20 @@ OPERATIONS = (
          "különben 400.",
          "multipart/form-data; the file part must really be PDF, JPEG, PNG or XML, otherwise "
          "400."),
-       body="ExpenseCreate", body_type="multipart/form-data", response="ExpenseDetail",
-       status=201),
+       body="ExpenseCreate", body_type="multipart/form-data",
+       response={"anyOf": [ref("ExpenseDetail"), ref("ProcessedIds")]}, status=201,
+       extra={"requestBody": {"required": True, "content": {
+           "multipart/form-data": {"schema": ref("ExpenseCreate")},
+           "application/json": {"schema": ref("FileUpload")}}}}),
+    *(Op("POST", f"/1/expenses/{action}/", f"expenses_{action.replace('-', '_')}",
+         "Expenses", T(f"Tömeges művelet: {action}", f"Bulk action: {action}"),
+         T("Azonosítónként siker vagy hiba; a sikerek egy tranzakcióban.",
+           "Success or failure per id; the successes in one transaction."),
+         body="IdList", response="QuarantineResult" if action == "quarantine-accept"
+         else "BulkActionResult") for action in BULK),
+    Op("POST", "/2/expenses/artifact-search/", "expenses_artifact_search", "Expenses",
+       T("Költségfájl keresése név és méret szerint", "Find an expense file by name and size"),
+       body="SameFileQuery", response=array(ref("ArtifactMatch"))),
     Op("PATCH", "/2/expenses/{expense_id}/update/", "expenses_update", "Expenses",
        T("Költség módosítása", "Update an expense"),
        T("Az editable_fields mezői; a főkönyvi szám ellenőrzött és integrációs költségen "

@@ -3,8 +3,12 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime
 
+from sqlalchemy.orm import object_session
+
+from sandbox.bank.rules import paying_accounts
 from sandbox.core.model import money_str
 from sandbox.expenses.model import Expense, ExpenseAssignment, ExpenseItem
+from sandbox.incomes.serialize import rate_str
 
 
 def iso(value: datetime | date | None) -> str | None:
@@ -33,17 +37,35 @@ def common_fields(e: Expense, tag_ids: list[int], simple_tag_ids: list[int]) -> 
         "id": e.id, "invoice_number": e.invoice_number, "filing_number": e.filing_number,
         "issued_at": iso(e.issued_at), "fulfilled_at": iso(e.fulfilled_at),
         "due_at": iso(e.due_at), "created": iso(e.created_at), "created_at": iso(e.created_at),
-        "updated_at": iso(e.updated_at), "exchange_rate": float(e.exchange_rate),
+        "updated_at": iso(e.updated_at), "exchange_rate": rate_str(e.exchange_rate),
         "net_amount": money_str(e.net_amount), "vat_amount": money_str(e.vat_amount),
         "gross_amount": money_str(e.gross_amount), "paid_status": e.paid_status,
         "payment_method": e.payment_method, "vat_area": e.vat_area,
         "secondary_id": e.secondary_id, "accounting_status": e.accounting_status,
         "excluded_from_accounting": e.excluded_from_accounting, "source": e.source,
         "tags": tag_ids, "simple_tags": simple_tag_ids, "has_artifact": e.has_artifact,
+        "invoice_class": e.invoice_class, "filing_date": iso(e.created_at.date()),
+        "exchange_date": iso(e.exchange_date or e.issued_at), "delivered_at": iso(e.delivered_at),
+        "planned_payment_date": iso(e.planned_payment_date or e.due_at),
+        "accounting_period_start": iso(e.accounting_period_start),
+        "accounting_period_end": iso(e.accounting_period_end), "user_saw": iso(e.user_saw),
+        "integration_payment_method": e.integration_payment_method,
+        "accounting_id": e.accounting_id, "vat_period_type": e.vat_period_type,
+        "vat_period_started_at": iso(e.vat_period_started_at),
     }
     if e.has_artifact:
-        data["artifact_extension"] = e.artifact_extension
+        data.update(artifact_extension=e.artifact_extension,
+                    artifact_filename=e.artifact_filename,
+                    artifact_created_at=iso(e.artifact_created_at))
     return data
+
+
+def partner_fields(partner) -> dict:
+    """The partner's address and bank account as the live records repeat them."""
+    keys = ("zip_code", "city", "address", "country", "tax_number")
+    fields = {f"partner_{key}": getattr(partner, key, None) for key in keys}
+    fields["partner_account_number"] = getattr(partner, "default_account_number", None)
+    return fields
 
 
 def item_json(i: ExpenseItem) -> dict:
@@ -58,7 +80,8 @@ def detail_assignment(a: ExpenseAssignment) -> dict:
     """An assignment in a detail: references as objects; ledger refs carry id, name and code."""
     return {"id": a.id, "net_amount": money_str(a.net_amount),
             "vat_amount": money_str(a.vat_amount), "gross_amount": money_str(a.gross_amount),
-            "vat": _vat(a.vat), "tags": [t.id for t in a.tags], "job_number": a.job_number,
+            "vat": _vat(a.vat), "tags": [{"id": t.id, "name": t.name} for t in a.tags],
+            "job_number": a.job_number,
             "expense_type": _ref(a.expense_type),
             "ledger_number": _ref(a.ledger_number, "code"),
             "vat_ledger_number": _ref(a.vat_ledger_number, "code"),
@@ -72,16 +95,17 @@ def detail_record(e: Expense, editable: list[str]) -> dict:
     data = {**common_fields(e, [t.id for t in e.tags], [t.id for t in e.simple_tags]),
             "partner": None if partner is None else
             {"id": partner.id, "name": partner.name, "tax_number": partner.tax_number},
-            "partner_name": partner.name if partner else None,
+            "partner_name": partner.name if partner else None, **partner_fields(partner),
+            "account": paying_accounts(object_session(e), [e.id]).get(e.id),
+            "incomplete": e.incomplete,
             "currency": {"id": e.currency.id, "code": e.currency.code, "name": e.currency.name},
             "note": e.note, "processed": e.processed, "checked": e.checked, "booked": e.booked,
+            "approved": e.approved, "quarantined": e.quarantined,
+            "exported_at": iso(e.exported_at),
             "custom_fields": dict(e.custom_fields or {}),
             "items": [item_json(i) for i in e.items],
             "assignments": [detail_assignment(a) for a in e.assignments],
             "actions": [{"type": a.type, "created_at": iso(a.created_at), "user": a.user_name}
                         for a in e.actions],
             "editable_fields": editable}
-    if e.has_artifact:
-        data.update(artifact_created_at=iso(e.artifact_created_at),
-                    artifact_filename=e.artifact_filename)
     return data

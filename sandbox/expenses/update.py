@@ -50,11 +50,23 @@ def apply_patch(ctx: Ctx, expense: Expense, data: Any, user_name: str) -> None:
             _plan_header(ctx, expense, plan, header, name, raw)
     if "assignments" in data:
         _plan_assignments(ctx, expense, plan, assignment, data["assignments"])
+    _check_vat_period(expense, plan)
     if plan.errors:
         if plan.not_editable:
             plan.extra["non_editable_fields"] = plan.not_editable
         raise validation_error(plan.errors, **plan.extra)
     _apply(ctx, expense, plan, user_name)
+
+
+def _check_vat_period(expense: Expense, plan: Plan) -> None:
+    """Spec 7: vat_period_type and vat_period_started_at are set (or cleared) together."""
+    names = ("vat_period_type", "vat_period_started_at")
+    if not any(name in plan.header for name in names):
+        return
+    after = {name: plan.header.get(name, getattr(expense, name)) for name in names}
+    for name, other in (names, names[::-1]):
+        if after[name] is None and after[other] is not None:
+            plan.errors[name] = [f"Required together with {other}."]
 
 
 def _plan_header(ctx: Ctx, expense: Expense, plan: Plan, editable: set, name: str,

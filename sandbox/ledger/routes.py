@@ -11,14 +11,14 @@ from sandbox.catalog.rules import (
     items_of,
     json_body,
     name_errors,
-    raise_item_errors,
 )
 from sandbox.core.auth import current_company, require_write
 from sandbox.core.db import db
-from sandbox.core.errors import not_found, validation_error
+from sandbox.core.errors import ApiError, not_found, validation_error
 from sandbox.ledger.model import LedgerNumber
 
 CODE_LENGTH = 40
+DUPLICATE_CODE = "A ledger number with this code already exists."
 
 
 def ledger_json(row: LedgerNumber) -> dict:
@@ -34,17 +34,28 @@ def list_ledger_numbers():
 
 
 def create_ledger_numbers():
-    """Create one ({name, code}) or several; names need not be unique."""
+    """Create each valid item; the rest are reported with a reason (live: 200, two lists).
+
+    A code already used by another ledger number of the company, or twice in the request,
+    is not created (inferred: the live answer names a reason, not the rule)."""
     require_write()
-    items, as_list = items_of(json_body(), "ledger_numbers")
-    parsed = [clean_ledger(item, partial=False) for item in items]
-    raise_item_errors([errors for _, errors in parsed], as_list)
-    rows = [LedgerNumber(company_id=current_company().id, **{"code": None, **values})
-            for values, _ in parsed]
-    db().add_all(rows)
+    items, _ = items_of(json_body(), "ledger_numbers")
+    taken = {r.code for r in company_rows(LedgerNumber, current_company().id) if r.code}
+    created, refused = [], []
+    for item in items:
+        values, errors = clean_ledger(item, partial=False)
+        code = values.get("code")
+        reason = _reason(errors) or (DUPLICATE_CODE if code and code in taken else None)
+        if reason:
+            refused.append({**_echo(item), "reason": reason})
+            continue
+        row = LedgerNumber(company_id=current_company().id, **{"code": None, **values})
+        db().add(row)
+        created.append(row)
+        taken.add(code)
     db().flush()
-    body = [ledger_json(r) for r in rows]
-    return jsonify(body if as_list else body[0]), 201
+    return jsonify({"created_ledger_numbers": [ledger_json(r) for r in created],
+                    "not_created_ledger_numbers": refused})
 
 
 def update_ledger_number(ledger_number_id: int):
@@ -62,9 +73,23 @@ def update_ledger_number(ledger_number_id: int):
 
 
 def delete_ledger_numbers():
-    """Delete by id; unknown, foreign and in-use ids go to failed_ids without failing."""
+    """Delete by id: 204; any unknown, foreign or used id refuses all (400 with the report)."""
     require_write()
-    return jsonify(delete_unused(LedgerNumber, ids_of(json_body()), "ledger_number"))
+    report = delete_unused(LedgerNumber, ids_of(json_body()), "ledger_number")
+    if report["failed_ids"]:
+        raise ApiError(400, {key: report[key] for key in ("failed_ids", "reasons",
+                                                            "references")})
+    return "", 204
+
+
+def _reason(errors: dict) -> str | None:
+    return "; ".join(f"{k}: {' '.join(v)}" for k, v in errors.items()) or None
+
+
+def _echo(item) -> dict:
+    item = item if isinstance(item, dict) else {}
+    return {key: item.get(key) if isinstance(item.get(key), str) else None
+            for key in ("code", "name")}
 
 
 def clean_ledger(item, partial: bool) -> tuple[dict, dict]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from sandbox.schema import (
+    components_bank,
     components_catalog,
     components_common,
     components_company,
@@ -19,12 +20,13 @@ from sandbox.schema import (
 from sandbox.schema.build import document
 from sandbox.schema.model import Op
 
-SHARED_COMPONENTS = (components_catalog, components_common, components_company,
+SHARED_COMPONENTS = (components_bank, components_catalog, components_common, components_company,
                      components_expense, components_income, components_partner)
 
 
 def _resource_schemas() -> tuple:
     # Imported on use: a resource's schema module imports the shared components above.
+    from sandbox.bank import schema as bank
     from sandbox.catalog import schema as catalog
     from sandbox.company import schema as company
     from sandbox.documents import schema as documents
@@ -34,7 +36,7 @@ def _resource_schemas() -> tuple:
     from sandbox.partners import schema as partners
     from sandbox.taxes import schema as taxes
 
-    return (ledger, catalog, company, documents, expenses, incomes, partners, taxes)
+    return (bank, ledger, catalog, company, documents, expenses, incomes, partners, taxes)
 
 
 def operations() -> tuple[Op, ...]:

@@ -19,7 +19,8 @@ COMMON = {
     "id": ID, "invoice_number": prop(TEXT), "filing_number": prop(TEXT),
     "issued_at": prop(nullable(DATE)), "fulfilled_at": prop(nullable(DATE)),
     "due_at": prop(nullable(DATE)), "created": TIMESTAMP, "created_at": TIMESTAMP,
-    "updated_at": TIMESTAMP, "exchange_rate": prop("number"),
+    "updated_at": TIMESTAMP, "exchange_rate": prop("string", T(
+        "Árfolyam tizedes szövegként.", "Exchange rate as a decimal string.")),
     "net_amount": AMOUNT, "vat_amount": AMOUNT, "gross_amount": prop(AMOUNT, T(
         "Lehet 0: a költség összegei a bontásokon vannak.",
         "May be 0: expense totals live on the assignments.")),
@@ -33,6 +34,14 @@ COMMON = {
     "has_artifact": prop("boolean", T("Van-e csatolt fájl.", "Whether a file is attached.")),
     "artifact_extension": prop("string", ARTIFACT),
     "partner_name": prop(TEXT), "items": array(ITEM),
+    **{name: prop(TEXT) for name in (
+        "artifact_filename", "artifact_created_at", "filing_date", "exchange_date",
+        "delivered_at", "planned_payment_date", "accounting_period_start",
+        "accounting_period_end", "user_saw", "integration_payment_method", "accounting_id",
+        "vat_period_type", "vat_period_started_at", "partner_zip_code", "partner_city",
+        "partner_address", "partner_country", "partner_tax_number", "partner_account_number")},
+    "invoice_class": prop("integer"), "incomplete": prop("boolean"),
+    "account": prop(INT, T("A kifizető bankszámla.", "The bank account that paid it.")),
 }
 AMOUNTS = {"id": ID, "net_amount": AMOUNT, "vat_amount": AMOUNT, "gross_amount": AMOUNT,
            "vat": prop(VAT), "tags": TAG_IDS, "job_number": prop(TEXT)}
@@ -54,6 +63,11 @@ WRITE_FIELDS = {
     "vat_area": prop({"type": "string", "enum": ["HU", "EU", "3RD"]}),
     "note": prop(TEXT), "secondary_id": prop(TEXT), "tags": TAG_IDS_IN,
     "simple_tags": TAG_IDS_IN, "custom_fields": prop({"type": "object"}),
+    "accounting_id": prop(TEXT, T("Ha a cég használja.", "Where the company uses it.")),
+    "vat_period_type": prop(nullable({"type": "string",
+                                      "enum": ["monthly", "quarterly", "yearly"]})),
+    "vat_period_started_at": prop(nullable(DATE), T("vat_period_type-pal együtt.",
+                                                    "Together with vat_period_type.")),
 }
 
 SCHEMAS = {
@@ -75,7 +89,8 @@ SCHEMAS = {
         "note": prop(TEXT), "processed": prop("boolean"), "checked": prop("boolean"),
         "booked": prop("boolean"), "custom_fields": prop({"type": "object"}),
         "assignments": array(obj({
-            **AMOUNTS, "expense_type": prop(nullable(ref("NamedRef"))),
+            **AMOUNTS, "tags": array(ref("NamedRef")),
+            "expense_type": prop(nullable(ref("NamedRef"))),
             "ledger_number": prop(CODED_REF), "vat_ledger_number": prop(CODED_REF),
             "company_vat_category": prop(CODED_REF)})),
         "actions": array(obj({"type": prop("string"), "created_at": TIMESTAMP,

@@ -35,9 +35,19 @@ RECORD_FIELDS = {
     "tax_number": prop(TEXT, T("Csak bérköltségnél; havonta egyszer.",
                                "Salaries only; once per month.")),
     "due_at": prop(nullable(DATE)), "editable_fields": array({"type": "string"}),
+    "title": prop(nullable(DATE), T("A hónap, amelyre a tétel vonatkozik.",
+                                    "The month the item belongs to.")),
+    "currency": prop("string", T("A cég pénzneme.", "The company's currency.")),
+    "exchange_rate": prop("string"), "external_id": prop(TEXT),
 }
 RECORD_INPUT = {
     "month": prop(DATE), "amount": AMOUNT_IN,
+    "title": prop(DATE, T("A hónap, amelyre vonatkozik; fizetési hónap nélkül az utána "
+                          "következő hónap.", "The month it belongs to; without a payment "
+                          "month the next month is paid.")),
+    "exchange_rate": prop({"anyOf": [{"type": "string"}, {"type": "number",
+                                                           "exclusiveMinimum": 0}]}),
+    "external_id": prop(TEXT_IN),
     "paid_status": prop({"type": "integer", "enum": [1, 2, 3]}),
     "code": prop(TEXT, T("Nem küldhető együtt name vagy account_number mezővel.",
                          "Cannot be sent with name or account_number.")),
@@ -48,14 +58,21 @@ RECORD_INPUT = {
 }
 
 
+def month_schema(records: str) -> dict:
+    """One month: totals, and its records (under `records`) with fields=."""
+    names = records.split("|")
+    return obj({"month": prop(DATE), "amount": AMOUNT, "paid_status": prop("integer"),
+                "count": prop("integer"), "due_at": prop(nullable(DATE)),
+                **{name: array(ref("TaxRecord"), T("Csak fields= megadásakor.",
+                                                   "Only when fields= names them."))
+                   for name in names},
+                "tags": array(ref("NamedRef"))}, ("month", "amount", "paid_status"))
+
+
 def monthly(key: str, records: str) -> dict:
     """{<key>: [month...], tags: [{id, name}]}; months carry records with fields=<records>."""
-    month = obj({"month": prop(DATE), "amount": AMOUNT, "paid_status": prop("integer"),
-                 "count": prop("integer"), "due_at": prop(nullable(DATE)),
-                 records: array(ref("TaxRecord"), T("Csak fields= megadásakor.",
-                                                    "Only when fields= names them.")),
-                 "tags": array(ref("NamedRef"))}, ("month", "amount", "paid_status"))
-    return obj({key: array(month), "tags": array(ref("NamedRef"))}, (key, "tags"))
+    return obj({key: array(month_schema(records)), "tags": array(ref("NamedRef"))},
+               (key, "tags"))
 
 
 SCHEMAS = {
@@ -72,11 +89,13 @@ SCHEMAS = {
     "PartnerUpdate": obj({**{k: prop(TEXT_IN) for k in PARTNER_TEXT}, **FLAGS,
                           "tax_number": prop(TEXT_IN, TAX_NUMBER)}),
     "TaxRecord": obj({"id": ID, **RECORD_FIELDS}, ("id", "month", "amount")),
-    "TaxInput": obj(RECORD_INPUT, ("month", "amount"), T(
-        "currency nem küldhető.", "currency is not accepted.")),
+    "TaxInput": obj(RECORD_INPUT, ("amount",), T(
+        "currency nem küldhető; month helyett title vagy due_at is elég.",
+        "currency is not accepted; title or due_at may stand in for month.")),
     "TaxUpdate": obj({"id": ID, **RECORD_INPUT}, ("id",), T(
         "Integrációból jött tételen csak a címkék változnak.",
         "On an integration-synced record only tags change.")),
+    "TaxMonth": month_schema("taxes|salaries"),
     "MonthlyTaxes": monthly("monthly_taxes", "taxes"),
     "MonthlySalaries": monthly("monthly_salaries", "salaries"),
     "TaxCode": obj({"code": prop("string"), "name": prop("string"),

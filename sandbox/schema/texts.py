@@ -27,6 +27,8 @@ TAGS = (
                      "Accounting: ledger numbers, VAT categories, audit XML")),
     ("Currencies", T("Pénznem-katalógus", "Currency catalogue")),
     ("Documents", T("Dokumentumok és csatolmányok", "Documents and artifacts")),
+    ("Bank", T("Bankszámlák, kifizetések, egyenlegek (csak olvasható)",
+               "Bank accounts, payments, balances (read-only)")),
     ("Schema", T("Ez a gépi olvasású leírás", "This machine-readable description")),
 )
 TAG_NAMES = tuple(name for name, _ in TAGS)

@@ -16,6 +16,7 @@ def make_blueprint() -> Blueprint:
         ("POST", "/2/<any('taxes', 'salaries'):records>/create/", routes.create),
         ("POST", "/2/<any('taxes', 'salaries'):records>/update/", routes.update),
         ("POST", "/2/<any('taxes', 'salaries'):records>/delete/", routes.delete),
+        ("GET", "/1/<any('monthly-taxes', 'monthly-salaries'):listing>/", routes.list_monthly_v1),
         ("GET", "/1/tax-codes/", routes.tax_codes),
         ("GET", "/1/<any('taxes', 'salaries'):records>/", routes.list_v1),
         ("POST", "/1/<any('taxes', 'salaries'):records>/create/", routes.create_v1),

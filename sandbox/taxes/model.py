@@ -11,6 +11,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    Numeric,
     String,
     Table,
     Text,
@@ -53,6 +54,12 @@ class MonthlyCost:
     account_number: Mapped[str | None] = mapped_column(String(40), nullable=True)
     source: Mapped[str] = mapped_column(String(40), default=MANUAL)
     description: Mapped[str | None] = mapped_column(Text, nullable=True)
+    # Live fields: the month the item belongs to (first day), when it falls due, the rate of
+    # the company's currency (always 1 here: a currency cannot be sent) and the caller's own id.
+    title: Mapped[date | None] = mapped_column(Date, nullable=True)
+    due_at: Mapped[date | None] = mapped_column(Date, nullable=True)
+    exchange_rate: Mapped[Decimal] = mapped_column(Numeric(14, 6), default=Decimal(1))
+    external_id: Mapped[str | None] = mapped_column(String(100), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
@@ -77,6 +84,5 @@ class Salary(MonthlyCost, Base):
         UniqueConstraint("company_id", "month", "tax_number", name="uq_salary_month_tax_number"),
     )
     tax_number: Mapped[str] = mapped_column(String(20))
-    due_at: Mapped[date | None] = mapped_column(Date, nullable=True)
     tags: Mapped[list[Tag]] = relationship(secondary=salary_tag, order_by=Tag.id)
     simple_tags: Mapped[list[Tag]] = relationship(secondary=salary_simple_tag, order_by=Tag.id)

@@ -9,15 +9,18 @@ from flask import request
 from sqlalchemy import Select, select
 from sqlalchemy.orm import selectinload
 
+from sandbox.company.model import Company
+from sandbox.core.db import db
 from sandbox.core.errors import validation_error
 from sandbox.core.model import money_str
 from sandbox.core.query import flag
+from sandbox.incomes.serialize import rate_str
 from sandbox.taxes.rules import Kind
 from sandbox.taxes.values import DATE_FORMAT, SOURCES, TAX_CODES
 
 EDITABLE = ("month", "amount", "paid_status", "code", "name", "account_number", "description",
-            "tags", "simple_tags")
-SALARY_EDITABLE = ("tax_number", "due_at")
+            "tags", "simple_tags", "title", "due_at", "exchange_rate", "external_id")
+SALARY_EDITABLE = ("tax_number",)
 
 
 def filtered(kind: Kind, company_id: int) -> Select:
@@ -55,7 +58,8 @@ def monthly(records: list, kind: Kind, detail: bool) -> dict:
 
 
 def record_json(record, kind: Kind) -> dict:
-    """One tax or salary with its source, description, tags and what may be edited."""
+    """One tax or salary: the spec's fields (source, description, tags, editable_fields) and
+    the live ones (title, due_at, currency code, exchange_rate, external_id)."""
     name, account = record.name, record.account_number
     if record.code in TAX_CODES:
         name, account = TAX_CODES[record.code]
@@ -64,10 +68,13 @@ def record_json(record, kind: Kind) -> dict:
             "code": record.code, "name": name, "account_number": account,
             "source": record.source, "description": record.description,
             "tags": [t.id for t in record.tags],
-            "simple_tags": [t.id for t in record.simple_tags]}
+            "simple_tags": [t.id for t in record.simple_tags],
+            "title": _iso(record.title), "due_at": _iso(record.due_at),
+            "currency": db().get(Company, record.company_id).default_currency.code,
+            "exchange_rate": rate_str(record.exchange_rate or 1),
+            "external_id": record.external_id}
     if kind.is_salary:
         body["tax_number"] = record.tax_number
-        body["due_at"] = record.due_at.isoformat() if record.due_at else None
     body["editable_fields"] = editable_fields(record, kind)
     return body
 
@@ -97,6 +104,10 @@ def _month(month: date, records: list, kind: Kind, detail: bool) -> dict:
         body[kind.records] = [record_json(r, kind) for r in records]
         body["tags"] = tag_lookup(records)
     return body
+
+
+def _iso(value: date | None) -> str | None:
+    return value.isoformat() if value else None
 
 
 def _paid_status(records: list) -> int:

@@ -23,6 +23,13 @@ def list_monthly(listing: str):
     return jsonify(monthly(records, kind, wants_detail(kind)))
 
 
+def list_monthly_v1(listing: str):
+    """The live /1/ listing: the same months as /2/, as a bare list."""
+    kind = LISTINGS[listing]
+    records = list(db().scalars(filtered(kind, current_company().id)))
+    return jsonify(monthly(records, kind, wants_detail(kind))[kind.monthly_key])
+
+
 def create(records: str):
     """Bulk create; answers the monthly listing of the new records, with their detail."""
     require_write()

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 from functools import partial
 
 from sandbox.taxes.model import Salary, Tax
@@ -12,6 +13,7 @@ from sandbox.taxes.values import (
     parse_date,
     parse_month,
     parse_paid_status,
+    parse_rate,
     parse_tag_ids,
     parse_tax_number,
     parse_text,
@@ -41,8 +43,13 @@ SALARIES = Kind(Salary, "salaries", "monthly_salaries", "/2/monthly-salaries/", 
 
 PARSERS = {"month": parse_month, "amount": parse_amount, "paid_status": parse_paid_status,
            "code": parse_code, "name": partial(parse_text, max_length=200),
-           "account_number": parse_account, "description": partial(parse_text, max_length=1000)}
-SALARY_PARSERS = {"tax_number": parse_tax_number, "due_at": parse_date}
+           "account_number": parse_account, "description": partial(parse_text, max_length=1000),
+           "title": parse_month, "due_at": parse_date, "exchange_rate": parse_rate,
+           "external_id": partial(parse_text, max_length=100)}
+SALARY_PARSERS = {"tax_number": parse_tax_number}
+# Hungarian taxes of a month are paid by the 12th of the next one, salaries by the 10th.
+DUE_DAY = {False: 12, True: 10}
+NEEDS_MONTH = "Send month, title or due_at."
 
 
 def parse_item(item, kind: Kind, tag_ids: set[int]) -> tuple[dict, dict]:
@@ -63,9 +70,36 @@ def parse_item(item, kind: Kind, tag_ids: set[int]) -> tuple[dict, dict]:
 
 
 def required_errors(values: dict, kind: Kind) -> dict:
-    """Fields a create must carry."""
-    needed = ("month", "amount", "tax_number") if kind.is_salary else ("month", "amount")
-    return {key: [REQUIRED] for key in needed if values.get(key) is None}
+    """Fields a create must carry: amount (salaries a tax_number) and a month in some form."""
+    needed = ("amount", "tax_number") if kind.is_salary else ("amount",)
+    errors = {key: [REQUIRED] for key in needed if values.get(key) is None}
+    if all(values.get(key) is None for key in ("month", "title", "due_at")):
+        errors["month"] = [NEEDS_MONTH]
+    return errors
+
+
+def months(values: dict, kind: Kind) -> dict:
+    """A create's months as the live fields imply them (inferred): the payment month is the due
+    date's month, else the month after title; title is the month before the payment month;
+    due_at is the usual day of the payment month. Fields sent win."""
+    values = dict(values)
+    if values.get("month") is None:
+        values["month"] = _first(values["due_at"]) if values.get("due_at") else \
+            _shift(values["title"], 1)
+    if values.get("title") is None:
+        values["title"] = _shift(values["month"], -1)
+    if values.get("due_at") is None:
+        values["due_at"] = values["month"].replace(day=DUE_DAY[kind.is_salary])
+    return values
+
+
+def _first(day: date) -> date:
+    return day.replace(day=1)
+
+
+def _shift(month: date, by: int) -> date:
+    index = month.year * 12 + month.month - 1 + by
+    return date(index // 12, index % 12 + 1, 1)
 
 
 def identity(values: dict, record=None) -> tuple[dict, dict]:

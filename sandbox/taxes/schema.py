@@ -51,7 +51,11 @@ def _kind_ops(records: str, tag: str, what: T, monthly: str) -> tuple[Op, ...]:
                  T(f"{what.hu} listája (elavult)", f"List {what.en} (deprecated)"),
                  params=(*PAGE_NUMBER, *FILTERS),
                  response=page_number(array(ref("TaxRecord"))), successor=current[0].op_id)
-    return (*current, listing, *legacy)
+    live = Op("GET", f"/1/monthly-{records}/", f"monthly_{records}_list_v1", tag,
+              T(f"{what.hu} havonta, listaként (élő API)",
+                f"{what.en.capitalize()} by month, as a list (live API)"),
+              params=(*FILTERS, fields), response=array(ref("TaxMonth")))
+    return (*current, listing, live, *legacy)
 
 
 OPERATIONS = (

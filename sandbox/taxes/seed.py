@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 from sandbox.catalog.model import Tag
 from sandbox.company.model import Company
 from sandbox.taxes.model import Salary, Tax
+from sandbox.taxes.rules import SALARIES, TAXES, months
 
 # name, gross monthly salary, bank account (illustrative)
 STAFF = {
@@ -45,8 +46,11 @@ def seed_demo(session: Session, companies: dict[int, Company], rng: random.Rando
         numbers = [_tax_number(rng) for _ in STAFF.get(number, ())]
         for month in months:
             status = _status(month, today, rng)
-            session.add_all(_taxes(number, company, month, status, tags, rng))
-            session.add_all(_salaries(number, company, month, status, numbers, tags))
+            rows = _taxes(number, company, month, status, tags, rng) + \
+                _salaries(number, company, month, status, numbers, tags)
+            for row in rows:
+                _live_fields(row)
+            session.add_all(rows)
     session.flush()
 
 
@@ -86,6 +90,15 @@ def _salaries(number, company, month: date, status, numbers, tags) -> list[Salar
                            description=f"{_label(month)} nettó bér",
                            tags=tags[1:2] if name.startswith("N") else []))
     return rows
+
+
+def _live_fields(row) -> None:
+    """title, due_at and external_id as a payroll program sends them (see months())."""
+    filled = months({"month": row.month, "due_at": row.due_at}, SALARIES if
+                    isinstance(row, Salary) else TAXES)
+    row.title, row.due_at = filled["title"], filled["due_at"]
+    if row.source != "manual":
+        row.external_id = f"{row.source}-{row.month:%Y%m}-{row.code or row.name}"
 
 
 def _status(month: date, today: date, rng: random.Random):

@@ -27,6 +27,19 @@ def parse_month(raw) -> tuple[date | None, list[str]]:
     return date(int(match[1]), int(match[2]), 1), []
 
 
+def parse_rate(raw) -> tuple[Decimal | None, list[str]]:
+    """A positive exchange rate (decimal string or number)."""
+    if isinstance(raw, bool) or not isinstance(raw, int | float | str):
+        return None, ["A valid number is required."]
+    try:
+        value = Decimal(str(raw).strip())
+    except InvalidOperation:
+        return None, ["A valid number is required."]
+    if not value.is_finite() or value <= 0 or value >= MAX_AMOUNT:
+        return None, ["Ensure this value is a positive number."]
+    return value, []
+
+
 def parse_date(raw) -> tuple[date | None, list[str]]:
     """An ISO date or null."""
     if raw is None:

@@ -15,13 +15,13 @@ from sandbox.taxes.rules import (
     TAG_FIELDS,
     Kind,
     identity,
+    months,
     parse_item,
     required_errors,
     synced_values,
 )
 
 ONE_PER_MONTH = "A salary with this tax_number already exists in this month."
-SALARY_DUE_DAY = 10
 
 
 def create_records(kind: Kind, body, company=None, source: str = MANUAL) -> list:
@@ -36,7 +36,6 @@ def create_records(kind: Kind, body, company=None, source: str = MANUAL) -> list
         if not problems:
             record = kind.model(company_id=company.id, source=source, paid_status=1)
             _apply(record, values, tags)
-            _default_due_at(record, kind)
             db().add(record)
             created.append(record)
             _take_slot(slots, record, kind)
@@ -78,6 +77,8 @@ def _new_values(item, kind: Kind, tags: dict, slots: dict) -> tuple[dict, dict]:
     problems = {**required_errors(values, kind), **problems}
     names, name_problems = identity(values)
     problems = {**name_problems, **problems}
+    if not problems:
+        values = months(values, kind)
     if not problems and kind.is_salary:
         problems = _slot_problem(slots, values["month"], values["tax_number"], None)
     return {**values, **names}, problems
@@ -138,9 +139,3 @@ def _slot_problem(slots: dict, month: date, tax_number: str, own_id: int | None)
 def _take_slot(slots: dict, record, kind: Kind) -> None:
     if kind.is_salary:
         slots[(record.month, record.tax_number)] = record
-
-
-def _default_due_at(record, kind: Kind) -> None:
-    # Spec silent: salaries fall due on the 10th of their payment month unless told otherwise.
-    if kind.is_salary and record.due_at is None:
-        record.due_at = record.month.replace(day=SALARY_DUE_DAY)

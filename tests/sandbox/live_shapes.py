@@ -82,3 +82,12 @@ def _fits(value_type: type, kind: str) -> bool:
     if value_type is bool:
         return kind == "boolean"
     return issubclass(value_type, JSON_TYPES[kind])
+
+
+def bare_list_problems(body: list, method: str, path: str,
+                       overrides: dict[str, str] | None = None) -> list[str]:
+    """shape_problems for an operation whose live response is a bare list (keys "[].id");
+    overrides as in live_response, in the live notation ("[].paid_status")."""
+    shape = live_response(method, path, overrides=overrides)
+    shape = {"items" + key: kind for key, kind in shape.items()}
+    return shape_problems({"items": body}, shape)

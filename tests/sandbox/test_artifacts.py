@@ -43,7 +43,7 @@ def test_artifact_records_carry_filename_extension_and_url_only_when_present(api
     with_file, without = pair
     records = _records(api, [without, with_file], method=method)
     assert [r["id"] for r in records] == [without, with_file]
-    assert records[0] == {"id": without, "has_artifact": False}
+    assert records[0] == {"id": without, "expense_id": without, "has_artifact": False}
     assert records[1]["has_artifact"] is True
     assert records[1]["filename"] == "számla 1.pdf" and records[1]["extension"] == "pdf"
     assert records[1]["url"].startswith(api.base + "/_files/expense/")
@@ -154,7 +154,7 @@ def test_income_artifacts_are_served_the_same_way(api, ecat, method):
     with_image = _income_with_image(api, ecat, PDF)
     without = _income_with_image(api, ecat, None)
     records = _records(api, [with_image, without], kind="income", method=method)
-    assert records[1] == {"id": without, "has_artifact": False}
+    assert records[1] == {"id": without, "income_id": without, "has_artifact": False}
     assert records[0]["filename"] == "bevetel.pdf" and records[0]["extension"] == "pdf"
     download = requests.get(records[0]["url"], timeout=10)
     assert download.status_code == 200 and download.content == PDF

@@ -77,5 +77,7 @@ def test_revenue_type_named_by_income_policies_is_not_deleted(api):
 def test_ledger_number_in_use_is_not_deleted(api):
     ledger = _ids(api, "/2/accounting/ledger-numbers/")[0]
     _income(api, ledger_number_id=ledger)
-    body = api.post("/2/accounting/ledger-numbers/delete/", json={"ids": [ledger]}).json()
-    assert body["failed_ids"] == [ledger] and body["reasons"] == {str(ledger): "in_use"}
+    resp = api.post("/2/accounting/ledger-numbers/delete/", json={"ids": [ledger]})
+    assert resp.status_code == 400
+    assert resp.json()["failed_ids"] == [ledger] and resp.json()["reasons"] == {
+        str(ledger): "in_use"}

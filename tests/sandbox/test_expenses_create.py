@@ -96,7 +96,7 @@ def test_create_with_empty_assignments_is_400(api):
 
 def test_created_expense_is_in_default_currency_and_unprocessed(api):
     body = _create(api, PDF).json()
-    assert body["currency"]["code"] == "HUF" and body["exchange_rate"] == 1.0
+    assert body["currency"]["code"] == "HUF" and body["exchange_rate"] == "1.000000"
     assert body["accounting_status"] == "unprocessed"
     assert "invoice_number" in body["editable_fields"]
 

@@ -18,7 +18,7 @@ def test_every_editable_expense_field_is_editable(api, ecat):
     assert resp.status_code == 200, resp.text
     got = resp.json()
     for key, value in body.items():
-        expected = 1.0 if key == "exchange_rate" else value
+        expected = "1.000000" if key == "exchange_rate" else value
         assert got[key] == expected, key
 
 

@@ -49,8 +49,10 @@ def fuzz_ids(sandbox_url, fuzz_company, fuzz_headers) -> dict[str, str]:
     income = post("/_sandbox/import-income/", headers=fuzz_headers, json={
         "invoice_number": "FUZZ-1", "issued_at": "2026-01-05", "net_amount": "100",
         "vat_amount": "27", "gross_amount": "127", "partner": {"name": "Fuzz Kft."}})
-    ledger = post("/2/accounting/ledger-numbers/create/", headers=fuzz_headers,
-                  json={"name": "Fuzz", "code": "999"})
+    # Ledger-number create answers 200 with the live lists.
+    ledger = requests.post(f"{sandbox_url}/2/accounting/ledger-numbers/create/", timeout=10,
+                           headers=fuzz_headers, json={"name": "Fuzz", "code": "999"}
+                           ).json()["created_ledger_numbers"][0]
     vat = requests.get(f"{sandbox_url}/2/accounting/vat-categories/", headers=fuzz_headers,
                        timeout=10).json()[0]
     return {"expense_id": str(expense["id"]), "income_id": str(income["income"]["id"]),

@@ -1,0 +1,55 @@
+"""Demo bank: a forint main account per company (company 1 also a euro one), paying every
+demo expense that is paid or partially paid and not paid in cash."""
+from __future__ import annotations
+
+import random
+from decimal import Decimal
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from sandbox.bank.model import BankAccount
+from sandbox.bank.rules import (
+    NOT_PAID,
+    OFF_BANK_METHODS,
+    balance,
+    gross,
+    main_account_number,
+    open_account,
+    settle,
+)
+from sandbox.catalog.model import Currency
+from sandbox.company.model import Company
+from sandbox.expenses.model import Expense
+
+EURO_ACCOUNT = ("Deviza számla (EUR)", "11700024-20000001-00000000", Decimal("395.50"))
+
+
+def seed_demo(session: Session, companies: dict[int, Company], rng: random.Random) -> None:
+    """Open the demo accounts, pay the paid expenses, then top up so balances stay positive."""
+    euro = session.scalar(select(Currency).where(Currency.code == "EUR"))
+    for number, company in companies.items():
+        accounts = [open_account(session, company, "Főszámla", main_account_number(company.id))]
+        if number == 1:
+            name, account_number, rate = EURO_ACCOUNT
+            accounts.append(open_account(session, company, name, account_number, euro,
+                                         book_rate=rate))
+        for expense in _paid_expenses(session, company):
+            if gross(expense) > 0:
+                settle(session, expense, expense.paid_status)
+        for account in accounts:
+            _top_up(session, account, rng)
+
+
+def _paid_expenses(session: Session, company: Company) -> list[Expense]:
+    return list(session.scalars(select(Expense).where(
+        Expense.company_id == company.id, Expense.paid_status != NOT_PAID,
+        Expense.payment_method.not_in(OFF_BANK_METHODS)).order_by(Expense.id)))
+
+
+def _top_up(session: Session, account: BankAccount, rng: random.Random) -> None:
+    """An opening balance that covers the year's payments and leaves a plausible remainder."""
+    spent = -balance(session, account)
+    unit = Decimal(1_000_000) if account.currency.code == "HUF" else Decimal(2_500)
+    account.opening_balance = spent + unit * rng.randint(2, 9)
+    session.flush()

@@ -1,0 +1,86 @@
+"""Sandbox-only bank controls: the live API cannot write to the bank, tests and demos can.
+
+POST /_sandbox/bank/accounts/  {"company_id", "name", "account_number", "currency": "EUR",
+                                "opening_balance": "100000.00", "book_rate": "395.5"}
+                               -> 201 {"id", "account_number", "name"}
+POST /_sandbox/bank/settle/    {"expense_id", "paid_status": 1|2|3, "date": "YYYY-MM-DD"}
+                               -> 200 {"expense_id", "paid_status", "paid_amount",
+                               "transactions": [...]}: the expense is paid (or unpaid) through
+                               the bank, so its transactions agree with its paid status
+"""
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal, InvalidOperation
+
+from flask import jsonify, request
+from sqlalchemy import select
+
+from sandbox.bank.model import BankTransaction
+from sandbox.bank.rules import gross, open_account, paid_so_far, settle
+from sandbox.bank.serialize import account_json, transaction_json
+from sandbox.catalog.model import Currency
+from sandbox.company.model import Company
+from sandbox.core.db import db
+from sandbox.core.errors import validation_error
+from sandbox.core.model import money_str
+from sandbox.expenses.fields import MAX_ID
+from sandbox.expenses.model import Expense
+
+
+def create_bank_account():
+    """Open a bank account for a company."""
+    spec = _spec()
+    company = _row(Company, spec, "company_id")
+    currency = db().scalar(select(Currency).where(Currency.code == spec.get("currency", "HUF")))
+    if currency is None:
+        raise validation_error({"currency": ["Unknown currency code."]})
+    name, number = spec.get("name"), spec.get("account_number")
+    if not isinstance(name, str) or not name or not isinstance(number, str) or not number:
+        raise validation_error(non_field=["name and account_number are required."])
+    account = open_account(db(), company, name, number, currency,
+                           _decimal(spec, "opening_balance", "0"), _decimal(spec, "book_rate", "1"))
+    return jsonify(account_json(account)), 201
+
+
+def settle_expense():
+    """Set an expense's paid status; the bank gains or loses the transactions that match it."""
+    spec = _spec()
+    expense = _row(Expense, spec, "expense_id")
+    on = spec.get("date")
+    try:
+        day = date.fromisoformat(on) if on is not None else None
+    except (TypeError, ValueError):
+        raise validation_error({"date": ["Expected YYYY-MM-DD."]}) from None
+    settle(db(), expense, spec.get("paid_status"), day)
+    rows = db().scalars(select(BankTransaction).where(BankTransaction.expense_id == expense.id)
+                        .order_by(BankTransaction.id))
+    return jsonify({"expense_id": expense.id, "paid_status": expense.paid_status,
+                    "gross": money_str(gross(expense)),
+                    "paid_amount": money_str(paid_so_far(db(), expense)),
+                    "transactions": [transaction_json(t) for t in rows]})
+
+
+def _spec() -> dict:
+    spec = request.get_json(silent=True)
+    if not isinstance(spec, dict):
+        raise validation_error(non_field=["Expected a JSON object."])
+    return spec
+
+
+def _row(model, spec: dict, key: str):
+    value = spec.get(key)
+    row = db().get(model, value) if isinstance(value, int) and 0 < value <= MAX_ID else None
+    if row is None:
+        raise validation_error({key: ["Unknown id."]})
+    return row
+
+
+def _decimal(spec: dict, key: str, default: str) -> Decimal:
+    try:
+        value = Decimal(str(spec.get(key, default)))
+    except InvalidOperation:
+        raise validation_error({key: ["A decimal number is required."]}) from None
+    if not value.is_finite():
+        raise validation_error({key: ["A decimal number is required."]})
+    return value

@@ -1,0 +1,228 @@
+"""The live filters of GET /2/expenses beside the spec's (sandbox/expenses/filters.py).
+
+Every list filter takes repeated keys or comma lists (sandbox/core/query.py). What each flag
+means where the live description gives only its name (inferred):
+- new: no user has opened it (user_saw is null); updated: changed after it was created;
+- expired: due and not paid; expiring: not paid and due within expiring_days (default 7);
+  expired_days=N keeps those overdue by at least N days;
+- duplicate: another expense of the company has the same partner and invoice number;
+- incomplete: no partner, no issue date or no assignment; filed: it has a filing number;
+- ready_to_sync: processed, neither booked nor excluded; ready_to_acounto_sync: also not
+  exported yet; nav: delivered by the tax authority (source nav);
+- post_it: it has a note; accounting todo: the accountant's to-do note, done or not;
+- attachment: a document is attached to it; approvals / approvers: who approved it.
+"""
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy import and_, exists, func, not_, or_
+from sqlalchemy.orm import aliased
+
+from sandbox.core import query
+from sandbox.core.errors import validation_error
+from sandbox.documents.model import Document
+from sandbox.expenses.fields import PAYMENT_METHODS, VAT_AREAS
+from sandbox.expenses.model import (
+    MANUAL,
+    Expense,
+    ExpenseAssignment,
+    expense_assignment_tag,
+    expense_tag,
+)
+
+EXPIRING_DAYS = 7
+UPDATED_AFTER = timedelta(seconds=1)
+
+
+def _today():
+    return datetime.now(UTC).date()
+
+
+def _unpaid():
+    return Expense.paid_status != 2
+
+
+def _has_todo():
+    return Expense.accounting_todo != ""
+
+
+def _duplicate():
+    other = aliased(Expense)
+    return exists().where(other.company_id == Expense.company_id, other.id != Expense.id,
+                          other.partner_id == Expense.partner_id,
+                          other.invoice_number == Expense.invoice_number,
+                          Expense.invoice_number != "")
+
+
+def _attached():
+    return exists().where(Document.attached_to_type == "expense",
+                          Document.attached_to_id == Expense.id)
+
+
+def _typed():
+    return exists().where(ExpenseAssignment.expense_id == Expense.id,
+                          ExpenseAssignment.expense_type_id.is_not(None))
+
+
+def _incomplete():
+    no_rows = ~exists().where(ExpenseAssignment.expense_id == Expense.id)
+    return or_(Expense.partner_id.is_(None), Expense.issued_at.is_(None), no_rows)
+
+
+def _ready():
+    return and_(Expense.processed, ~Expense.booked, ~Expense.excluded_from_accounting)
+
+
+# name -> the condition that holds for true (false is its negation); built per request.
+FLAGS = {
+    "has_accounting_id": lambda: func.coalesce(Expense.accounting_id, "") != "",
+    "has_accounting_todo": _has_todo,
+    "has_approvals": lambda: Expense.approved_by.is_not(None),
+    "has_artifact": lambda: Expense.artifact_filename.is_not(None),
+    "has_attachment": _attached,
+    "has_expense_type": _typed,
+    "has_post_it": lambda: Expense.note != "",
+    "has_unfinished_accounting_todo": lambda: and_(_has_todo(), ~Expense.accounting_todo_done),
+    "has_vat_period": lambda: Expense.vat_period_type.is_not(None),
+    "is_accounting_exported": lambda: Expense.exported_at.is_not(None),
+    "is_accounting_todo_done": lambda: and_(_has_todo(), Expense.accounting_todo_done),
+    "is_approved": lambda: Expense.approved,
+    "is_duplicate": _duplicate,
+    "is_excluded_from_accounting": lambda: Expense.excluded_from_accounting,
+    "is_expired": lambda: and_(_unpaid(), Expense.due_at < _today()),
+    "is_expiring": lambda: and_(_unpaid(), Expense.due_at >= _today(),
+                                Expense.due_at <= _today() + timedelta(days=_expiring_days())),
+    "is_filed": lambda: Expense.filing_number != "",
+    "is_incomplete": _incomplete,
+    "is_nav": lambda: Expense.source == "nav",
+    "is_new": lambda: Expense.user_saw.is_(None),
+    "is_processed": lambda: Expense.processed,
+    "is_ready_to_sync": _ready,
+    "is_ready_to_acounto_sync": lambda: and_(_ready(), Expense.exported_at.is_(None)),
+    "is_synced": lambda: Expense.source != MANUAL,
+    "is_updated": lambda: func.julianday(Expense.updated_at) - func.julianday(Expense.created_at)
+    > UPDATED_AFTER.total_seconds() / 86400,
+}
+
+
+def live_conditions() -> list:
+    """Conditions for every live filter present in the query string (400 on bad values)."""
+    found = []
+    for name, condition in FLAGS.items():
+        wanted = query.flag(name)
+        if wanted is not None:
+            found.append(condition() if wanted else not_(condition()))
+    return found + _lists() + _amounts() + _days() + _custom_fields()
+
+
+def _lists() -> list:
+    found = []
+    if ids := query.integers("ids"):
+        found.append(Expense.id.in_(ids))
+    if ids := query.integers("without_ids"):
+        found.append(Expense.id.not_in(ids))
+    if ids := query.integers("currency_id"):
+        found.append(Expense.currency_id.in_(ids))
+    for name, column, options in (("payment_method", Expense.payment_method, PAYMENT_METHODS),
+                                  ("vat_area", Expense.vat_area, VAT_AREAS),
+                                  ("origin", Expense.source, None),
+                                  ("with_approvers", Expense.approved_by, None)):
+        if values := _choices(name, options):
+            found.append(column.in_(values))
+    if values := query.values("without_approvers"):
+        found.append(or_(Expense.approved_by.is_(None), Expense.approved_by.not_in(values)))
+    return found + _tagged() + _typed_ids()
+
+
+def _choices(name: str, options: tuple[str, ...] | None) -> list[str]:
+    values = query.values(name)
+    wrong = [v for v in values if options is not None and v not in options]
+    if wrong:
+        raise validation_error({name: [f'Select a valid choice. {wrong[0]} is not one of the '
+                                       'available choices.']})
+    return values
+
+
+def _tagged() -> list:
+    def tagged(ids: list[int]):
+        on_expense = exists().where(expense_tag.c.expense_id == Expense.id,
+                                    expense_tag.c.tag_id.in_(ids))
+        on_rows = exists().where(ExpenseAssignment.expense_id == Expense.id,
+                                 expense_assignment_tag.c.assignment_id == ExpenseAssignment.id,
+                                 expense_assignment_tag.c.tag_id.in_(ids))
+        return or_(on_expense, on_rows)
+    found = []
+    if ids := query.integers("with_tag_ids"):
+        found.append(tagged(ids))
+    if ids := query.integers("without_tag_ids"):
+        found.append(~tagged(ids))
+    return found
+
+
+def _typed_ids() -> list:
+    def typed(ids: list[int]):
+        return exists().where(ExpenseAssignment.expense_id == Expense.id,
+                              ExpenseAssignment.expense_type_id.in_(ids))
+    found = []
+    if ids := query.integers("with_expense_type_ids"):
+        found.append(typed(ids))
+    if ids := query.integers("without_expense_type_ids"):
+        found.append(~typed(ids))
+    return found
+
+
+def _amounts() -> list:
+    found = []
+    # The live names, and the spec's amount range under its older names.
+    for names, is_min in ((("gross_amount_min", "min_amount"), True),
+                          (("gross_amount_max", "max_amount"), False)):
+        for name in names:
+            if (value := query.amount(name)) is not None:
+                found.append(Expense.total_gross >= value if is_min
+                             else Expense.total_gross <= value)
+    return found
+
+
+def _expiring_days() -> int:
+    days = query.integers("expiring_days")
+    return days[0] if days else EXPIRING_DAYS
+
+
+def _days() -> list:
+    days = query.integers("expired_days")
+    if not days:
+        return []
+    return [_unpaid(), Expense.due_at <= _today() - timedelta(days=days[0])]
+
+
+def _custom_fields() -> list:
+    """custom_fields=Name:value keeps expenses whose custom field Name holds exactly value."""
+    found = []
+    for pair in query.values("custom_fields"):
+        name, sep, value = pair.partition(":")
+        if not sep or not name.strip():
+            raise validation_error({"custom_fields": ["Use name:value."]})
+        path = '$."' + name.strip().replace('"', "") + '"'
+        found.append(func.json_extract(Expense.custom_fields, path) == value.strip())
+    return found
+
+
+ORDERINGS = {"id": Expense.id, "created_at": Expense.created_at, "issued_at": Expense.issued_at,
+             "fulfilled_at": Expense.fulfilled_at, "due_at": Expense.due_at,
+             "updated_at": Expense.updated_at, "gross_amount": Expense.total_gross,
+             "invoice_number": Expense.invoice_number, "filing_number": Expense.filing_number}
+
+
+def ordering() -> list | None:
+    """ORDER BY for ?ordering=field,-field (None when absent); 400 on an unknown field."""
+    fields = query.values("ordering")
+    if not fields:
+        return None
+    unknown = [f for f in fields if f.lstrip("-") not in ORDERINGS]
+    if unknown:
+        raise validation_error({"ordering": [f"Unknown ordering field: {unknown[0]}."]})
+    order = [ORDERINGS[f.lstrip("-")].desc() if f.startswith("-") else ORDERINGS[f].asc()
+             for f in fields]
+    return [*order, Expense.id.desc()]
+
