@@ -7,7 +7,7 @@ import pkgutil
 from flask import Flask
 from werkzeug.routing import IntegerConverter
 
-from . import auth, db, errors, faults, requestlog
+from . import auth, db, errors, faults, oauth, requestlog
 from .models import Base
 
 # Every module named api_*.py or controls*.py exposes a blueprint `bp`; they are found, not listed.
@@ -39,6 +39,7 @@ def create_app(db_url: str = "sqlite://", seed: str = "empty") -> Flask:
     db.init_app(app, db_url)
     errors.register_handlers(app)
     _register_blueprints(app)
+    oauth.init_app(app)
     _create_schema(app, seed)
     return app
 

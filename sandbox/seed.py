@@ -19,7 +19,7 @@ DEMO_TOKENS = (
     ("demo-no-2fa", 1, "admin", "Kiss Béla", False),
 )
 SEED = 20261121
-AREA_ORDER = ("partners", "incomes", "expenses", "documents", "taxes", "policies")
+AREA_ORDER = ("partners", "incomes", "expenses", "documents", "taxes", "policies", "oauth")
 
 
 def seed_demo(session: Session) -> dict[int, Company]:
