@@ -74,7 +74,7 @@ def serve(host: str, port: int, workers: int, threads: int) -> None:
 @click.option("--seed", type=click.Choice(["demo", "empty"]), default="demo", show_default=True)
 def sandbox(host: str, port: int, db_path: str | None, seed: str) -> None:
     """Run the upstream API sandbox on its own."""
-    from sandbox.server import run
+    from sandbox.core.server import run
 
     click.echo(f"Sandbox ({seed} data) on http://{host}:{port}/")
     run(host=host, port=port, db_path=db_path, seed=seed)
@@ -88,7 +88,7 @@ def _create_or_exit(create_app, overrides):
 
 
 def _start_sandbox_thread(host: str, port: int, db_path: str) -> None:
-    from sandbox.server import run
+    from sandbox.core.server import run
 
     thread = threading.Thread(target=run, args=(host, port, db_path, "demo"),
                               name="sandbox", daemon=True)

@@ -19,7 +19,7 @@ import tempfile
 import requests
 
 from app import create_app
-from sandbox.server import start
+from sandbox.core.server import start
 
 TIMING = re.compile(r'upstream;dur=([\d.]+);desc="(\d+) calls?".*app;dur=([\d.]+)')
 

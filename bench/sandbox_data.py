@@ -8,12 +8,14 @@ from datetime import date
 from sqlalchemy import insert
 from sqlalchemy.orm import Session
 
-from sandbox.demo_incomes import load_ctx
-from sandbox.incomes_bulk import IncomeWriter
-from sandbox.models import ApiToken, Company, Currency, Partner, hash_token
-from sandbox.seed_basics import seed_company_basics
-from sandbox.seed_incomes import random_income
-from sandbox.seed_partners import partner_rows
+from sandbox.catalog.model import Currency
+from sandbox.catalog.seed import seed_company_basics
+from sandbox.company.model import ApiToken, Company, hash_token
+from sandbox.incomes.bulk import IncomeWriter
+from sandbox.incomes.demo import load_ctx
+from sandbox.incomes.seed import random_income
+from sandbox.partners.model import Partner
+from sandbox.partners.seed import partner_rows
 
 TOKEN = "bench-admin"
 SPAN_DAYS = 3 * 365

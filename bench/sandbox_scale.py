@@ -2,7 +2,7 @@
 
     python -m bench.sandbox_scale [--incomes 100000] [--requests 200] [--db PATH]
 
-Builds the database in bulk (SQLAlchemy Core), starts sandbox.server.start on it, times every
+Builds the database in bulk (SQLAlchemy Core), starts sandbox.core.server.start on it, times every
 scenario with a keep-alive client and prints median / p95 / max. It asserts nothing; the target
 for the income page with a date filter is a median under 50 ms.
 
@@ -27,7 +27,7 @@ import requests
 from sqlalchemy import text
 
 from sandbox import create_app
-from sandbox.server import db_url_for, start
+from sandbox.core.server import db_url_for, start
 
 from .sandbox_data import TOKEN, BenchData, build_company, populate_incomes
 

@@ -23,8 +23,8 @@ import requests
 from sqlalchemy import insert
 
 from sandbox import create_app
-from sandbox.models.expenses import Expense, ExpenseAssignment
-from sandbox.server import db_url_for
+from sandbox.core.server import db_url_for
+from sandbox.expenses.model import Expense, ExpenseAssignment
 
 HEADLINE = "is_paid=false"
 LIMIT_MS = 50.0
@@ -77,7 +77,7 @@ def serve(db_path: str) -> tuple[subprocess.Popen, str]:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     code = ("import logging; logging.getLogger('werkzeug').setLevel(logging.WARNING); "
-            f"from sandbox.server import run; run(port={port}, db_path={db_path!r})")
+            f"from sandbox.core.server import run; run(port={port}, db_path={db_path!r})")
     process = subprocess.Popen([sys.executable, "-c", code])
     base = f"http://127.0.0.1:{port}"
     for _ in range(100):

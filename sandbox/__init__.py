@@ -1,29 +1,44 @@
 """The sandbox: a faithful emulator of the upstream accounting data API on SQLite."""
 from __future__ import annotations
 
-import importlib
-import pkgutil
+import random
 
 from flask import Flask
-from werkzeug.routing import IntegerConverter
 
-from . import auth, db, errors, faults, oauth, requestlog
-from .models import Base
+from sandbox import (
+    catalog,
+    company,
+    controls,
+    documents,
+    expenses,
+    incomes,
+    ledger,
+    oauth,
+    partners,
+    schema,
+    taxes,
+)
+from sandbox.catalog.seed import seed_currencies
+from sandbox.company.seed import seed_demo as seed_companies
+from sandbox.core import auth, db, errors, faults, requestlog
+from sandbox.core.model import Base
+from sandbox.core.routing import RowIdConverter
+from sandbox.documents import seed as documents_seed
+from sandbox.expenses import seed as expenses_seed
+from sandbox.incomes import seed as incomes_seed
+from sandbox.oauth import seed as oauth_seed
+from sandbox.partners import seed as partners_seed
+from sandbox.policies import model as policies_model
+from sandbox.policies import seed as policies_seed
+from sandbox.taxes import seed as taxes_seed
 
-# Every module named api_*.py or controls*.py exposes a blueprint `bp`; they are found, not listed.
-BLUEPRINT_PREFIXES = ("api_", "controls")
-
-CURRENCIES = (("HUF", "Magyar forint"), ("EUR", "Euró"), ("USD", "Amerikai dollár"),
-              ("GBP", "Angol font"), ("CHF", "Svájci frank"), ("CZK", "Cseh korona"),
-              ("PLN", "Lengyel zloty"), ("RON", "Román lej"))
-
-
-class RowIdConverter(IntegerConverter):
-    """<int:...> path ids; beyond SQLite's 64-bit integers no row can exist, so 404, not 500."""
-
-    def __init__(self, url_map, *args, **kwargs):
-        kwargs.setdefault("max", 2**63 - 1)
-        super().__init__(url_map, *args, **kwargs)
+RESOURCES = (company, catalog, ledger, partners, incomes, expenses, documents, taxes, schema,
+             controls, oauth)
+# Each resource's seed_demo(session, companies, rng), in dependency order.
+DEMO_SEEDS = (partners_seed, incomes_seed, expenses_seed, documents_seed, taxes_seed,
+              policies_seed, oauth_seed)
+DEMO_RANDOM_SEED = 20261121
+MODELS = (policies_model,)  # tables no blueprint imports; listed so create_all knows them
 
 
 def create_app(db_url: str = "sqlite://", seed: str = "empty") -> Flask:
@@ -38,16 +53,19 @@ def create_app(db_url: str = "sqlite://", seed: str = "empty") -> Flask:
     auth.init_app(app)
     db.init_app(app, db_url)
     errors.register_handlers(app)
-    _register_blueprints(app)
-    oauth.init_app(app)
+    for resource in RESOURCES:
+        app.register_blueprint(resource.make_blueprint())
     _create_schema(app, seed)
     return app
 
 
-def _register_blueprints(app: Flask) -> None:
-    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-        if info.name.startswith(BLUEPRINT_PREFIXES):
-            app.register_blueprint(importlib.import_module(f"{__name__}.{info.name}").bp)
+def seed_demo(session) -> dict:
+    """Create the demo companies and tokens, then let each resource add its demo data."""
+    companies = seed_companies(session)
+    for module in DEMO_SEEDS:
+        module.seed_demo(session, companies, random.Random(DEMO_RANDOM_SEED))
+        session.flush()
+    return companies
 
 
 def _create_schema(app: Flask, seed: str) -> None:
@@ -55,17 +73,7 @@ def _create_schema(app: Flask, seed: str) -> None:
     Base.metadata.create_all(engine)
     session = app.extensions["sandbox_sessionmaker"]()
     with session.begin():
-        _seed_currencies(session)
+        seed_currencies(session)
         if seed == "demo":
-            from .seed import seed_demo
-
             seed_demo(session)
     session.close()
-
-
-def _seed_currencies(session) -> None:
-    from .models import Currency
-
-    if session.query(Currency).count() == 0:
-        session.add_all([Currency(code=c, name=n) for c, n in CURRENCIES])
-        session.flush()

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import pytest
 import requests
 
-from sandbox.server import start
+from sandbox.core.server import start
 
 
 @pytest.fixture(scope="session")

@@ -7,17 +7,25 @@ through /_sandbox/oauth/ (controls.py).
 """
 from __future__ import annotations
 
-from flask import Blueprint, Flask
+from flask import Blueprint
 
-bp = Blueprint("oauth", __name__)
-
-from . import bearer, routes, rules  # noqa: E402,F401  (routes attach their views to bp)
-from .controls import controls_bp  # noqa: E402
+from sandbox.core.routing import blueprint
 
 
-def init_app(app: Flask) -> None:
-    """Register the endpoints and controls, the authorization server and the Bearer check."""
-    app.register_blueprint(bp)
-    app.register_blueprint(controls_bp)
-    rules.init_server(app)
-    app.extensions["sandbox_bearer"] = bearer.authenticate
+def make_blueprint() -> Blueprint:
+    """The OAuth2 blueprint; registering it also installs the server and the Bearer check."""
+    from sandbox.oauth import bearer, controls, routes, rules
+
+    bp = blueprint("oauth", __name__, (
+        ("GET POST", "/oauth/authorize/", routes.authorize),
+        ("POST", "/oauth/token/", routes.issue_token),
+        ("POST", "/oauth/revoke/", routes.revoke_token),
+        ("GET", "/2/companies/", routes.companies),
+        ("GET", "/2/user-profile/", routes.user_profile),
+        ("POST", "/_sandbox/oauth/users/", controls.create_user),
+        ("POST", "/_sandbox/oauth/clients/", controls.create_client),
+        ("POST", "/_sandbox/oauth/expire/", controls.expire_token),
+    ))
+    bp.record_once(lambda state: (rules.init_server(state.app),
+                                  state.app.extensions.update(sandbox_bearer=bearer.authenticate)))
+    return bp

@@ -14,15 +14,15 @@ from authlib.oauth2 import OAuth2Error
 from authlib.oauth2.rfc6750 import BearerTokenValidator
 from flask import g, request
 
-from ..auth import COMPANY_HEADERS, TWO_FACTOR_TEXT
-from ..db import db
-from ..errors import ApiError
-from ..models import Company
-from .model import Membership, OAuthToken, User
-from .rules import find_token
+from sandbox.company.model import Company
+from sandbox.core.auth import COMPANY_HEADERS, TWO_FACTOR_TEXT
+from sandbox.core.db import db
+from sandbox.core.errors import ApiError
+from sandbox.oauth.model import Membership, OAuthToken, User
+from sandbox.oauth.rules import find_token
 
-# Endpoints about the signed-in user rather than a company (set by sandbox/oauth/routes.py).
-USER_ENDPOINTS: set[str] = set()
+# Endpoints about the signed-in user rather than a company (sandbox/oauth/routes.py).
+USER_ENDPOINTS = ("oauth.companies", "oauth.user_profile")
 NO_COMPANY = "A Bearer token needs the company header (Quick-Company-Id or Service-Company-Id)."
 NOT_MEMBER = "Company ID does not match"
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from flask import render_template_string, request
 
-from ..db import db
-from .model import User
+from sandbox.core.db import db
+from sandbox.oauth.model import User
 
 PAGE = """<!doctype html>
 <html lang="en">

@@ -11,19 +11,16 @@ from __future__ import annotations
 
 import secrets
 
-from flask import Blueprint, jsonify, request
+from flask import jsonify, request
 
-from ..db import db
-from ..errors import not_found, validation_error
-from ..models import Company
-from .model import valid_role
-from .rules import find_token
-from .seed import add_client, add_user
-
-controls_bp = Blueprint("oauth_controls", __name__, url_prefix="/_sandbox/oauth")
+from sandbox.company.model import Company
+from sandbox.core.db import db
+from sandbox.core.errors import not_found, validation_error
+from sandbox.oauth.model import valid_role
+from sandbox.oauth.rules import find_token
+from sandbox.oauth.seed import add_client, add_user
 
 
-@controls_bp.post("/users/")
 def create_user():
     """Create a user who may sign in on the consent page, with roles in companies."""
     spec = request.get_json(silent=True) or {}
@@ -35,7 +32,6 @@ def create_user():
     return jsonify({"id": user.id, "email": user.email}), 201
 
 
-@controls_bp.post("/clients/")
 def create_client():
     """Register a confidential client; answers its secret in clear, once."""
     spec = request.get_json(silent=True) or {}
@@ -47,7 +43,6 @@ def create_client():
     return jsonify({"client_id": client_id, "client_secret": secret}), 201
 
 
-@controls_bp.post("/expire/")
 def expire_token():
     """Make an access token expired now, as if its lifetime had passed."""
     value = (request.get_json(silent=True) or {}).get("token")

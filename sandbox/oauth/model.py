@@ -1,7 +1,7 @@
 """Users who sign in on the consent page, their companies, and OAuth2 clients, codes, tokens.
 
 Access and refresh tokens and client secrets are stored as SHA-256 digests (like API tokens in
-sandbox/models/core.py); only the short-lived, single-use authorization code is kept in clear.
+sandbox/company/model.py); only the short-lived, single-use authorization code is kept in clear.
 """
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ from authlib.integrations.sqla_oauth2 import (
 from sqlalchemy import Boolean, ForeignKey, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from ..models import ROLES, Base, Company, hash_token
+from sandbox.company.model import ROLES, Company, hash_token
+from sandbox.core.model import Base
 
 SECRET_METHODS = ("client_secret_basic", "client_secret_post")
 

@@ -4,14 +4,13 @@ from __future__ import annotations
 from authlib.oauth2 import OAuth2Error
 from flask import jsonify, request
 
-from . import bp, consent
-from .bearer import USER_ENDPOINTS, current_user
-from .rules import server
+from sandbox.oauth import consent
+from sandbox.oauth.bearer import current_user
+from sandbox.oauth.rules import server
 
 NO_USER = "Choose who you are."
 
 
-@bp.route("/oauth/authorize/", methods=["GET", "POST"])
 def authorize():
     """GET shows the consent page; POST signs the chosen user in and answers the client."""
     try:
@@ -27,19 +26,16 @@ def authorize():
     return server().create_authorization_response(grant_user=granted, grant=grant)
 
 
-@bp.post("/oauth/token/")
 def issue_token():
     """Exchange a code (with its PKCE verifier) or a refresh token for a token pair."""
     return server().create_token_response()
 
 
-@bp.post("/oauth/revoke/")
 def revoke_token():
     """RFC 7009 revocation of an access or refresh token."""
     return server().create_endpoint_response("revocation")
 
 
-@bp.get("/2/companies/")
 def companies():
     """The companies the signed-in user may reach (Bearer only)."""
     reachable = [{"id": m.company_id, "name": m.company.name}
@@ -47,12 +43,9 @@ def companies():
     return jsonify([{"companies": reachable}])
 
 
-@bp.get("/2/user-profile/")
 def user_profile():
     """The signed-in user's name and e-mail (Bearer only)."""
     user = current_user()
     return jsonify({"user": {"email": user.email, "first_name": user.first_name,
                              "last_name": user.last_name}})
 
-
-USER_ENDPOINTS.update({f"{bp.name}.companies", f"{bp.name}.user_profile"})

@@ -14,9 +14,9 @@ from authlib.oauth2.rfc7009 import RevocationEndpoint
 from authlib.oauth2.rfc7636 import CodeChallenge
 from flask import Flask, current_app
 
-from ..db import db
-from ..models import hash_token
-from .model import AuthorizationCode, OAuthClient, OAuthToken, User
+from sandbox.company.model import hash_token
+from sandbox.core.db import db
+from sandbox.oauth.model import AuthorizationCode, OAuthClient, OAuthToken, User
 
 ACCESS_SECONDS = 3600
 TOKEN_COLUMNS = ("access_token", "refresh_token")

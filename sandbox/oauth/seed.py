@@ -5,9 +5,9 @@ import time
 
 from sqlalchemy.orm import Session
 
-from ..errors import validation_error
-from ..models import Company, hash_token
-from .model import Membership, OAuthClient, User
+from sandbox.company.model import Company, hash_token
+from sandbox.core.errors import validation_error
+from sandbox.oauth.model import Membership, OAuthClient, User
 
 # (email, first name, last name, {company no: role}, has two-factor authentication)
 DEMO_USERS = (

@@ -1,33 +1,17 @@
-"""The sandbox's machine-readable OpenAPI 3.1 description (spec part 9)."""
+"""The OpenAPI 3.1 description of the sandbox (/2/schema/)."""
 from __future__ import annotations
 
-import importlib
-import pkgutil
-from functools import lru_cache
+from flask import Blueprint
 
-from .build import document
-from .model import Op
+from sandbox.core.routing import blueprint
 
 
-def _collect(prefix: str, name: str) -> list:
-    modules = sorted(m.name for m in pkgutil.iter_modules(__path__) if m.name.startswith(prefix))
-    return [getattr(importlib.import_module(f"{__name__}.{m}"), name) for m in modules]
+def make_blueprint() -> Blueprint:
+    """The schema blueprint and its route table: (methods, rule, view) per operation."""
+    # Views import other resources' models and rules, so they load when the app is built.
+    from sandbox.schema import routes
 
-
-def operations() -> tuple[Op, ...]:
-    """Every operation of every ops_<area> table."""
-    return tuple(op for table in _collect("ops_", "OPERATIONS") for op in table)
-
-
-def schemas() -> dict:
-    """Every component schema of every components_<area> module, by name."""
-    merged: dict = {}
-    for table in _collect("components_", "SCHEMAS"):
-        merged.update(table)
-    return dict(sorted(merged.items()))
-
-
-@lru_cache(maxsize=4)
-def build_schema(lang: str = "hu") -> dict:
-    """The OpenAPI document in Hungarian (default) or English (lang="en")."""
-    return document(operations(), schemas(), lang)
+    bp = blueprint("schema", __name__, (
+        ("GET", "/2/schema/", routes.schema),
+    ))
+    return bp

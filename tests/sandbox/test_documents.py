@@ -3,7 +3,7 @@ import base64
 
 import requests
 
-from sandbox.demo_files import minimal_pdf
+from sandbox.core.demo_files import minimal_pdf
 
 
 def _add(sandbox_url, api, filename="szamla.pdf", **spec):

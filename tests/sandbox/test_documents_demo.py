@@ -2,7 +2,7 @@
 import pytest
 import requests
 
-from sandbox.server import start
+from sandbox.core.server import start
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,7 @@ import pytest
 import requests
 
 from sandbox import create_app
-from sandbox.server import start
+from sandbox.core.server import start
 
 DEMO = {"Authorization": "Token demo-admin"}
 
@@ -67,8 +67,8 @@ def test_demo_artifact_files_are_real_pdf_and_png(demo_url, demo_expenses):
 
 def test_demo_expense_seed_takes_under_two_seconds():
     app = create_app(seed="demo")
-    from sandbox.models import Company
-    from sandbox.seed_expenses import seed_demo
+    from sandbox.company.model import Company
+    from sandbox.expenses.seed import seed_demo
 
     session = app.extensions["sandbox_sessionmaker"]()
     with session.begin():

@@ -2,7 +2,7 @@
 import pytest
 from expense_support import JPEG, PDF, PNG, XML
 
-from sandbox.filesniff import content_type, kind_from_name, sniff
+from sandbox.core.filesniff import content_type, kind_from_name, sniff
 
 
 @pytest.mark.parametrize(("data", "kind"), [

@@ -7,7 +7,7 @@ import pytest
 import requests
 
 from app.policies import ERROR, validate
-from sandbox.server import start
+from sandbox.core.server import start
 
 ADMIN = {"Authorization": "Token demo-admin"}
 

@@ -7,9 +7,12 @@ from collections import Counter
 import pytest
 from sqlalchemy import select
 
-from sandbox import create_app, seed, seed_incomes, seed_partners
-from sandbox.models import Partner
-from sandbox.models.incomes import Income
+from sandbox import DEMO_RANDOM_SEED, create_app
+from sandbox.company import seed as company_seed
+from sandbox.incomes import seed as seed_incomes
+from sandbox.incomes.model import Income
+from sandbox.partners import seed as seed_partners
+from sandbox.partners.model import Partner
 
 ADMIN = {"Authorization": "Token demo-admin"}
 ADMIN_2 = {"Authorization": "Token demo-admin-2"}
@@ -173,9 +176,9 @@ def _seeded_rows() -> tuple[list, list]:
     """Run only the partner and income seeds on an empty sandbox; return their rows."""
     app = create_app(seed="empty")
     with app.extensions["sandbox_sessionmaker"]() as session, session.begin():
-        companies = seed._companies(session)
+        companies = company_seed.seed_demo(session)
         for module in (seed_partners, seed_incomes):
-            module.seed_demo(session, companies, random.Random(seed.SEED))
+            module.seed_demo(session, companies, random.Random(DEMO_RANDOM_SEED))
         incomes = session.execute(select(
             Income.id, Income.type, Income.invoice_number, Income.gross_amount,
             Income.issued_at, Income.paid_status, Income.needs_review).order_by(Income.id)).all()

@@ -1,0 +1,1 @@
+"""Shared sandbox infrastructure: database, errors, auth, paging, faults, request log, server."""

@@ -1,0 +1,87 @@
+"""The two list envelopes: page numbers (/1/) and cursors (/2/)."""
+from __future__ import annotations
+
+import base64
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import urlencode
+
+from flask import request
+from sqlalchemy import Select, func, select
+
+from sandbox.core.db import db
+from sandbox.core.errors import ApiError, validation_error
+
+DEFAULT_PAGE_SIZE = 20
+MAX_PAGE_SIZE = 1000
+
+
+def page_size() -> int:
+    """The requested page_size, bounded."""
+    return _positive_int("page_size", DEFAULT_PAGE_SIZE, upper=MAX_PAGE_SIZE)
+
+
+def page_number_page(stmt: Select, build: Callable[[list], Any]) -> dict:
+    """Run stmt for ?page=N and wrap build(rows) as {count, next, previous, results}."""
+    size, page = page_size(), _positive_int("page", 1)
+    count = db().scalar(select(func.count()).select_from(stmt.order_by(None).subquery()))
+    rows = list(db().scalars(stmt.limit(size).offset((page - 1) * size)).unique())
+    if page > 1 and not rows:
+        raise ApiError(404, "Invalid page.")
+    has_next = page * size < count
+    return {"count": count,
+            "next": _link(page=page + 1) if has_next else None,
+            "previous": _link(page=page - 1) if page > 1 else None,
+            "results": build(rows)}
+
+
+def cursor_page(stmt: Select, id_column, build: Callable[[list], Any]) -> dict:
+    """Keyset pagination by descending id: {next, previous, results}, no count."""
+    size = page_size()
+    cursor = _decode_cursor(request.args.get("cursor"))
+    direction, anchor = cursor if cursor else ("n", None)
+    if anchor is not None:
+        stmt = stmt.where(id_column < anchor if direction == "n" else id_column > anchor)
+    order = id_column.desc() if direction == "n" else id_column.asc()
+    rows = list(db().scalars(stmt.order_by(order).limit(size + 1)).unique())
+    more = len(rows) > size
+    rows = rows[:size]
+    if direction == "p":
+        rows.reverse()
+    ids = [r.id for r in rows]
+    has_next = (more if direction == "n" else anchor is not None) and ids
+    has_prev = (anchor is not None if direction == "n" else more) and ids
+    return {"next": _link(cursor=_encode_cursor("n", ids[-1])) if has_next else None,
+            "previous": _link(cursor=_encode_cursor("p", ids[0])) if has_prev else None,
+            "results": build(rows)}
+
+
+def _positive_int(name: str, default: int, upper: int | None = None) -> int:
+    raw = request.args.get(name)
+    if raw in (None, ""):
+        return default
+    if not raw.isdecimal() or int(raw) < 1:
+        raise validation_error({name: ["A valid positive integer is required."]})
+    return min(int(raw), upper) if upper else int(raw)
+
+
+def _link(**changes: Any) -> str:
+    args = request.args.to_dict(flat=True)
+    args.update({k: str(v) for k, v in changes.items()})
+    if "cursor" in changes:
+        args.pop("page", None)
+    return f"{request.base_url}?{urlencode(args)}"
+
+
+def _encode_cursor(direction: str, anchor: int) -> str:
+    return base64.urlsafe_b64encode(f"{direction}:{anchor}".encode()).decode()
+
+
+def _decode_cursor(raw: str | None) -> tuple[str, int] | None:
+    if not raw:
+        return None
+    try:
+        direction, anchor = base64.urlsafe_b64decode(raw.encode()).decode().split(":")
+        return (direction, int(anchor)) if direction in ("n", "p") else None
+    except (ValueError, UnicodeDecodeError):
+        raise validation_error({"cursor": ["Invalid cursor"]}) from None

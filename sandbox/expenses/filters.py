@@ -1,0 +1,141 @@
+"""Query filters of GET /2/expenses (spec 4.3) turned into SQL conditions.
+
+is_paid, is_installment (true/false); updated_since (ISO 8601 timestamp, UTC when no zone,
+refused when older than the horizon); date_field (created_at, issued_at, fulfilled_at, due_at;
+default issued_at) with from_date / to_date (inclusive); search (custom field values, invoice
+number, partner name; case-insensitive substring); min_amount / max_amount (inclusive, over the
+sum of the assignments' gross amounts).
+"""
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, time, timedelta
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from sandbox.company.model import Company
+from sandbox.core.errors import validation_error
+from sandbox.expenses.fields import FieldError, parse_decimal
+from sandbox.expenses.model import Expense
+from sandbox.partners.model import Partner
+
+RESYNC_HORIZON = timedelta(days=90)
+DATE_FIELDS = ("created_at", "issued_at", "fulfilled_at", "due_at")
+TIMESTAMP = re.compile(r"\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?"
+                       r"(Z|[+-]\d{2}:?\d{2})?)?")
+DATETIME_FORMAT_TEXT = ("Datetime has wrong format. Use one of these formats instead: "
+                        "YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z]. "
+                        "A + in the offset must be URL-encoded as %2B.")
+TRUE, FALSE = ("true", "True", "1"), ("false", "False", "0")
+
+
+def invalid_date(name: str):
+    """The 400 for a filter value that is no ISO 8601 date or timestamp."""
+    return validation_error({name: [DATETIME_FORMAT_TEXT]}, code="invalid_date_format")
+
+
+def parse_timestamp(name: str, raw: str) -> datetime:
+    """An ISO 8601 date or timestamp as naive UTC; no zone means UTC."""
+    if not TIMESTAMP.fullmatch(raw):
+        raise invalid_date(name)
+    try:
+        value = datetime.fromisoformat(raw.replace("Z", "+00:00"))
+        if value.tzinfo is not None:
+            value = value.astimezone(UTC).replace(tzinfo=None)
+    except (ValueError, OverflowError):
+        raise invalid_date(name) from None
+    return value
+
+
+def conditions(args, session: Session, company: Company) -> list:
+    """Every condition the query string asks for, validated (400 on bad values)."""
+    found = [Expense.company_id == company.id]
+    found += _paid(args) + _updated_since(args) + _date_range(args) + _amounts(args)
+    found += _search(args, session, company)
+    return found
+
+
+def _boolean(args, name: str) -> bool | None:
+    raw = args.get(name)
+    if raw in (None, ""):
+        return None
+    if raw not in TRUE + FALSE:
+        raise validation_error({name: ["Must be a valid boolean."]})
+    return raw in TRUE
+
+
+def _paid(args) -> list:
+    found = []
+    if (paid := _boolean(args, "is_paid")) is not None:
+        found.append(Expense.paid_status == 2 if paid else Expense.paid_status != 2)
+    if (partial := _boolean(args, "is_installment")) is not None:
+        found.append(Expense.paid_status == 3 if partial else Expense.paid_status != 3)
+    return found
+
+
+def _updated_since(args) -> list:
+    raw = args.get("updated_since")
+    if raw in (None, ""):
+        return []
+    since = parse_timestamp("updated_since", raw)
+    if since < datetime.now(UTC).replace(tzinfo=None) - RESYNC_HORIZON:
+        raise validation_error(
+            {"updated_since": [f"updated_since is older than {RESYNC_HORIZON.days} days; a full "
+                               "resync (a query without updated_since) is required."]},
+            code="full_resync_required")
+    return [Expense.updated_at >= since]
+
+
+def _date_range(args) -> list:
+    field = args.get("date_field") or "issued_at"
+    if field not in DATE_FIELDS:
+        raise validation_error({"date_field": [f'"{field}" is not a valid choice.']})
+    column = getattr(Expense, field)
+    found = []
+    for name, is_start in (("from_date", True), ("to_date", False)):
+        raw = args.get(name)
+        if raw in (None, ""):
+            continue
+        bound = parse_timestamp(name, raw)
+        found.append(_bound(column, field, bound, is_start, date_only=len(raw) == 10))
+    return found
+
+
+def _bound(column, field: str, value: datetime, is_start: bool, date_only: bool):
+    if field != "created_at":
+        day = value.date()
+        return column >= day if is_start else column <= day
+    if is_start:
+        return column >= value
+    # An inclusive to_date given as a day covers that whole day.
+    if date_only and value.date() < datetime.max.date():
+        return column < datetime.combine(value.date(), time()) + timedelta(days=1)
+    return column <= value
+
+
+def _amounts(args) -> list:
+    found = []
+    for name, is_min in (("min_amount", True), ("max_amount", False)):
+        raw = args.get(name)
+        if raw in (None, ""):
+            continue
+        try:
+            value = parse_decimal(raw)
+        except FieldError as exc:
+            raise validation_error({name: [str(exc)]}) from None
+        found.append(Expense.total_gross >= value if is_min else Expense.total_gross <= value)
+    return found
+
+
+def _search(args, session: Session, company: Company) -> list:
+    needle = (args.get("search") or "").strip().casefold()
+    if not needle:
+        return []
+    names = session.execute(select(Partner.id, Partner.name)
+                            .where(Partner.company_id == company.id)).all()
+    # Partner names are matched in Python: SQLite's LIKE folds ASCII case only.
+    partner_ids = [pk for pk, name in names if needle in (name or "").casefold()]
+    # search_text is casefolded on save, so a plain substring test is exact (and no LIKE wildcards).
+    text_match = func.instr(Expense.search_text, needle) > 0
+    return [text_match | Expense.partner_id.in_(partner_ids) if partner_ids else text_match]

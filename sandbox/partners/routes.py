@@ -1,0 +1,133 @@
+"""Partners (spec 2.4, 4.4): create, update, list (GET /1/partners/) and detail.
+
+List filters: name (contains, case-insensitive), search (name or tax number contains),
+tax_number (exact after normalisation), is_customer, is_vendor (true/false), source;
+ordering: name, id, created_at (with "-"), default name. Page-number envelope, flat results.
+"""
+from __future__ import annotations
+
+from flask import jsonify, request
+from sqlalchemy import or_, select
+
+from sandbox.core.auth import current_company, require_write
+from sandbox.core.db import db
+from sandbox.core.errors import not_found, validation_error
+from sandbox.core.pagination import page_number_page
+from sandbox.incomes.serialize import iso_timestamp
+from sandbox.incomes.values import FieldError, parse_bool
+from sandbox.partners.model import Partner
+from sandbox.partners.rules import (
+    FLAGS,
+    TEXT_FIELDS,
+    check_collision,
+    check_flags,
+    check_restricted,
+    normalise_tax_number,
+    parse_partner,
+)
+
+ORDERING = ("name", "id", "created_at")
+
+
+def partner_json(partner: Partner) -> dict:
+    """The partner record."""
+    data = {"id": partner.id}
+    data.update({key: getattr(partner, key) for key in TEXT_FIELDS})
+    data.update({flag: getattr(partner, flag) for flag in FLAGS})
+    data.update(source=partner.source, created_at=iso_timestamp(partner.created_at),
+                version=partner.version)
+    return data
+
+
+def _payload() -> dict:
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise validation_error(non_field=["Invalid data. Expected a dictionary."])
+    return data
+
+
+def partner_create():
+    """POST /2/partners/create/: 201 with the partner."""
+    require_write()
+    company, errors = current_company(), {}
+    values = parse_partner(_payload(), errors)
+    if "name" not in values and "name" not in errors:
+        errors["name"] = ["This field is required."]
+    if errors:
+        raise validation_error(errors)
+    check_flags(values.get("is_customer", False), values.get("is_vendor", False))
+    check_collision(company, values["name"], values.get("tax_number"))
+    partner = Partner(company_id=company.id, source="manual", version=1, **values)
+    db().add(partner)
+    db().flush()
+    return jsonify(partner_json(partner)), 201
+
+
+def partner_update(partner_id: int):
+    """PATCH /2/partners/{id}/update/: partial; limited partners take the restricted set."""
+    require_write()
+    company, partner, data = current_company(), _load(partner_id), _payload()
+    check_restricted(partner, data)
+    errors: dict = {}
+    values = parse_partner(data, errors)
+    if errors:
+        raise validation_error(errors)
+    check_flags(values.get("is_customer", partner.is_customer),
+                values.get("is_vendor", partner.is_vendor))
+    if "name" in values or "tax_number" in values:
+        check_collision(company, values.get("name", partner.name),
+                        values.get("tax_number", partner.tax_number), exclude_id=partner.id)
+    for key, value in values.items():
+        setattr(partner, key, value)
+    partner.version = (partner.version or 0) + 1
+    return jsonify(partner_json(partner))
+
+
+def partner_detail(partner_id: int):
+    """GET /1/partners/{id}/."""
+    return jsonify(partner_json(_load(partner_id)))
+
+
+def _load(partner_id: int) -> Partner:
+    partner = db().get(Partner, partner_id)
+    if partner is None or partner.company_id != current_company().id:
+        raise not_found()
+    return partner
+
+
+def partner_list():
+    """GET /1/partners/: {count, next, previous, results: [partner...]}."""
+    stmt = select(Partner).where(Partner.company_id == current_company().id)
+    stmt = _filters(stmt, request.args)
+    return jsonify(page_number_page(stmt.order_by(*_ordering(request.args.get("ordering"))),
+                                    lambda rows: [partner_json(p) for p in rows]))
+
+
+def _filters(stmt, args):
+    if args.get("name"):
+        stmt = stmt.where(Partner.name.ilike(f"%{args['name'].strip()}%"))
+    if args.get("search"):
+        pattern = f"%{args['search'].strip()}%"
+        stmt = stmt.where(or_(Partner.name.ilike(pattern), Partner.tax_number.ilike(
+            f"%{normalise_tax_number(args['search'].strip())}%")))
+    if args.get("tax_number"):
+        stmt = stmt.where(Partner.tax_number == normalise_tax_number(args["tax_number"].strip()))
+    if args.get("source"):
+        stmt = stmt.where(Partner.source == args["source"])
+    for flag in FLAGS:
+        if args.get(flag):
+            try:
+                stmt = stmt.where(getattr(Partner, flag).is_(parse_bool(args[flag])))
+            except FieldError as exc:
+                raise validation_error({flag: [str(exc)]}) from None
+    return stmt
+
+
+def _ordering(raw: str | None) -> list:
+    keys = []
+    for part in (raw or "").split(","):
+        name = part.strip().lstrip("-")
+        if name in ORDERING:
+            column = getattr(Partner, name)
+            keys.append(column.desc() if part.strip().startswith("-") else column.asc())
+    return keys + [Partner.name.asc(), Partner.id.asc()]

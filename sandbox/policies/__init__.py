@@ -1,0 +1,1 @@
+"""Income policies: the import of invoices and the rules the company's policies apply to them."""

@@ -1,0 +1,98 @@
+"""Rules of tax and salary writes (spec 4.5): what create and update accept and refuse."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import partial
+
+from sandbox.taxes.model import Salary, Tax
+from sandbox.taxes.values import (
+    parse_account,
+    parse_amount,
+    parse_code,
+    parse_date,
+    parse_month,
+    parse_paid_status,
+    parse_tag_ids,
+    parse_tax_number,
+    parse_text,
+)
+
+REQUIRED = "This field is required."
+CURRENCY = "This field is not accepted: taxes and salaries are in the company's currency."
+CODE_TOGETHER = "code cannot be sent together with name or account_number."
+NEEDS_NAME = "This field is required when code is not sent."
+TAG_FIELDS = ("tags", "simple_tags")
+IDENTITY = ("code", "name", "account_number")
+
+
+@dataclass(frozen=True)
+class Kind:
+    """What differs between taxes and salaries."""
+
+    model: type
+    records: str
+    monthly_key: str
+    monthly_path: str
+    is_salary: bool
+
+
+TAXES = Kind(Tax, "taxes", "monthly_taxes", "/2/monthly-taxes/", False)
+SALARIES = Kind(Salary, "salaries", "monthly_salaries", "/2/monthly-salaries/", True)
+
+PARSERS = {"month": parse_month, "amount": parse_amount, "paid_status": parse_paid_status,
+           "code": parse_code, "name": partial(parse_text, max_length=200),
+           "account_number": parse_account, "description": partial(parse_text, max_length=1000)}
+SALARY_PARSERS = {"tax_number": parse_tax_number, "due_at": parse_date}
+
+
+def parse_item(item, kind: Kind, tag_ids: set[int]) -> tuple[dict, dict]:
+    """The values of every known field present in item, and DRF field errors."""
+    if not isinstance(item, dict):
+        return {}, {"non_field_errors": ["Expected an object."]}
+    values, errors = {}, {}
+    if "currency" in item:
+        errors["currency"] = [CURRENCY]
+    parsers = {**PARSERS, **(SALARY_PARSERS if kind.is_salary else {})}
+    for key, parser in parsers.items():
+        if key in item:
+            _store(key, parser(item[key]), values, errors)
+    for key in TAG_FIELDS:
+        if key in item:
+            _store(key, parse_tag_ids(item[key], tag_ids), values, errors)
+    return values, errors
+
+
+def required_errors(values: dict, kind: Kind) -> dict:
+    """Fields a create must carry."""
+    needed = ("month", "amount", "tax_number") if kind.is_salary else ("month", "amount")
+    return {key: [REQUIRED] for key in needed if values.get(key) is None}
+
+
+def identity(values: dict, record=None) -> tuple[dict, dict]:
+    """The resulting code/name/account_number: a code alone, or both name and account_number."""
+    result = {key: getattr(record, key, None) for key in IDENTITY}
+    named = any(values.get(key) is not None for key in ("name", "account_number"))
+    if values.get("code") is not None:
+        if named:
+            return result, {"non_field_errors": [CODE_TOGETHER]}
+        return {"code": values["code"], "name": None, "account_number": None}, {}
+    if named or "code" in values:
+        result["code"] = None
+    result.update({key: values[key] for key in ("name", "account_number") if key in values})
+    if result["code"] is not None:
+        return result, {}
+    return result, {key: [NEEDS_NAME] for key in ("name", "account_number")
+                    if result[key] is None}
+
+
+def synced_values(values: dict) -> dict:
+    """What an update may change on an integration-synced record: its tags, nothing else."""
+    return {key: values[key] for key in ("tags",) if key in values}
+
+
+def _store(key: str, parsed: tuple, values: dict, errors: dict) -> None:
+    value, messages = parsed
+    if messages:
+        errors[key] = messages
+    else:
+        values[key] = value
