@@ -8,8 +8,6 @@ from sandbox.oauth import consent
 from sandbox.oauth.bearer import current_user
 from sandbox.oauth.rules import server
 
-NO_USER = "Choose who you are."
-
 
 def authorize():
     """GET shows the consent page; POST signs the chosen user in and answers the client."""
@@ -21,7 +19,7 @@ def authorize():
         return consent.render(grant)
     user = consent.chosen_user()
     if consent.allowed() and user is None:
-        return consent.render(grant, NO_USER, 400)
+        return consent.render(grant, error=True, status=400)
     granted = user if consent.allowed() else None
     return server().create_authorization_response(grant_user=granted, grant=grant)
 

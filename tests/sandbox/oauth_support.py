@@ -65,16 +65,18 @@ def s256(verifier: str) -> str:
     return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
 
 
-def authorize_url(base: str, client: Client, verifier: str | None, state: str = "st-1") -> str:
+def authorize_url(base: str, client: Client, verifier: str | None, state: str = "st-1",
+                  redirect_uri: str = REDIRECT_URI) -> str:
     """The authorization URL a client sends the browser to (with PKCE unless verifier is None)."""
-    params = {"response_type": "code", "client_id": client.id, "redirect_uri": REDIRECT_URI,
+    params = {"response_type": "code", "client_id": client.id, "redirect_uri": redirect_uri,
               "state": state}
     if verifier is not None:
         params |= {"code_challenge": s256(verifier), "code_challenge_method": "S256"}
     return requests.Request("GET", f"{base}/oauth/authorize/", params=params).prepare().url
 
 
-def consent(base: str, url: str, user_id: int | None, decision: str = "allow") -> dict:
+def consent(base: str, url: str, user_id: int | None, decision: str = "allow",
+            redirect_uri: str = REDIRECT_URI) -> dict:
     """Open the consent page, choose the user, press the button; the redirect's query."""
     with requests.Session() as browser:
         page = browser.get(url, timeout=10)
@@ -88,7 +90,7 @@ def consent(base: str, url: str, user_id: int | None, decision: str = "allow") -
                               timeout=10)
     assert answer.status_code == 302, answer.text
     location = answer.headers["Location"]
-    assert location.startswith(REDIRECT_URI)
+    assert location.startswith(redirect_uri)
     return {k: v[0] for k, v in parse_qs(urlsplit(location).query).items()}
 
 
@@ -98,12 +100,13 @@ def token_request(base: str, client: Client, **form) -> requests.Response:
                          timeout=10)
 
 
-def sign_in(base: str, client: Client, user_id: int) -> dict:
+def sign_in(base: str, client: Client, user_id: int, redirect_uri: str = REDIRECT_URI) -> dict:
     """The whole code flow with PKCE: the token response."""
     verifier = new_verifier()
-    code = consent(base, authorize_url(base, client, verifier), user_id)["code"]
+    url = authorize_url(base, client, verifier, redirect_uri=redirect_uri)
+    code = consent(base, url, user_id, redirect_uri=redirect_uri)["code"]
     resp = token_request(base, client, grant_type="authorization_code", code=code,
-                         redirect_uri=REDIRECT_URI, code_verifier=verifier)
+                         redirect_uri=redirect_uri, code_verifier=verifier)
     assert resp.status_code == 200, resp.text
     return resp.json()
 

@@ -1,11 +1,15 @@
 """OAuth2 as live offers it: code flow with PKCE over HTTP, Bearer on /2/, expiry, revocation."""
 from __future__ import annotations
 
+import re
+
 import pytest
 import requests
 from expense_support import make_expense
 from oauth_support import (
     REDIRECT_URI,
+    Client,
+    ConsentForm,
     authorize_url,
     bearer,
     consent,
@@ -15,6 +19,11 @@ from oauth_support import (
     sign_in,
     token_request,
 )
+
+from sandbox.core.server import start
+from sandbox.oauth.seed import DEMO_CLIENT_ID, DEMO_CLIENT_SECRET, DEMO_REDIRECT_URIS
+
+DEMO_REDIRECT = DEMO_REDIRECT_URIS[0]
 
 
 @pytest.fixture
@@ -203,3 +212,40 @@ def test_request_log_keeps_no_oauth_secrets(sandbox_url, sandbox_log, client, us
     assert "/oauth/token/" in logged
     for secret in (client.secret, tokens["access_token"], tokens["refresh_token"]):
         assert secret not in logged
+
+
+def test_consent_page_is_hungarian_by_default_and_english_on_request(sandbox_url, client):
+    url = authorize_url(sandbox_url, client, new_verifier())
+    hungarian = requests.get(url, timeout=10)
+    english = requests.get(url, headers={"Accept-Language": "en-GB,en;q=0.9"}, timeout=10)
+    assert hungarian.headers["Content-Language"] == "hu" and "Engedélyezem" in hungarian.text
+    assert english.headers["Content-Language"] == "en" and ">Allow<" in english.text
+    assert "Test app" in english.text
+
+
+def test_allowing_without_choosing_a_user_asks_again(sandbox_url, client):
+    url = authorize_url(sandbox_url, client, new_verifier())
+    resp = requests.post(url, data={"decision": "allow"}, allow_redirects=False, timeout=10)
+    assert resp.status_code == 400
+    assert "Válassza ki, ki Ön." in resp.text
+
+
+@pytest.fixture(scope="module")
+def demo_url():
+    """A sandbox seeded with the demo data (in memory)."""
+    server, url = start(port=0, seed="demo")
+    yield url
+    server.shutdown()
+
+
+def test_demo_client_signs_in_a_demo_user_to_both_demo_companies(demo_url):
+    demo = Client(DEMO_CLIENT_ID, DEMO_CLIENT_SECRET)
+    page = requests.get(authorize_url(demo_url, demo, new_verifier(), redirect_uri=DEMO_REDIRECT),
+                        timeout=10)
+    anna = re.search(r'value="(\d+)"\s*>\s*Kovács Anna &lt;anna.kovacs@pelda.hu&gt;\s*'
+                     r'\(Példa Kft., Második Bt.\)', page.text)
+    assert anna and anna.group(1) in ConsentForm(page.text).users
+    access = sign_in(demo_url, demo, int(anna.group(1)), redirect_uri=DEMO_REDIRECT)["access_token"]
+    listed = bearer(demo_url, "/2/companies/", access).json()[0]["companies"]
+    assert [c["name"] for c in listed] == ["Példa Kft.", "Második Bt."]
+    assert bearer(demo_url, "/2/tags/", access, company=2).status_code == 200
