@@ -16,7 +16,6 @@ from flask import g, request
 
 from sandbox.company.model import Company
 from sandbox.core.auth import COMPANY_HEADERS, TWO_FACTOR_TEXT
-from sandbox.core.db import db
 from sandbox.core.errors import ApiError
 from sandbox.oauth.model import Membership, OAuthToken, User
 from sandbox.oauth.rules import find_token
@@ -29,7 +28,7 @@ NOT_MEMBER = "Company ID does not match"
 
 @dataclass
 class BearerIdentity:
-    """What views read of an API token (sandbox/auth.py current_token), for a Bearer user."""
+    """What views read of an API token (sandbox/core/auth.py current_token), for a Bearer user."""
 
     role: str
     user_name: str
@@ -94,8 +93,7 @@ def _membership(user: User) -> Membership:
         raise ApiError(403, NO_COMPANY)
     if not raw.strip().isdecimal():
         raise ApiError(403, NOT_MEMBER)
-    found = db().query(Membership).filter_by(user_id=user.id,
-                                             company_id=int(raw)).one_or_none()
+    found = next((m for m in user.memberships if m.company_id == int(raw)), None)
     if found is None:
         raise ApiError(403, NOT_MEMBER)
     return found

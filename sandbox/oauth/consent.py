@@ -62,7 +62,7 @@ def render(grant, error: bool = False, status: int = 200):
     html = render_template_string(
         PAGE, t=TEXTS[lang], lang=lang, users=users, error=error,
         client_name=grant.client.client_name or grant.client.client_id,
-        action=request.full_path, hint=request.args.get("login_hint", ""))
+        action=request.script_root + request.full_path, hint=request.args.get("login_hint", ""))
     return html, status, {"Content-Type": "text/html; charset=utf-8",
                           "Content-Language": lang, "Cache-Control": "no-store"}
 

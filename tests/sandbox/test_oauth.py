@@ -83,6 +83,9 @@ def test_bearer_without_company_header_or_for_a_foreign_company_is_refused(
     resp = bearer(sandbox_url, "/2/expenses/", tokens["access_token"], company=stranger.id)
     assert resp.status_code == 403
     assert resp.json() == {"detail": "Company ID does not match"}
+    for raw in (10**30, "abc"):
+        assert bearer(sandbox_url, "/2/expenses/", tokens["access_token"],
+                      company=raw).status_code == 403
 
 
 def test_bearer_role_is_the_users_role_in_that_company(sandbox_url, tokens, company, other):
