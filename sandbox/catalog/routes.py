@@ -9,7 +9,6 @@ from sqlalchemy import select
 from sandbox.catalog.model import Currency, ExpenseType, RevenueType, Tag, VatCategory
 from sandbox.catalog.rules import (
     REQUIRED,
-    bool_arg,
     company_rows,
     create_named,
     delete_unused,
@@ -26,6 +25,7 @@ from sandbox.catalog.rules import raise_item_errors as raise_errors
 from sandbox.core.auth import current_company, require_write
 from sandbox.core.db import db
 from sandbox.core.errors import not_found, validation_error
+from sandbox.core.query import flag
 
 TAG_DUPLICATE = "A tag with this name already exists."
 
@@ -38,7 +38,7 @@ def tag_json(tag: Tag) -> dict:
 def list_tags():
     """Plain list sorted by name; name filters by substring (any case), is_external by flag."""
     tags = company_rows(Tag, current_company().id)
-    needle, external = request.args.get("name"), bool_arg("is_external")
+    needle, external = request.args.get("name"), flag("is_external")
     if needle:
         tags = [t for t in tags if fold(needle) in fold(t.name)]
     if external is not None:

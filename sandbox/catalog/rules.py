@@ -11,8 +11,6 @@ from sandbox.core.db import db
 from sandbox.core.errors import ApiError, validation_error
 from sandbox.core.model import Base
 
-TRUE_VALUES = ("true", "1", "yes")
-FALSE_VALUES = ("false", "0", "no")
 REQUIRED = "This field is required."
 BLANK = "This field may not be blank."
 
@@ -42,18 +40,6 @@ def ids_of(body: Any) -> list[int]:
     if not isinstance(ids, list) or not all(_is_int(i) for i in ids):
         raise validation_error({"ids": ["Expected a list of integers."]})
     return list(dict.fromkeys(ids))
-
-
-def bool_arg(name: str) -> bool | None:
-    """A true/false query filter; None when absent, 400 when it is neither."""
-    raw = request.args.get(name)
-    if raw in (None, ""):
-        return None
-    if raw.lower() in TRUE_VALUES:
-        return True
-    if raw.lower() in FALSE_VALUES:
-        return False
-    raise validation_error({name: ["Select a valid choice. Use true or false."]})
 
 
 def name_errors(value: Any, max_length: int = 100) -> list[str]:

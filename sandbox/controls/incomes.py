@@ -7,7 +7,9 @@ POST  /_sandbox/incomes/        {"company_id": 5, "type": 1|2|6|7, "source": "sz
                                  and assignments with "revenue_type": null are allowed; without
                                  "assignments" one mirroring the totals is added. 201 + detail.
 PATCH /_sandbox/incomes/<id>/   (or POST .../state/) any of is_processed, is_booked, source,
-                                 needs_review, review_done, is_cancelled, payments. 200 + detail.
+                                 needs_review, review_done, is_cancelled, payments, and the
+                                 live-only integration_payment_method and user_saw (an ISO
+                                 timestamp: when a user opened it in the web app). 200 + detail.
 """
 from __future__ import annotations
 
@@ -33,10 +35,13 @@ from sandbox.incomes.values import (
     parse_date,
     parse_money,
     parse_text,
+    parse_timestamp,
 )
 
 STATE_PARSERS = {"is_processed": parse_bool, "is_booked": parse_bool, "needs_review": parse_bool,
-                 "review_done": parse_bool, "source": lambda v: parse_text(v, 40, False)}
+                 "review_done": parse_bool, "source": lambda v: parse_text(v, 40, False),
+                 "integration_payment_method": lambda v: parse_text(v, 60),
+                 "user_saw": parse_timestamp}
 
 
 def make_income():

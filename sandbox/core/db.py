@@ -27,6 +27,12 @@ def _sqlite_pragmas(dbapi_conn, _record) -> None:
     cur.execute("PRAGMA journal_mode=WAL")
     cur.execute("PRAGMA synchronous=NORMAL")
     cur.close()
+    # SQLite's LIKE and lower() fold ASCII only; text filters match "BÉTA" to "Béta" like live.
+    dbapi_conn.create_function("casefold", 1, _casefold, deterministic=True)
+
+
+def _casefold(value):
+    return value.casefold() if isinstance(value, str) else value
 
 
 def init_app(app: Flask, url: str) -> None:

@@ -66,11 +66,11 @@ def _positive_int(name: str, default: int, upper: int | None = None) -> int:
 
 
 def _link(**changes: Any) -> str:
-    args = request.args.to_dict(flat=True)
-    args.update({k: str(v) for k, v in changes.items()})
+    args = request.args.to_dict(flat=False)  # repeated keys stay repeated in the links
+    args.update({k: [str(v)] for k, v in changes.items()})
     if "cursor" in changes:
         args.pop("page", None)
-    return f"{request.base_url}?{urlencode(args)}"
+    return f"{request.base_url}?{urlencode(args, doseq=True)}"
 
 
 def _encode_cursor(direction: str, anchor: int) -> str:

@@ -7,12 +7,12 @@ from urllib.parse import quote
 from flask import Response, jsonify, request
 from sqlalchemy import select
 
-from sandbox.catalog.rules import bool_arg
 from sandbox.core.auth import current_company
 from sandbox.core.db import db
 from sandbox.core.errors import not_found, validation_error
 from sandbox.core.files import StoredFile, load, register_loader, signed_url, verify
 from sandbox.core.pagination import MAX_PAGE_SIZE, cursor_page, page_number_page
+from sandbox.core.query import flag
 from sandbox.documents.model import Document
 from sandbox.expenses.fields import MAX_ID
 from sandbox.expenses.model import Expense, ExpenseFile
@@ -33,7 +33,7 @@ def document_json(doc: Document) -> dict:
 def list_documents():
     """Attached and unattached documents, newest first; is_attached=true|false narrows."""
     stmt = select(Document).where(Document.company_id == current_company().id)
-    attached = bool_arg("is_attached")
+    attached = flag("is_attached")
     if attached is not None:
         stmt = stmt.where(Document.is_attached == attached)
     return jsonify(cursor_page(stmt, Document.id, lambda rows: [document_json(d) for d in rows]))

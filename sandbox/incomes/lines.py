@@ -135,8 +135,7 @@ def _build_item(values: dict, position: int) -> IncomeItem:
 
 
 def _quantity(value: Any) -> Decimal:
-    amount = parse_money(value)
-    return Decimal(str(value)).quantize(Decimal("0.0001")) if amount is not None else amount
+    return parse_money(value, places=4)
 
 
 def _percent(value: Any) -> float:

@@ -95,6 +95,10 @@ class Income(Base):
     is_processed: Mapped[bool] = mapped_column(Boolean, default=False)
     is_booked: Mapped[bool] = mapped_column(Boolean, default=False)
     source: Mapped[str] = mapped_column(String(40), default="manual")
+    # Live-only keys: how the integration named the payment method, and when a user of the
+    # company first opened the income in the web app (the API itself never sets it).
+    integration_payment_method: Mapped[str | None] = mapped_column(String(60), nullable=True)
+    user_saw: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     # Denormalised from payments so the list can filter on it through an index.
     paid_amount: Mapped[Decimal] = mapped_column(Money, default=Decimal(0))
     paid_status: Mapped[int] = mapped_column(Integer, default=1)

@@ -14,15 +14,14 @@ from sandbox.ledger.model import LedgerNumber
 from sandbox.partners.model import Partner
 
 SCALARS = ("partner_name", "partner_zip_code", "partner_city", "partner_address",
-           "partner_country", "partner_tax_number", "invoice_number", "vat_area",
-           "payment_method", "paid_status", "invoice_type", "is_cancelled",
-           "referred_invoice_number", "needs_review", "review_done", "secondary_id", "source",
-           "version")
+           "partner_country", "partner_tax_number", "partner_account_number", "invoice_number",
+           "vat_area", "payment_method", "integration_payment_method", "paid_status",
+           "invoice_type", "is_cancelled", "referred_invoice_number", "needs_review",
+           "review_done", "secondary_id", "source", "version")
 DATES = ("issued_at", "fulfilled_at", "due_at", "planned_payment_date",
          "accounting_period_start", "accounting_period_end")
 AMOUNTS = ("net_amount", "vat_amount", "gross_amount")
-DETAIL_SCALARS = ("partner_account_number", "paid_through", "note", "ledger_number_id",
-                  "vat_period_type")
+DETAIL_SCALARS = ("paid_through", "note", "ledger_number_id", "vat_period_type")
 DETAIL_DATES = ("exchange_date", "vat_period_started_at")
 
 
@@ -67,6 +66,7 @@ def header_json(income: Income) -> dict:
     data.update({key: amount(getattr(income, key)) for key in AMOUNTS})
     data.update(currency=income.currency_id, exchange_rate=rate_str(income.exchange_rate),
                 accounting_status=accounting_status(income),
+                user_saw=iso_timestamp(income.user_saw),
                 created_at=iso_timestamp(income.created_at),
                 updated_at=iso_timestamp(income.updated_at))
     return data

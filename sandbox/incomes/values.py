@@ -14,7 +14,8 @@ INT_MSG = "A valid integer is required."
 BLANK_MSG = "This field may not be blank."
 NULL_MSG = "This field may not be null."
 REQUIRED_MSG = "This field is required."
-TOO_LARGE_MSG = "Ensure that there are no more than 12 digits before the decimal point."
+TOO_LARGE_MSG = "Ensure that there are no more than {} digits before the decimal point."
+MAX_DIGITS = 14  # Numeric(14, 2) amounts, Numeric(14, 4) quantities
 TRUE_WORDS, FALSE_WORDS = ("true", "1", "yes", "on"), ("false", "0", "no", "off")
 
 
@@ -37,22 +38,39 @@ def parse_date(value: Any, nullable: bool = True) -> date | None:
     raise FieldError(DATE_MSG)
 
 
+def parse_timestamp(value: Any) -> datetime | None:
+    """An ISO 8601 timestamp with a zone (Z or an offset), or None."""
+    if value is None:
+        return None
+    try:
+        stamp = _datetime(value.strip()) if isinstance(value, str) else None
+    except ValueError:
+        stamp = None
+    if stamp is None or stamp.tzinfo is None:
+        raise FieldError(DATETIME_MSG)
+    return stamp
+
+
 def _datetime(text: str) -> datetime:
     if "T" not in text and " " not in text:
         raise ValueError(text)
     return datetime.fromisoformat(text.replace("Z", "+00:00"))
 
 
-def parse_money(value: Any, nullable: bool = False) -> Decimal | None:
-    """A decimal amount from a string or number, two places."""
+def parse_money(value: Any, nullable: bool = False, places: int = 2) -> Decimal | None:
+    """A decimal from a string or number as DRF DecimalField(14, places) reads it: at most
+    14 - places digits before the point and `places` after it; refused, never rounded."""
     if value is None:
         if nullable:
             return None
         raise FieldError(NULL_MSG)
-    try:
-        return _decimal(value).quantize(Decimal("0.01"))
-    except InvalidOperation:  # too many digits for two decimal places
-        raise FieldError(TOO_LARGE_MSG) from None
+    amount = _decimal(value)
+    if abs(amount) >= Decimal(10) ** (MAX_DIGITS - places):
+        raise FieldError(TOO_LARGE_MSG.format(MAX_DIGITS - places))
+    step = Decimal(1).scaleb(-places)
+    if amount != amount.quantize(step):
+        raise FieldError(f"Ensure that there are no more than {places} decimal places.")
+    return amount.quantize(step)
 
 
 def parse_rate(value: Any) -> Decimal:

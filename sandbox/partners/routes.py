@@ -1,7 +1,8 @@
 """Partners (spec 2.4, 4.4): create, update, list (GET /1/partners/) and detail.
 
 List filters: name (contains, case-insensitive), search (name or tax number contains),
-tax_number (exact after normalisation), is_customer, is_vendor (true/false), source;
+tax_number (exact after normalisation), is_customer, is_vendor (true/false), source (repeated
+keys or a comma list); unknown parameters are ignored.
 ordering: name, id, created_at (with "-"), default name. Page-number envelope, flat results.
 """
 from __future__ import annotations
@@ -9,12 +10,12 @@ from __future__ import annotations
 from flask import jsonify, request
 from sqlalchemy import or_, select
 
+from sandbox.core import query
 from sandbox.core.auth import current_company, require_write
 from sandbox.core.db import db
 from sandbox.core.errors import not_found, validation_error
 from sandbox.core.pagination import page_number_page
 from sandbox.incomes.serialize import iso_timestamp
-from sandbox.incomes.values import FieldError, parse_bool
 from sandbox.partners.model import Partner
 from sandbox.partners.rules import (
     FLAGS,
@@ -34,8 +35,9 @@ def partner_json(partner: Partner) -> dict:
     data = {"id": partner.id}
     data.update({key: getattr(partner, key) for key in TEXT_FIELDS})
     data.update({flag: getattr(partner, flag) for flag in FLAGS})
-    data.update(source=partner.source, created_at=iso_timestamp(partner.created_at),
-                version=partner.version)
+    # The live list calls the bank account account_number; the spec default_account_number.
+    data.update(account_number=partner.default_account_number, source=partner.source,
+                created_at=iso_timestamp(partner.created_at), version=partner.version)
     return data
 
 
@@ -98,28 +100,24 @@ def _load(partner_id: int) -> Partner:
 def partner_list():
     """GET /1/partners/: {count, next, previous, results: [partner...]}."""
     stmt = select(Partner).where(Partner.company_id == current_company().id)
-    stmt = _filters(stmt, request.args)
+    stmt = _filters(stmt)
     return jsonify(page_number_page(stmt.order_by(*_ordering(request.args.get("ordering"))),
                                     lambda rows: [partner_json(p) for p in rows]))
 
 
-def _filters(stmt, args):
-    if args.get("name"):
-        stmt = stmt.where(Partner.name.ilike(f"%{args['name'].strip()}%"))
-    if args.get("search"):
-        pattern = f"%{args['search'].strip()}%"
-        stmt = stmt.where(or_(Partner.name.ilike(pattern), Partner.tax_number.ilike(
-            f"%{normalise_tax_number(args['search'].strip())}%")))
-    if args.get("tax_number"):
-        stmt = stmt.where(Partner.tax_number == normalise_tax_number(args["tax_number"].strip()))
-    if args.get("source"):
-        stmt = stmt.where(Partner.source == args["source"])
+def _filters(stmt):
+    if name := query.text("name"):
+        stmt = stmt.where(query.contains(Partner.name, name))
+    if search := query.text("search"):
+        stmt = stmt.where(or_(query.contains(Partner.name, search), query.contains(
+            Partner.tax_number, normalise_tax_number(search))))
+    if tax_number := query.text("tax_number"):
+        stmt = stmt.where(Partner.tax_number == normalise_tax_number(tax_number))
+    if sources := query.values("source"):
+        stmt = stmt.where(Partner.source.in_(sources))
     for flag in FLAGS:
-        if args.get(flag):
-            try:
-                stmt = stmt.where(getattr(Partner, flag).is_(parse_bool(args[flag])))
-            except FieldError as exc:
-                raise validation_error({flag: [str(exc)]}) from None
+        if (value := query.flag(flag)) is not None:
+            stmt = stmt.where(getattr(Partner, flag).is_(value))
     return stmt
 
 

@@ -9,9 +9,9 @@ from flask import request
 from sqlalchemy import Select, select
 from sqlalchemy.orm import selectinload
 
-from sandbox.catalog.rules import bool_arg
 from sandbox.core.errors import validation_error
 from sandbox.core.model import money_str
+from sandbox.core.query import flag
 from sandbox.taxes.rules import Kind
 from sandbox.taxes.values import DATE_FORMAT, SOURCES, TAX_CODES
 
@@ -30,7 +30,7 @@ def filtered(kind: Kind, company_id: int) -> Select:
         stmt = stmt.where(model.month >= start.replace(day=1))
     if end:
         stmt = stmt.where(model.month <= end)
-    is_paid, installment = bool_arg("is_paid"), bool_arg("is_installment")
+    is_paid, installment = flag("is_paid"), flag("is_installment")
     if is_paid is not None:
         stmt = stmt.where((model.paid_status == 2) if is_paid else (model.paid_status != 2))
     if installment is not None:
