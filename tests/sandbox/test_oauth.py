@@ -6,6 +6,8 @@ import re
 import pytest
 import requests
 from expense_support import make_expense
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 from oauth_support import (
     REDIRECT_URI,
     Client,
@@ -22,6 +24,7 @@ from oauth_support import (
 
 from sandbox.core.server import start
 from sandbox.oauth.seed import DEMO_CLIENT_ID, DEMO_CLIENT_SECRET, DEMO_REDIRECT_URIS
+from tests.conftest import create_company
 
 DEMO_REDIRECT = DEMO_REDIRECT_URIS[0]
 
@@ -252,3 +255,27 @@ def test_demo_client_signs_in_a_demo_user_to_both_demo_companies(demo_url):
     listed = bearer(demo_url, "/2/companies/", access).json()[0]["companies"]
     assert [c["name"] for c in listed] == ["Példa Kft.", "Második Bt."]
     assert bearer(demo_url, "/2/tags/", access, company=2).status_code == 200
+
+
+PKCE_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"
+
+
+@pytest.fixture(scope="module")
+def pkce_pair(sandbox_url):
+    """A client and a user for the property test (module-wide: hypothesis reruns the body)."""
+    owner = create_company(sandbox_url)
+    return register_client(sandbox_url), create_user(sandbox_url, {owner.id: "viewer"})
+
+
+@settings(max_examples=20, deadline=None)
+@given(wrong=st.text(PKCE_CHARS, min_size=43, max_size=128))
+def test_any_other_verifier_is_refused_and_the_right_one_then_works(sandbox_url, pkce_pair,
+                                                                   wrong):
+    client, user = pkce_pair
+    verifier = new_verifier()
+    assume(wrong != verifier)
+    code = consent(sandbox_url, authorize_url(sandbox_url, client, verifier), user)["code"]
+    form = {"grant_type": "authorization_code", "code": code, "redirect_uri": REDIRECT_URI}
+    refused = token_request(sandbox_url, client, **form, code_verifier=wrong)
+    assert refused.status_code == 400 and refused.json()["error"] == "invalid_grant"
+    assert token_request(sandbox_url, client, **form, code_verifier=verifier).status_code == 200
