@@ -8,12 +8,20 @@ from pathlib import Path
 from flask import Flask
 
 ENV_PREFIX = "BOOKDESK"
+# The spec's name and the one public clients of the live service send.
+COMPANY_HEADERS = ("Service-Company-Id", "Quick-Company-Id")
+SANDBOX_OAUTH_PATHS = {"OAUTH_AUTHORIZE_URL": "/oauth/authorize/",
+                       "OAUTH_TOKEN_URL": "/oauth/token/"}
 
 DEFAULTS = {
     "UPSTREAM_URL": None,
     "SECRET_KEY": None,
     "SESSION_REDIS_URL": None,
     "COMPANY_HEADER": "Service-Company-Id",
+    # The live authorization server's URLs are not public; unset, they point at the sandbox
+    # behind UPSTREAM_URL (sandbox/oauth). Read by the OAuth sign-in when it comes.
+    "OAUTH_AUTHORIZE_URL": None,
+    "OAUTH_TOKEN_URL": None,
     "DEFAULT_LOCALE": "hu",
     "LOCALES": ("hu", "en"),
     "DATABASE_URL": None,
@@ -73,6 +81,8 @@ def _derive(app: Flask) -> None:
     cfg.setdefault("DEMO_USERS", DEMO_USERS if cfg["DEMO"] else {})
     if cfg.get("UPSTREAM_URL"):
         cfg["UPSTREAM_URL"] = str(cfg["UPSTREAM_URL"]).rstrip("/")
+        for key, path in SANDBOX_OAUTH_PATHS.items():
+            cfg[key] = cfg.get(key) or cfg["UPSTREAM_URL"] + path
 
 
 def _check(app: Flask) -> None:
@@ -86,5 +96,7 @@ def _check(app: Flask) -> None:
                 "print(secrets.token_hex(32))')`."
             )
         cfg["SECRET_KEY"] = os.urandom(32).hex()
+    if cfg["COMPANY_HEADER"] not in COMPANY_HEADERS:
+        raise ConfigError(f"BOOKDESK_COMPANY_HEADER must be one of {', '.join(COMPANY_HEADERS)}.")
     if cfg["DEFAULT_LOCALE"] not in cfg["LOCALES"]:
         raise ConfigError(f"BOOKDESK_DEFAULT_LOCALE must be one of {', '.join(cfg['LOCALES'])}.")

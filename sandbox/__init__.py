@@ -15,6 +15,7 @@ from sandbox import (
     expenses,
     incomes,
     ledger,
+    oauth,
     partners,
     schema,
     taxes,
@@ -30,16 +31,17 @@ from sandbox.documents import seed as documents_seed
 from sandbox.documents.model import seed_document_types
 from sandbox.expenses import seed as expenses_seed
 from sandbox.incomes import seed as incomes_seed
+from sandbox.oauth import seed as oauth_seed
 from sandbox.partners import seed as partners_seed
 from sandbox.policies import model as policies_model
 from sandbox.policies import seed as policies_seed
 from sandbox.taxes import seed as taxes_seed
 
 RESOURCES = (company, catalog, ledger, partners, incomes, expenses, documents, taxes, bank, audit,
-             schema, controls)
+             schema, controls, oauth)
 # Each resource's seed_demo(session, companies, rng), in dependency order.
 DEMO_SEEDS = (partners_seed, incomes_seed, expenses_seed, bank_seed, documents_seed, taxes_seed,
-              policies_seed, audit_seed)
+              policies_seed, audit_seed, oauth_seed)
 DEMO_RANDOM_SEED = 20261121
 MODELS = (policies_model,)  # tables no blueprint imports; listed so create_all knows them
 

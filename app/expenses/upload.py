@@ -13,6 +13,7 @@ from flask_babel import lazy_gettext as _l
 from app.expenses import upstream
 from app.expenses.sniff import CONTENT_TYPES, claimed, sniff
 from app.upstream import RateLimited, Unavailable, UpstreamError, ValidationError
+from app.upstream.records import artifact_filenames, created_id
 
 PURPOSE = "expenses.upload"
 MAX_BYTES = 10 * 1024 * 1024
@@ -119,7 +120,7 @@ def find_created(upload: Upload, since: datetime) -> dict | None:
     recent = [e for e in upstream.created_since(g.api, since.isoformat())
               if e.get("has_artifact")]
     infos = upstream.artifacts(g.api, [e["id"] for e in recent])
-    names = {info.get("id"): info.get("filename") for info in infos}
+    names = artifact_filenames(infos)
     match = max((e for e in recent if names.get(e["id"]) == upload.filename),
                 key=lambda e: e["id"], default=None)
     if match is None:
@@ -130,8 +131,8 @@ def find_created(upload: Upload, since: datetime) -> dict | None:
 
 def _send_one(upload: Upload) -> dict:
     created = upstream.create(g.api, upload.filename, upload.content, CONTENT_TYPES[upload.kind])
-    return {"id": created.get("id"), "filename": upload.filename,
-            "filing_number": created.get("filing_number")}
+    return {"id": created_id(created), "filename": upload.filename,
+            "filing_number": (created or {}).get("filing_number")}
 
 
 def upstream_reason(error: ValidationError) -> str:

@@ -5,6 +5,7 @@ from functools import partial
 
 from app.forms import company_settings
 from app.upstream import catalog, run_parallel
+from app.upstream.records import find_artifact
 
 LIST = "/2/expenses"
 DETAIL = "/2/expenses/{id}/"
@@ -63,6 +64,4 @@ def artifacts(api, ids: list[int]) -> list[dict]:
 
 def artifact(api, expense_id: int) -> dict | None:
     """The artifact record of an expense when it has a file (signed, expiring url)."""
-    records = api.get(ARTIFACTS, {"ids": expense_id}) or []
-    return next((r for r in records if r.get("id") == expense_id and r.get("has_artifact")),
-                None)
+    return find_artifact(api.get(ARTIFACTS, {"ids": expense_id}), expense_id)

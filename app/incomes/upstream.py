@@ -5,6 +5,7 @@ from functools import partial
 
 from app.forms import company_settings
 from app.upstream import catalog, run_parallel
+from app.upstream.records import find_artifact
 
 LIST = "/1/incomes"
 DETAIL = "/1/incomes/{id}/"
@@ -58,9 +59,7 @@ def update(api, income_id: int, body: dict, settings: dict) -> dict:
 
 def artifact(api, income_id: int) -> dict | None:
     """The artifact record of an income when it has a file (signed, expiring url)."""
-    records = api.get(ARTIFACTS, {"ids": income_id}) or []
-    return next((r for r in records if r.get("id") == income_id and r.get("has_artifact")),
-                None)
+    return find_artifact(api.get(ARTIFACTS, {"ids": income_id}), income_id)
 
 
 def search_partners(api, text: str, size: int = 20) -> list[dict]:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from app.incomes.upstream import ARTIFACTS, DETAIL
 from app.upstream import CallStats, UpstreamError
+from app.upstream.records import find_artifact
 
 DETAIL_FIELDS = "items"
 PREFETCH_TTL = 120.0
@@ -40,10 +41,7 @@ def read(api, income_id: int, with_artifact: bool = True) -> tuple[dict, dict | 
     detail = api.get(DETAIL.format(id=income_id), {"fields": DETAIL_FIELDS})
     if not with_artifact or detail.get("has_artifact") is False:
         return detail, None
-    records = api.get(ARTIFACTS, {"ids": income_id}) or []
-    found = next((r for r in records if r.get("id") == income_id and r.get("has_artifact")),
-                 None)
-    return detail, found
+    return detail, find_artifact(api.get(ARTIFACTS, {"ids": income_id}), income_id)
 
 
 def cached(api, income_id: int, wait: float = 15.0) -> tuple[dict, dict | None] | None:

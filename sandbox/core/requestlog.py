@@ -56,7 +56,8 @@ def request_log() -> RequestLog:
 def _start() -> None:
     g.started = time.perf_counter()
     # Read the body now: once a fault resets the connection it can no longer be read.
-    g.logged_body = _body() if not request.path.startswith("/_sandbox") else None
+    # OAuth2 forms carry client secrets, codes and tokens: never kept.
+    g.logged_body = _body() if not request.path.startswith(("/_sandbox", "/oauth/")) else None
 
 
 def _record(response):

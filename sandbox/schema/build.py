@@ -53,6 +53,8 @@ def _operation(op: Op, by_id: dict[str, Op]) -> dict:
     entry["responses"] = _responses(op)
     if op.successor:
         entry.update(_deprecation(op, by_id[op.successor]))
+    if op.path.startswith("/2/"):
+        entry["security"] = [{"TokenAuth": []}, {"OAuth2": []}]
     entry.update(op.extra)
     return entry
 
@@ -93,7 +95,8 @@ def _components(schemas: dict) -> dict:
     return {
         "securitySchemes": {"TokenAuth": {"type": "apiKey", "in": "header",
                                           "name": "Authorization",
-                                          "description": texts.TOKEN_AUTH}},
+                                          "description": texts.TOKEN_AUTH},
+                            "OAuth2": texts.OAUTH2},
         "parameters": {"ServiceCompanyId": {
             "name": "Service-Company-Id", "in": "header", "required": False,
             "description": texts.COMPANY_HEADER, "schema": {"type": "integer"}}},

@@ -33,10 +33,11 @@ def _resource_schemas() -> tuple:
     from sandbox.expenses import schema as expenses
     from sandbox.incomes import schema as incomes
     from sandbox.ledger import schema as ledger
+    from sandbox.oauth import schema as oauth
     from sandbox.partners import schema as partners
     from sandbox.taxes import schema as taxes
 
-    return (bank, ledger, catalog, company, documents, expenses, incomes, partners, taxes)
+    return (bank, ledger, catalog, company, documents, expenses, incomes, partners, taxes, oauth)
 
 
 def operations() -> tuple[Op, ...]:

@@ -38,6 +38,18 @@ TOKEN_AUTH = T(
     "Hiányzó vagy érvénytelen kulcs: 401; jogosultság nélkül: 403.",
     "API token in the Authorization header: the word Token, a space, then the key. "
     "Missing or invalid token: 401; without permission: 403.")
+OAUTH2 = {
+    "type": "oauth2",
+    "description": T(
+        "OAuth2 Bearer token (Authorization: Bearer <token>) a cégfejléccel minden /2/ "
+        "végponton. Kódfolyam kötelező S256 PKCE-vel; visszavonás: /oauth/revoke/ (RFC 7009).",
+        "OAuth2 Bearer token (Authorization: Bearer <token>) with the company header on every "
+        "/2/ endpoint. Authorization code flow with mandatory S256 PKCE; revocation: "
+        "/oauth/revoke/ (RFC 7009)."),
+    "flows": {"authorizationCode": {"authorizationUrl": "/oauth/authorize/",
+                                    "tokenUrl": "/oauth/token/",
+                                    "refreshUrl": "/oauth/token/", "scopes": {}}},
+}
 COMPANY_HEADER = T(
     "Opcionális cégazonosító (a /2/company-info/ id mezője). Más cég: 403. "
     "A Quick-Company-Id fejlécet is elfogadja.",
