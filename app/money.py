@@ -39,11 +39,16 @@ class CurrencyFormat:
         return f"{self.prefixes[negative]}{body}{self.suffixes[negative]}"
 
 
+def currency_digits(code: str | None) -> int:
+    """How many decimals an amount of `code` carries here (HUF whole, else CLDR's)."""
+    return 0 if code in WHOLE_CURRENCIES else get_currency_precision(code or "XXX")
+
+
 @functools.lru_cache(maxsize=256)
 def currency_format(locale_name: str, code: str) -> CurrencyFormat:
     """The format of `code` amounts in `locale_name`, derived from CLDR once."""
     locale = Locale.parse(locale_name)
-    digits = 0 if code in WHOLE_CURRENCIES else get_currency_precision(code)
+    digits = currency_digits(code)
     standard = locale.currency_formats["standard"].pattern
     pattern = parse_pattern(re.sub(r"0\.0+", "0." + "0" * digits if digits else "0", standard))
     symbol = get_currency_symbol(code, locale)

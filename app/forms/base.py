@@ -24,6 +24,7 @@ class Layout:
     table: Table | None = None
     items: Table | None = None
     new: bool = False
+    totals_url: str | None = None
 
 
 @dataclass(frozen=True)
@@ -137,6 +138,12 @@ class RecordForm(FlaskForm):
         from app.forms.check import check_form
 
         return check_form(self)
+
+    def totals_context(self) -> str:
+        """The JSON the live totals request carries (currency, sign, new; app.forms.totals)."""
+        from app.forms.totals import form_context
+
+        return form_context(self)
 
     def changes(self) -> dict:
         """The PATCH body: what the user changed, pair partners, whole lists (after check)."""

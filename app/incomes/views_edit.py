@@ -15,7 +15,7 @@ from app.upstream import RateLimited, Unavailable, ValidationError
 def edit_form(income: dict, settings: dict, catalogs: dict):
     """The income's edit form (partner search through this area's endpoint)."""
     return build_edit_form(income, catalogs, company=settings,
-                           search_url=url_for(".partner_options"))
+                           search_url=url_for(".partner_options"), totals_url=url_for(".totals"))
 
 
 @bp.route("/<int:income_id>/edit", methods=["GET", "POST"])

@@ -29,6 +29,7 @@
     var empty = body.querySelector(".rowtable__empty");
     if (empty) { empty.remove(); }
     body.appendChild(row);
+    if (window.htmx) { window.htmx.process(row); }
     var first = row.querySelector("input:not([type=hidden]), select");
     if (first) { first.focus(); }
   }
@@ -140,4 +141,51 @@
     if (event.target.matches("select[data-default-currency]")) { syncRate(event.target); }
   });
   document.querySelectorAll("select[data-default-currency]").forEach(syncRate);
+
+  // Live totals (app/forms/totals.py, answered as an HX-Trigger "totals" event): VAT and gross
+  // computed from net and rate, and a message on every amount that does not add up. A cell
+  // being typed in is never overwritten; the values put in are remembered in totals_auto, so
+  // the server tells them from typed ones next time.
+  function totalsMessage(input, message) {
+    var holder = input.closest(".field") || input.parentNode;
+    var old = holder.querySelector("[data-totals-error]");
+    if (old) { old.remove(); }
+    if (!message) {
+      if (!holder.querySelector(".field__errors")) { input.removeAttribute("aria-invalid"); }
+      return;
+    }
+    var list = document.createElement("ul");
+    list.className = "field__errors";
+    list.id = input.id + "-totals-error";
+    list.setAttribute("data-totals-error", "");
+    list.setAttribute("aria-live", "polite");
+    var item = document.createElement("li");
+    item.textContent = message;
+    list.appendChild(item);
+    holder.appendChild(list);
+    input.setAttribute("aria-invalid", "true");
+    input.setAttribute("aria-describedby", list.id);
+  }
+
+  document.addEventListener("totals", function (event) {
+    var form = event.target.closest && event.target.closest("form");
+    var answer = event.detail || {};
+    if (!form) { return; }
+    var auto = {};
+    Object.keys(answer.values || {}).forEach(function (name) {
+      var input = form.elements.namedItem(name);
+      if (!input || input === document.activeElement) { return; }
+      input.value = answer.values[name];
+      auto[name] = answer.values[name];
+    });
+    Object.keys(answer.auto || {}).forEach(function (name) {
+      if (!(name in (answer.values || {}))) { auto[name] = answer.auto[name]; }
+    });
+    var store = form.querySelector("[data-totals-auto]");
+    if (store) { store.value = JSON.stringify(auto); }
+    Object.keys(answer.errors || {}).forEach(function (name) {
+      var input = form.elements.namedItem(name);
+      if (input) { totalsMessage(input, answer.errors[name]); }
+    });
+  });
 })();
