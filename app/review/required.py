@@ -19,6 +19,7 @@ from functools import partial
 
 from flask_babel import gettext as _
 
+from app.forms import spec_for
 from app.review.compare import ref
 from app.review.prefetch import read
 from app.upstream import UpstreamError, run_parallel
@@ -104,8 +105,11 @@ def show(form, found: list[Missing]) -> None:
     """Put each message on its field or table cell of the review form (else above the form)."""
     table = form.layout.table
     for item in found:
-        if item.row is None:
+        if item.row is None and form.is_editable(item.field):
             form.add_error(item.field, item.message)
+            continue
+        if item.row is None:
+            form.form_errors.append(f"{spec_for(item.field).label}: {item.message}")
             continue
         cell = _cell(form, table, item)
         if cell is not None:
