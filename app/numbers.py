@@ -25,7 +25,7 @@ from babel.numbers import (
     parse_pattern,
 )
 from flask import current_app, has_app_context
-from flask_babel import get_locale, lazy_ngettext
+from flask_babel import get_locale
 from flask_babel import lazy_gettext as _l
 
 from app.moments import local_time, relative_words
@@ -44,11 +44,13 @@ _FRACTION = re.compile(r"[0-9]+")
 
 
 class InputError(ValueError):
-    """Typed text that is refused; `message` says how to write it (lazy, translated)."""
+    """Typed text that is refused; `message` says how to write it (lazy, translated), `reason`
+    names the rule: not-a-number, ambiguous, places, digits, maximum, minimum, date."""
 
-    def __init__(self, message) -> None:
+    def __init__(self, message, reason: str = "not-a-number") -> None:
         super().__init__(message)
         self.message = message
+        self.reason = reason
 
     def __str__(self) -> str:
         return str(self.message)
@@ -108,13 +110,26 @@ def parse_amount(text, currency=None, locale=None, *, minimum=None,
     raw = _without_currency(str(text or ""), currency, locale)
     low = -AMOUNT_MAX if minimum is None else minimum
     high = AMOUNT_MAX if maximum is None else maximum
-    return parse_number(raw, locale, places=amount_places(currency), minimum=low, maximum=high)
+    try:
+        return parse_number(raw, locale, places=amount_places(currency), minimum=low,
+                            maximum=high)
+    except InputError as error:
+        if error.reason != "not-a-number":
+            raise
+        raise InputError(_l("Enter an amount, e.g. %(example)s.",
+                            example=format_number(Decimal("1234.5"), locale, places=2))) from None
 
 
 def parse_percent(text, locale=None, *, places=2) -> Decimal | None:
     """Read a percentage between 0 and 100 (27, 5,5 or 27 %); the number of percent."""
     raw = str(text or "").strip().removesuffix("%")
-    return parse_number(raw, locale, places=places, minimum=Decimal(0), maximum=Decimal(100))
+    try:
+        return parse_number(raw, locale, places=places, minimum=Decimal(0), maximum=Decimal(100))
+    except InputError as error:
+        if error.reason in ("ambiguous", "places"):
+            raise
+        raise InputError(_l("Enter a percentage between 0 and 100, e.g. 27 or 5,5."),
+                         error.reason) from None
 
 
 def amount_places(currency=None) -> int:
@@ -152,7 +167,7 @@ def _read(raw: str, body: str, sign: int, locale) -> Decimal:
     if decimal not in body and other is not None and other != value:
         raise InputError(_l("“%(text)s” can be read two ways. Write %(first)s or %(second)s.",
                             text=raw, first=plain(sign * value, locale),
-                            second=plain(sign * other, locale)))
+                            second=plain(sign * other, locale)), "ambiguous")
     return value
 
 
@@ -182,19 +197,20 @@ def _check_places(value: Decimal, places: int | None) -> None:
     if places is None or value == value.quantize(Decimal(1).scaleb(-places)):
         return
     if places == 0:
-        raise InputError(_l("Enter a whole number."))
-    raise InputError(lazy_ngettext("Enter at most %(num)d decimal place.",
-                                   "Enter at most %(num)d decimal places.", places))
+        raise InputError(_l("Enter a whole number."), "places")
+    raise InputError(_l("Enter at most %(places)d decimal places.", places=places), "places")
 
 
 def _check_range(value: Decimal, minimum, maximum, locale) -> None:
     if value.adjusted() >= INTEGER_DIGITS:
         raise InputError(_l("Enter at most %(digits)d digits before the decimal mark.",
-                            digits=INTEGER_DIGITS))
+                            digits=INTEGER_DIGITS), "digits")
     if maximum is not None and value > maximum:
-        raise InputError(_l("Enter at most %(maximum)s.", maximum=format_number(maximum, locale)))
+        raise InputError(_l("Enter at most %(maximum)s.",
+                            maximum=format_number(maximum, locale)), "maximum")
     if minimum is not None and value < minimum:
-        raise InputError(_l("Enter at least %(minimum)s.", minimum=format_number(minimum, locale)))
+        raise InputError(_l("Enter at least %(minimum)s.",
+                            minimum=format_number(minimum, locale)), "minimum")
 
 
 def plain(value: Decimal, locale=None) -> str:
@@ -244,7 +260,7 @@ def _month_names(locale_name: str) -> dict[str, int]:
 
 
 def _refuse_date():
-    raise InputError(_l("Enter a date, e.g. 2024-03-05."))
+    raise InputError(_l("Enter a date, e.g. 2024-03-05."), "date")
 
 
 # -- writing ---------------------------------------------------------------------------------

@@ -67,11 +67,12 @@ def posted_edit(state, section: str, index: int | None, formdata) -> tuple[RuleE
 
 
 def refuse_input(edit: RuleEdit, errors: dict[str, str]) -> None:
-    """Put the messages of numbers that could not be read on their fields; the rule has errors."""
+    """Put the messages of numbers that could not be read on fields the policy check left
+    without one (its own wording wins); the rule has errors."""
     for key, message in errors.items():
         target = field_for(edit.form, key)
         if target is not None:
-            target.errors = [message]
+            target.errors = list(target.errors) or [message]
             edit.has_errors = True
 
 
