@@ -7,8 +7,8 @@ from flask_babel import gettext as _
 from app.errors import lost_write_response
 from app.forms import build_edit_form
 from app.htmx import redirect_to
-from app.i18n import date_filter
 from app.incomes import bp, upstream
+from app.numbers import format_date
 from app.upstream import RateLimited, Unavailable, ValidationError
 
 
@@ -66,4 +66,4 @@ def _note_rounding(body: dict, saved: dict) -> None:
     sent, stored = body.get("vat_period_started_at"), saved.get("vat_period_started_at")
     if sent and stored and sent != stored:
         flash(_("The VAT period start was set to the first day of the period: %(day)s.",
-                day=date_filter(stored)), "info")
+                day=format_date(stored)), "info")
