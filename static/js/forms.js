@@ -73,23 +73,31 @@
   });
 
   // Before sending: the same two checks the server makes, so the answer comes at once.
-  function fieldError(input, message) {
+  // One message list of a kind ("client-error", "totals-error") under an input, or none.
+  function showMessage(input, kind, message) {
     var field = input.closest(".field") || input.parentNode;
-    var old = field.querySelector("[data-client-error]");
+    var old = field.querySelector("[data-" + kind + "]");
     if (old) { old.remove(); }
-    field.classList.toggle("has-error", Boolean(message));
-    if (!message) { input.removeAttribute("aria-invalid"); return false; }
+    if (!message) { return field; }
     var list = document.createElement("ul");
     list.className = "field__errors";
-    list.setAttribute("data-client-error", "");
-    list.id = input.id + "-client-error";
+    list.setAttribute("data-" + kind, "");
+    list.setAttribute("aria-live", "polite");
+    list.id = input.id + "-" + kind;
     var item = document.createElement("li");
     item.textContent = message;
     list.appendChild(item);
     field.appendChild(list);
     input.setAttribute("aria-invalid", "true");
     input.setAttribute("aria-describedby", list.id);
-    return true;
+    return field;
+  }
+
+  function fieldError(input, message) {
+    var field = showMessage(input, "client-error", message);
+    field.classList.toggle("has-error", Boolean(message));
+    if (!message) { input.removeAttribute("aria-invalid"); }
+    return Boolean(message);
   }
 
   function orderProblem(start) {
@@ -147,24 +155,8 @@
   // being typed in is never overwritten; the values put in are remembered in totals_auto, so
   // the server tells them from typed ones next time.
   function totalsMessage(input, message) {
-    var holder = input.closest(".field") || input.parentNode;
-    var old = holder.querySelector("[data-totals-error]");
-    if (old) { old.remove(); }
-    if (!message) {
-      if (!holder.querySelector(".field__errors")) { input.removeAttribute("aria-invalid"); }
-      return;
-    }
-    var list = document.createElement("ul");
-    list.className = "field__errors";
-    list.id = input.id + "-totals-error";
-    list.setAttribute("data-totals-error", "");
-    list.setAttribute("aria-live", "polite");
-    var item = document.createElement("li");
-    item.textContent = message;
-    list.appendChild(item);
-    holder.appendChild(list);
-    input.setAttribute("aria-invalid", "true");
-    input.setAttribute("aria-describedby", list.id);
+    var field = showMessage(input, "totals-error", message);
+    if (!message && !field.querySelector(".field__errors")) { input.removeAttribute("aria-invalid"); }
   }
 
   document.addEventListener("totals", function (event) {

@@ -31,6 +31,18 @@ def live(client, path: str, form: BrowserForm) -> dict:
     return json.loads(response.headers["HX-Trigger"])["totals"]
 
 
+def refused(client, path: str, form: BrowserForm) -> str:
+    """Submit the form; it must come back refused (400); its html."""
+    response = client.post(path, data=form.data(), headers=EN)
+    assert response.status_code == 400, response.get_data(as_text=True)[:2000]
+    return response.get_data(as_text=True)
+
+
+def cell(html: str, input_id: str, end: str = "</td>") -> str:
+    """The markup of one input and its messages."""
+    return html.split(f'id="{input_id}"')[1].split(end)[0]
+
+
 def new_form(client, base: str, api, net: str = "1000", vat: str = "27%") -> BrowserForm:
     """The new-document form with a number, a partner, one row with net and a VAT category."""
     ids = catalogue(api)
@@ -85,11 +97,9 @@ def test_a_vat_that_disagrees_with_the_rate_is_refused_on_its_field_and_nothing_
     form.set("assignments-0-gross_amount", "1300").set("note", "megjegyzés marad")
     form.pairs += [("items-0-name", "Tanácsadás"), ("items-0-quantity", "2"),
                    ("items-0-unit_price", "500"), ("items-0-vat_percent", "27")]
-    response = client.post(base + "new", data=form.data(), headers=EN)
-    html = response.get_data(as_text=True)
-    assert response.status_code == 400
-    cell = html.split('id="assignments-0-vat_amount"')[1].split("</td>")[0]
-    assert "At 27% the VAT on HUF1,000 is HUF270, not HUF300." in cell
+    html = refused(client, base + "new", form)
+    assert "At 27% the VAT on HUF1,000 is HUF270, not HUF300." in cell(
+        html, "assignments-0-vat_amount")
     assert creates(sandbox_log, company.id) == []
     kept = BrowserForm(html)
     assert kept.get("partner_name") == "Alfa Kft." and kept.get("note") == "megjegyzés marad"
@@ -102,10 +112,8 @@ def test_net_plus_vat_other_than_gross_is_refused_on_gross(client, company, api,
     base = signed_in(client, company)
     form = new_form(client, base, api).set("assignments-0-vat_amount", "270")
     form.set("assignments-0-gross_amount", "1370")
-    response = client.post(base + "new", data=form.data(), headers=EN)
-    html = response.get_data(as_text=True)
-    assert response.status_code == 400
-    assert "Net + VAT is" in html.split('id="assignments-0-gross_amount"')[1].split("</td>")[0]
+    html = refused(client, base + "new", form)
+    assert "Net + VAT is" in cell(html, "assignments-0-gross_amount")
     assert creates(sandbox_log, company.id) == []
 
 
@@ -114,10 +122,8 @@ def test_a_header_that_differs_from_its_rows_is_refused(client, company, api, sa
     form = new_form(client, base, api).set("assignments-0-vat_amount", "270")
     form.set("assignments-0-gross_amount", "1270").set("net_amount", "2000")
     form.set("vat_amount", "540").set("gross_amount", "2540")
-    response = client.post(base + "new", data=form.data(), headers=EN)
-    html = response.get_data(as_text=True)
-    assert response.status_code == 400
-    field = html.split('id="net_amount"')[1].split("</div>")[0]
+    html = refused(client, base + "new", form)
+    field = cell(html, "net_amount", "</div>")
     assert "The rows below add up to" in field
     assert creates(sandbox_log, company.id) == []
 
@@ -126,11 +132,8 @@ def test_a_negative_amount_on_an_ordinary_document_is_refused(client, company, a
                                                               sandbox_log):
     base = signed_in(client, company)
     form = new_form(client, base, api, net="-1000").set("assignments-0-gross_amount", "-1270")
-    response = client.post(base + "new", data=form.data(), headers=EN)
-    html = response.get_data(as_text=True)
-    assert response.status_code == 400
-    assert "Negative amounts belong on a storno only" in html.split(
-        'id="assignments-0-net_amount"')[1].split("</td>")[0]
+    html = refused(client, base + "new", form)
+    assert "Negative amounts belong on a storno only" in cell(html, "assignments-0-net_amount")
     assert 'value="-1000"' in html
     assert creates(sandbox_log, company.id) == []
     answer = live(client, base + "totals", form)
@@ -155,34 +158,31 @@ def test_a_storno_with_positive_amounts_is_refused_and_negative_ones_are_sent(
     assert sent["body"]["assignments"][0]["gross_amount"] == "-1270.00"
 
 
+def edit_page(client, company, api, vat: str, gross: str) -> tuple[str, BrowserForm]:
+    """An accounting document with one 27% row of net 1000; its edit path and form."""
+    created = make_income(api, assignments=[{
+        "revenue_type": catalogue(api).revenue_types[0], "net_amount": "1000",
+        "vat_amount": vat, "gross_amount": gross, "vat": vat_id(api, "27%")}])
+    path = f"{signed_in(client, company)}{created['id']}/edit"
+    return path, page_form(client, path)
+
+
 def test_an_income_edit_that_breaks_its_row_is_refused_before_the_patch(client, company, api,
                                                                          sandbox_log):
-    ids = catalogue(api)
-    created = make_income(api, assignments=[{
-        "revenue_type": ids.revenue_types[0], "net_amount": "1000", "vat_amount": "270",
-        "gross_amount": "1270", "vat": vat_id(api, "27%")}])
-    base = signed_in(client, company)
-    path = f"{base}{created['id']}/edit"
-    form = page_form(client, path).set("assignments-0-net_amount", "2000")
+    path, form = edit_page(client, company, api, "270", "1270")
+    form.set("assignments-0-net_amount", "2000")
     sandbox_log.reset()
-    response = client.post(path, data=form.data(), headers=EN)
-    html = response.get_data(as_text=True)
-    assert response.status_code == 400
-    assert "At 27% the VAT on" in html.split('id="assignments-0-vat_amount"')[1].split("</td>")[0]
+    html = refused(client, path, form)
+    assert "At 27% the VAT on" in cell(html, "assignments-0-vat_amount")
     assert patches(sandbox_log, company.id) == []
-    answer = live(client, base + "totals", form)
+    answer = live(client, f"/c/{company.id}/incomes/totals", form)
     assert "At 27% the VAT on" in answer["errors"]["assignments-0-vat_amount"]
 
 
 def test_an_edit_that_leaves_the_amounts_alone_is_not_held_to_them(client, company, api,
                                                                    sandbox_log):
-    ids = catalogue(api)
-    created = make_income(api, assignments=[{
-        "revenue_type": ids.revenue_types[0], "net_amount": "1000", "vat_amount": "300",
-        "gross_amount": "1300", "vat": vat_id(api, "27%")}])
-    base = signed_in(client, company)
-    path = f"{base}{created['id']}/edit"
-    form = page_form(client, path).set("note", "csak megjegyzés")
+    path, form = edit_page(client, company, api, "300", "1300")
+    form.set("note", "csak megjegyzés")
     sandbox_log.reset()
     assert client.post(path, data=form.data(), headers=EN).status_code == 303
     assert patches(sandbox_log, company.id) == [{"note": "csak megjegyzés"}]
@@ -196,10 +196,8 @@ def test_an_expense_row_that_does_not_add_up_is_refused_before_the_patch(client,
     path = f"{base}{created['id']}/edit"
     form = page_form(client, path).set("assignments-0-gross_amount", "1290")
     sandbox_log.reset()
-    response = client.post(path, data=form.data(), headers=EN)
-    html = response.get_data(as_text=True)
-    assert response.status_code == 400
-    assert "Net + VAT is" in html.split('id="assignments-0-gross_amount"')[1].split("</td>")[0]
+    html = refused(client, path, form)
+    assert "Net + VAT is" in cell(html, "assignments-0-gross_amount")
     assert exp.patches(sandbox_log, company.id) == []
     income_base = f"/c/{company.id}/incomes/"
     answer = live(client, income_base + "totals", form.set("assignments-0-gross_amount", ""))

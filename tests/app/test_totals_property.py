@@ -9,8 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app import create_app
-from app.forms.totals import PLAIN, STORNO, Rules, filled, line_problems, vat_of
-from app.money import currency_digits
+from app.forms.totals import PLAIN, STORNO, Rules, filled, line_problems, vat_of, vat_places
 
 CURRENCIES = ("HUF", "EUR", "USD", "JPY", "CHF")
 RATES = st.one_of(st.sampled_from([Decimal(27), Decimal(18), Decimal(5), Decimal(0)]),
@@ -29,7 +28,7 @@ def app(tmp_path_factory):
 def nets(draw, currency: str) -> Decimal:
     """A net amount in the currency's unit, up to ten thousand million, either sign."""
     units = draw(st.integers(min_value=-10**12, max_value=10**12))
-    return Decimal(units).scaleb(-currency_digits(currency))
+    return Decimal(units).scaleb(-vat_places(currency))
 
 
 @st.composite
@@ -40,16 +39,21 @@ def lines(draw):
     return Rules(currency, STORNO if net < 0 else PLAIN), draw(RATES), net
 
 
+def computed(rules: Rules, rate: Decimal, net: Decimal) -> dict:
+    """A line with VAT and gross worked out from its net."""
+    return {"net_amount": net, **filled({"net_amount": net}, rate, rules,
+                                        {"vat_amount", "gross_amount"})}
+
+
 @settings(max_examples=200, deadline=None)
 @given(lines())
 def test_computed_vat_plus_net_is_gross_exactly_and_passes_the_check(app, line):
     rules, rate, net = line
-    computed = {"net_amount": net, **filled({"net_amount": net}, rate, rules,
-                                            {"vat_amount", "gross_amount"})}
-    assert computed["net_amount"] + computed["vat_amount"] == computed["gross_amount"]
-    assert computed["vat_amount"] == computed["vat_amount"].quantize(rules.unit)
+    line = computed(rules, rate, net)
+    assert line["net_amount"] + line["vat_amount"] == line["gross_amount"]
+    assert line["vat_amount"] == line["vat_amount"].quantize(rules.unit)
     with app.test_request_context():
-        assert line_problems(computed, rate, rules) == {}
+        assert line_problems(line, rate, rules) == {}
 
 
 @settings(max_examples=200, deadline=None)
@@ -73,9 +77,8 @@ def test_a_typed_line_the_check_accepts_adds_up_within_one_unit(app, line, vat_o
 @given(lines())
 def test_a_wrong_sign_is_never_accepted(app, line):
     rules, rate, net = line
-    computed = {"net_amount": net, **filled({"net_amount": net}, rate, rules,
-                                            {"vat_amount", "gross_amount"})}
+    line = computed(rules, rate, net)
     flipped = Rules(rules.currency, PLAIN if rules.sign == STORNO else STORNO)
     with app.test_request_context():
-        problems = line_problems(computed, rate, flipped)
-    assert bool(problems) == any(value != 0 for value in computed.values())
+        problems = line_problems(line, rate, flipped)
+    assert bool(problems) == any(value != 0 for value in line.values())
