@@ -118,7 +118,18 @@ def _instantiate(layout: Layout, options: Options, **form_kwargs) -> RecordForm:
         if table is not None and table.editable:
             attrs[table.name] = table_field(table)
     form_class = type("RecordEditForm", (RecordForm,), attrs)
-    return form_class(data=_initial_data(layout), layout=layout, **form_kwargs)
+    form = form_class(data=_initial_data(layout), layout=layout, **form_kwargs)
+    _keep_submitted_partner(form)
+    return form
+
+
+def _keep_submitted_partner(form: RecordForm) -> None:
+    """A partner picked by search is not among the rendered choices: keep it selectable, so a
+    form sent back with an error still holds it."""
+    for spec in form.layout.specs.values():
+        if spec.widget_name == "partner" and spec.name in form._fields:
+            field = form[spec.name]
+            field.choices = with_current(list(field.choices), field.data, None)
 
 
 def _choices(spec: FieldSpec, layout: Layout) -> list:

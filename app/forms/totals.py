@@ -25,8 +25,7 @@ from typing import Any
 from flask_babel import gettext as _
 
 from app.forms.kinds import ref_id
-from app.i18n import money
-from app.money import currency_digits
+from app.numbers import WHOLE_CURRENCIES, amount_places, format_amount, format_number
 
 AMOUNTS = ("net_amount", "vat_amount", "gross_amount")
 RATE = "vat"
@@ -45,7 +44,7 @@ class Rules:
     @property
     def unit(self) -> Decimal:
         """The currency's smallest unit (1 for HUF, 0.01 for EUR)."""
-        return Decimal(1).scaleb(-currency_digits(self.currency))
+        return Decimal(1).scaleb(-vat_places(self.currency))
 
 
 @dataclass
@@ -61,6 +60,21 @@ class Sheet:
     base_header: dict = field(default_factory=dict)
     base: dict[Any, dict] = field(default_factory=dict)
     new: bool = True
+
+
+def vat_places(currency: str | None) -> int:
+    """Decimals VAT is rounded to: whole forints (as Hungarian invoices state VAT), else the
+    currency's own (app.numbers.amount_places)."""
+    return 0 if str(currency or "").upper() in WHOLE_CURRENCIES else amount_places(currency)
+
+
+def money(value: Decimal, currency: str | None) -> str:
+    """An amount for a message: the currency's display, or two decimals where it has cents
+    the display would round away (forints typed with fillér)."""
+    shown = format_amount(value, currency)
+    if value == value.quantize(Decimal(1).scaleb(-vat_places(currency))):
+        return shown
+    return f"{format_number(value, places=amount_places())} {currency or ''}".strip()
 
 
 def vat_of(net: Decimal, rate: Decimal, unit: Decimal) -> Decimal:

@@ -93,8 +93,11 @@ def test_a_typed_vat_is_kept_and_flagged_while_a_computed_one_follows_net(client
 def test_a_vat_that_disagrees_with_the_rate_is_refused_on_its_field_and_nothing_is_sent(
         client, company, api, sandbox_log):
     base = signed_in(client, company)
+    partner = api.post("/2/partners/create/", json={"name": "Kiválasztott Kft.",
+                                                     "is_customer": True}).json()
     form = new_form(client, base, api).set("assignments-0-vat_amount", "300")
     form.set("assignments-0-gross_amount", "1300").set("note", "megjegyzés marad")
+    form.set("partner_id", str(partner["id"]))
     form.pairs += [("items-0-name", "Tanácsadás"), ("items-0-quantity", "2"),
                    ("items-0-unit_price", "500"), ("items-0-vat_percent", "27")]
     html = refused(client, base + "new", form)
@@ -105,6 +108,7 @@ def test_a_vat_that_disagrees_with_the_rate_is_refused_on_its_field_and_nothing_
     assert kept.get("partner_name") == "Alfa Kft." and kept.get("note") == "megjegyzés marad"
     assert kept.get("items-0-name") == "Tanácsadás" and kept.get("items-0-unit_price") == "500"
     assert kept.get("assignments-0-vat_amount") == "300"
+    assert kept.get("partner_id") == str(partner["id"])
     assert kept.get("assignments-0-net_amount") == "1000"
 
 
