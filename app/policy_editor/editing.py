@@ -67,12 +67,12 @@ def posted_edit(state, section: str, index: int | None, formdata) -> tuple[RuleE
 
 
 def refuse_input(edit: RuleEdit, errors: dict[str, str]) -> None:
-    """Put the messages of numbers that could not be read on fields the policy check left
-    without one (its own wording wins); the rule has errors."""
+    """Put the messages of numbers that could not be read on their fields, in place of the
+    policy check's (which reads the kept text differently); the rule has errors."""
     for key, message in errors.items():
         target = field_for(edit.form, key)
         if target is not None:
-            target.errors = list(target.errors) or [message]
+            target.errors = [message]
             edit.has_errors = True
 
 

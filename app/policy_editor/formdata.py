@@ -85,9 +85,10 @@ def value_text(value) -> str:
 
 def number_text(value) -> str:
     """A stored number as the page's locale writes it in an input (1234,5 on a Hungarian page);
-    a value that is not a number as it is."""
-    number = to_decimal(value)
-    return value_text(value) if number is None else format_number(number, grouping=False)
+    text (a number stored as a string, or text kept as typed) as it is."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return value_text(value)
+    return format_number(to_decimal(value), grouping=False)
 
 
 def tag_tokens(tags, catalog) -> list[str]:

@@ -5,7 +5,7 @@ its stored form (2000000 stays an integer, a tag named by name stays a name).
 """
 from __future__ import annotations
 
-from app.numbers import AMOUNT_PLACES, InputError, parse_number, to_decimal
+from app.numbers import InputError, parse_amount, parse_number, to_decimal
 from app.policies import NUMERIC_FIELDS
 from app.policy_editor.formdata import REF_KEYS
 from app.policy_editor.ruleform import NEW_TAG, orig_of
@@ -58,14 +58,23 @@ def condition_value(field, op, text, text2):
 def scalar(field, text):
     """A number for amounts and the income type (kept as typed when it is not one), else text."""
     text = (text or "").strip()
-    return number(text) if field in NUMERIC_FIELDS else text
+    return number(text, reader(field)) if field in NUMERIC_FIELDS else text
 
 
-def number(text: str, places: int | None = AMOUNT_PLACES):
+def reader(field: str):
+    """How a value of a numeric field (or a split part's "amount"/"percent") is read."""
+    if field == "type":
+        return lambda text: parse_number(text, places=0)
+    if field == "percent":
+        return parse_number
+    return parse_amount
+
+
+def number(text: str, read=parse_amount):
     """1 234,50 -> 1234.5; whole numbers as int; what is refused stays text (input_errors says
     why, and the rule is not applied)."""
     try:
-        value = parse_number(text, places=places)
+        value = read(text)
     except InputError:
         return text
     if value is None:
@@ -82,18 +91,19 @@ def input_errors(form) -> dict[str, str]:
             texts = {"value": row.value.data, "value2": row.value2.data if
                      row.op.data == "between" else ""}
             for name, text in texts.items():
-                _refusal(errors, f"conditions-{index}-{name}", text, row.op.data == "in")
+                _refusal(errors, f"conditions-{index}-{name}", text, reader(row.field.data),
+                         row.op.data == "in")
     for index, entry in enumerate(form.split if form.use_split.data else []):
-        places = AMOUNT_PLACES if entry.form.kind.data == "amount" else None
-        _refusal(errors, f"split-{index}-share", entry.form.share.data, places=places)
+        read = reader("amount" if entry.form.kind.data == "amount" else "percent")
+        _refusal(errors, f"split-{index}-share", entry.form.share.data, read)
     return errors
 
 
-def _refusal(errors: dict, key: str, text, listed: bool = False, places=AMOUNT_PLACES) -> None:
+def _refusal(errors: dict, key: str, text, read, listed: bool = False) -> None:
     items = (text or "").split(LIST_SEPARATOR) if listed else [text]
     for item in items:
         try:
-            parse_number(item, places=places)
+            read(item)
         except InputError as error:
             errors[key] = str(error)
             return
@@ -165,7 +175,7 @@ def part_from(row, catalogs) -> dict:
     kind = row.kind.data if row.kind.data in ("percent", "amount") else "percent"
     other = "amount" if kind == "percent" else "percent"
     result = targets_from(row, orig, catalogs)
-    share = number((row.share.data or "").strip(), AMOUNT_PLACES if kind == "amount" else None)
+    share = number((row.share.data or "").strip(), reader(kind))
     same = to_decimal(orig.get(kind)) is not None and to_decimal(orig.get(kind)) == \
         to_decimal(share)
     result[kind] = orig.get(kind) if same else share
