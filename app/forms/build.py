@@ -35,7 +35,7 @@ def live_attrs(url: str, name: str) -> dict:
     """htmx attributes that send the form to the totals endpoint when this input changes."""
     trigger = "change" if name in ("vat", "currency") else "input changed delay:300ms"
     return {"hx-post": url, "hx-trigger": trigger, "hx-include": "closest form",
-            "hx-swap": "none", "hx-sync": "closest form:replace", "data-totals": name}
+            "hx-swap": "none", "hx-sync": "closest form:queue last", "data-totals": name}
 
 
 def build_edit_form(record: dict, catalogs: dict, *, company: dict | None = None,

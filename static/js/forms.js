@@ -180,4 +180,16 @@
       if (input) { totalsMessage(input, answer.errors[name]); }
     });
   });
+
+  // Once the form is really being sent (no check above stopped it), a live totals request
+  // still waiting for its delay is not started: leaving the page would only abort it.
+  document.addEventListener("submit", function (event) {
+    if (!event.defaultPrevented) { event.target.setAttribute("data-sending", ""); }
+  });
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var input = event.target;
+    if (input.hasAttribute("data-totals") && input.closest("form[data-sending]")) {
+      event.preventDefault();
+    }
+  });
 })();
