@@ -168,7 +168,7 @@ def _sign_problems(line: dict, rules: Rules) -> dict[str, str]:
 
 
 def _percent(rate: Decimal) -> str:
-    return format(rate.normalize(), "f")
+    return format_number(rate.normalize())
 
 
 def rates_by_id(catalogs: dict) -> dict[int, Decimal]:
