@@ -111,7 +111,7 @@ def test_sorting_and_pages_go_through_the_api(client, company, api, sandbox_log)
 
 def test_a_dot_grouped_amount_is_refused_on_a_hungarian_queue_never_read_as_100(client, company,
                                                                                api):
-    small = waiting(api, net_amount="100.00", gross_amount="127.00")
+    waiting(api, net_amount="100.00", gross_amount="127.00")  # listed if 100.000 were 100
     big = waiting(api, net_amount="100000.00", gross_amount="127000.00")
     base = review_base(client, company)
     client.get("/lang/hu")
