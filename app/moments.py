@@ -21,10 +21,15 @@ def _zone(name: str) -> ZoneInfo:
     return ZoneInfo(name)
 
 
+def company_zone_name() -> str:
+    """The name of the company's time zone (the TIMEZONE setting)."""
+    name = current_app.config.get("TIMEZONE") if has_app_context() else None
+    return str(name or DEFAULT_TIMEZONE)
+
+
 def company_zone() -> tzinfo:
     """The company's time zone from the configuration."""
-    name = current_app.config.get("TIMEZONE") if has_app_context() else None
-    return _zone(name or DEFAULT_TIMEZONE)
+    return _zone(company_zone_name())
 
 
 def as_utc(value) -> datetime | None:

@@ -14,6 +14,7 @@ from wtforms import SelectField, StringField
 
 from app.expenses import since as since_time
 from app.forms.filters import ANY, ListFilterForm, amounts, choice, compact, days, page_size
+from app.moments import company_zone_name
 
 # Which filter field an upstream error about a query parameter belongs to.
 FIELD_OF = {"updated_since": "since", "from_date": "created_from", "to_date": "created_to",
@@ -48,7 +49,7 @@ def filter_form(args: MultiDict) -> FilterForm:
     form = FilterForm(formdata=data)
     form.tz.choices = since_time.zone_choices(form.tz.data)
     if not form.tz.data:
-        form.tz.data = since_time.DEFAULT_ZONE
+        form.tz.data = company_zone_name()
     return form
 
 

@@ -20,7 +20,8 @@ from app.numbers import format_number, parse_amount, parse_date, parse_number, t
 # The API's Numeric(16, 6) rates and Numeric(14, 4) quantities and percents: ten digits before
 # the point.
 SMALL_MAX = Decimal("9999999999.9999")
-RATE_PLACES, SMALL_PLACES = 6, 4
+# Four places for rates too: the expense API keeps four (and rounds more away without a word).
+RATE_PLACES, SMALL_PLACES = 4, 4
 CHOICE_MSG = _l("Choose one of the options.")
 
 

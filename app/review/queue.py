@@ -14,6 +14,7 @@ from datetime import UTC, datetime, timedelta
 from functools import partial
 
 from app.incomes.upstream import LIST, PARTNERS
+from app.moments import as_utc
 from app.numbers import to_decimal
 from app.review.filters import Filters, LocalFilter
 from app.review.reasons import Context, missing_revenue_type, policy_outcome
@@ -118,8 +119,5 @@ def cached_partners(api) -> frozenset:
 
 
 def _after(stamp, since: datetime) -> bool:
-    try:
-        when = datetime.fromisoformat(str(stamp).replace("Z", "+00:00"))
-    except ValueError:
-        return False
-    return (when if when.tzinfo else when.replace(tzinfo=UTC)) >= since
+    when = as_utc(stamp)
+    return when is not None and when >= since

@@ -15,6 +15,8 @@ from app.cells import Days
 from app.config import ConfigError
 from app.numbers import format_date, format_datetime, format_relative
 from app.store.review_log import recent_actions
+from tests.app.expenses_helpers import list_args
+from tests.app.expenses_helpers import signed_in as expenses_signed_in
 from tests.app.test_review_support import open_screen, review_base, step, waiting
 
 SUMMER = "2024-07-01T10:00:00Z"  # 12:00 in Budapest (CEST)
@@ -102,3 +104,13 @@ def test_the_undo_bar_says_how_long_ago_the_action_was(client, company, api):
     html = client.get(f"{base}{created['id']}").get_data(as_text=True)
     bar = html[html.index('id="review-undo"'):]
     assert re.search(r'<time datetime="[^"]+" title="[^"]+">\d+ seconds? ago</time>', bar)
+
+
+def test_changed_since_is_read_in_the_company_zone_by_default(app_config, company, sandbox_log):
+    client = _app(app_config, TIMEZONE="Asia/Tokyo").test_client()
+    base = expenses_signed_in(client, company)
+    sandbox_log.reset()
+    day = (datetime.now(UTC) - timedelta(days=1)).strftime("%Y-%m-%d")
+    html = client.get(f"{base}?since={day}T09:00").get_data(as_text=True)
+    assert list_args(sandbox_log, company.id)[-1]["updated_since"] == [f"{day}T09:00:00+09:00"]
+    assert '<option selected value="Asia/Tokyo">Asia/Tokyo</option>' in html
