@@ -139,11 +139,11 @@ class RecordForm(FlaskForm):
 
         return check_form(self)
 
-    def totals_context(self) -> str:
-        """The JSON the live totals request carries (currency, sign, new; app.forms.totals)."""
-        from app.forms.totals import form_context
+    def totals_inputs(self) -> dict[str, str]:
+        """The hidden inputs of the live totals request (app.forms.totals.page_inputs)."""
+        from app.forms.totals import page_inputs
 
-        return form_context(self)
+        return page_inputs(self)
 
     def changes(self) -> dict:
         """The PATCH body: what the user changed, pair partners, whole lists (after check)."""

@@ -240,14 +240,28 @@ def check_form_totals(form) -> bool:
     """Put a message on every amount that does not add up; True when none."""
     if not any(name in form.layout.specs for name in AMOUNTS) and form.layout.table is None:
         return True
-    found = sheet_problems(form_sheet(form), rates_by_id(form.layout.catalogs),
-                           form_rules(form))
+    sheet, rates, rules = form_sheet(form), rates_by_id(form.layout.catalogs), form_rules(form)
+    _follow_page(form, sheet, rates, rules)
+    found = sheet_problems(sheet, rates, rules)
     for (key, name), message in found.items():
         if key is HEADER:
             form.add_error(name, message)
         else:
             _row_error(form, key, name, message)
     return not found
+
+
+def _follow_page(form, sheet: Sheet, rates: dict, rules: Rules) -> None:
+    """Cells the page computed (totals_auto) and the user left alone follow their sources, as
+    they would have had the page's last answer come before the submit."""
+    from flask import request
+
+    auto = _json(request.form.get("totals_auto"))
+    free = {cell for cell, field in _cell_fields(form).items()
+            if auto.get(field.name) and str(field.data or "").strip() == auto[field.name]}
+    for (key, name), value in _fill(sheet, rates, rules, free).items():
+        if key is HEADER:
+            form.values[name] = value
 
 
 def _row_error(form, key: int, name: str, message: str) -> None:
@@ -260,19 +274,61 @@ def _row_error(form, key: int, name: str, message: str) -> None:
     form.row_errors.setdefault(table.name, {}).setdefault(key, []).append(f"{label}: {message}")
 
 
-def form_context(form) -> str:
-    """The JSON the page keeps for the live totals request: currency, sign, new."""
+def page_inputs(form) -> dict[str, str]:
+    """The hidden inputs the page keeps for the live request: the form's currency, sign and
+    kind (totals_context), and the cells that follow from others as rendered (totals_auto):
+    a VAT that is net x rate, a gross that is net + VAT, a header that is the sum of its rows
+    go on following them when net changes; any other value stays as it is, and is checked."""
     record = form.record
-    currency = form.values.get("currency") or record.get("currency")
+    currency = currency_code(form.values.get("currency") or record.get("currency"),
+                             form.layout.catalogs)
     sign = record_sign(record, bool(record.get("referred_invoice_number")), form.layout.new)
-    return json.dumps({"currency": currency_code(currency, form.layout.catalogs), "sign": sign,
-                       "new": form.layout.new}, separators=(",", ":"))
+    context = {"currency": currency, "sign": sign, "new": form.layout.new}
+    auto = _derived_cells(_rendered(form), form.layout.catalogs, Rules(currency, sign))
+    return {"totals_context": _compact(context), "totals_auto": _compact(auto)}
+
+
+def _rendered(form) -> dict[str, str]:
+    """{input name: text} of the form's amount inputs and VAT cells as they are rendered."""
+    return {field.name: "" if field.data is None else str(field.data)
+            for field in _cell_fields(form).values()}
+
+
+def _cell_fields(form) -> dict[tuple, Any]:
+    """{(row key or HEADER, column): input} of the amount inputs and VAT cells of a form."""
+    cells = {(HEADER, name): form[name] for name in AMOUNTS
+             if form.is_editable(name) and name in form._fields}
+    table = form.layout.table
+    if table is not None and table.editable and table.name in form._fields:
+        cells.update({(key, column): entry[column]
+                      for key, entry in enumerate(form[table.name].entries)
+                      for column in (*AMOUNTS, RATE) if column in table.editable})
+    return cells
+
+
+def _derived_cells(data: dict, catalogs: dict, rules: Rules) -> dict[str, str]:
+    sheet, inputs, _errors = _post_sheet(data, {"new": True})
+    now = {_input_name(HEADER, k): v for k, v in sheet.header.items()}
+    now.update({_input_name(key, k): v for key, row in sheet.rows.items() for k, v in row.items()})
+    free = {_parse_name(name) for name, text in inputs.items() if text}
+    expected = _fill(sheet, rates_by_id(catalogs), rules, free)
+    moved = {cell for cell, value in expected.items() if now.get(_input_name(*cell)) != value}
+    # A cell computed from one that would move is not derived from what the page shows.
+    follows = {cell for cell in expected if cell not in moved and not (
+        cell[0] is HEADER and any(key is not HEADER for key, _name in moved)) and not (
+        cell[1] == "gross_amount" and (cell[0], "vat_amount") in moved)}
+    return {_input_name(*cell): inputs[_input_name(*cell)] for cell in follows}
+
+
+def _compact(value: dict) -> str:
+    return json.dumps(value, separators=(",", ":"))
 
 
 # --- The live request while the user types (app/incomes/views_totals.py) ---------------------
 
 def live(data, catalogs: dict) -> dict:
-    """What the page shows after a keystroke: computed cells, messages, the computed values.
+    """What the page shows after a keystroke: computed cells (with the text each replaces, so a
+    cell typed in since the request is left alone), messages, the computed values.
 
     data: the posted form (MultiDict). A VAT or gross cell is computed only while it is empty
     or still holds the value computed last time (`totals_auto`); a typed one is checked.
@@ -280,13 +336,16 @@ def live(data, catalogs: dict) -> dict:
     context, auto = _json(data.get("totals_context")), _json(data.get("totals_auto"))
     rules = _live_rules(data, context, catalogs)
     sheet, inputs, errors = _post_sheet(data, context)
-    free = {name for name, text in inputs.items() if not text or auto.get(name) == text}
-    values = _fill(sheet, rates_by_id(catalogs), rules, free)
+    free = {_parse_name(name) for name, text in inputs.items()
+            if not text or auto.get(name) == text}
+    values = {_input_name(*cell): value
+              for cell, value in _fill(sheet, rates_by_id(catalogs), rules, free).items()}
     for (key, name), message in sheet_problems(sheet, rates_by_id(catalogs), rules).items():
         errors.setdefault(_input_name(key, name), message)
     shown = {name: _to_form(value) for name, value in values.items()}
     kept = {name: text for name, text in auto.items() if inputs.get(name) == text}
     return {"values": shown, "auto": {**kept, **shown},
+            "was": {name: inputs.get(name, "") for name in shown},
             "errors": {name: errors.get(name, "") for name in inputs}}
 
 
@@ -337,21 +396,22 @@ def _input_name(key: Any, name: str) -> str:
     return name if key is HEADER else f"assignments-{key}-{name}"
 
 
-def _fill(sheet: Sheet, rates: dict, rules: Rules, free: set[str]) -> dict[str, Decimal]:
-    """Compute the free cells in place: rows from net and rate, the header from the rows."""
-    out: dict[str, Decimal] = {}
+def _fill(sheet: Sheet, rates: dict, rules: Rules, free: set[tuple]) -> dict[tuple, Decimal]:
+    """Compute the free cells ((row key or HEADER, column)) in place: rows from net and rate,
+    the header from the rows (or its own net + VAT)."""
+    out: dict[tuple, Decimal] = {}
     for key, row in sheet.rows.items():
-        cells = {name for name in AMOUNTS if _input_name(key, name) in free}
+        cells = {name for name in AMOUNTS if (key, name) in free}
         for name, value in filled(row, rates.get(row.get(RATE)), rules, cells).items():
-            row[name] = out[_input_name(key, name)] = value
+            row[name] = out[(key, name)] = value
     rows = list(sheet.rows.values())
     for name in AMOUNTS:
         values = [row.get(name) for row in rows]
-        if name in free and values and None not in values:
-            sheet.header[name] = out[name] = sum(values, Decimal(0))
-    cells = {name for name in AMOUNTS if name in free and name not in out}
+        if (HEADER, name) in free and values and None not in values:
+            sheet.header[name] = out[(HEADER, name)] = sum(values, Decimal(0))
+    cells = {name for name in AMOUNTS if (HEADER, name) in free and (HEADER, name) not in out}
     for name, value in filled(sheet.header, None, rules, cells).items():
-        sheet.header[name] = out[name] = value
+        sheet.header[name] = out[(HEADER, name)] = value
     return out
 
 

@@ -164,14 +164,19 @@
     var answer = event.detail || {};
     if (!form) { return; }
     var auto = {};
+    var was = answer.was || {};
     Object.keys(answer.values || {}).forEach(function (name) {
       var input = form.elements.namedItem(name);
-      if (!input || input === document.activeElement) { return; }
+      // Typed in (or being typed in) since the request left: the user's text stays.
+      if (!input || input === document.activeElement || input.value !== was[name]) { return; }
       input.value = answer.values[name];
       auto[name] = answer.values[name];
     });
     Object.keys(answer.auto || {}).forEach(function (name) {
-      if (!(name in (answer.values || {}))) { auto[name] = answer.auto[name]; }
+      var input = form.elements.namedItem(name);
+      if (!(name in (answer.values || {})) && input && input.value === answer.auto[name]) {
+        auto[name] = answer.auto[name];
+      }
     });
     var store = form.querySelector("[data-totals-auto]");
     if (store) { store.value = JSON.stringify(auto); }

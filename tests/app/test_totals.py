@@ -61,6 +61,7 @@ def test_the_live_request_computes_vat_gross_and_the_header_from_net_and_rate(cl
                                 "assignments-0-gross_amount": "1270.00",
                                 "net_amount": "1000.00", "vat_amount": "270.00",
                                 "gross_amount": "1270.00"}
+    assert answer["was"]["assignments-0-vat_amount"] == ""  # a cell typed in since stays
     assert not any(answer["errors"].values())
     assert creates(sandbox_log, company.id) == []
 
@@ -174,13 +175,25 @@ def edit_page(client, company, api, vat: str, gross: str) -> tuple[str, BrowserF
 def test_an_income_edit_that_breaks_its_row_is_refused_before_the_patch(client, company, api,
                                                                          sandbox_log):
     path, form = edit_page(client, company, api, "270", "1270")
-    form.set("assignments-0-net_amount", "2000")
+    form.set("assignments-0-net_amount", "2000").set("assignments-0-vat_amount", "280")
     sandbox_log.reset()
     html = refused(client, path, form)
     assert "At 27% the VAT on" in cell(html, "assignments-0-vat_amount")
+    assert 'value="280"' in cell(html, "assignments-0-vat_amount")
     assert patches(sandbox_log, company.id) == []
-    answer = live(client, f"/c/{company.id}/incomes/totals", form)
-    assert "At 27% the VAT on" in answer["errors"]["assignments-0-vat_amount"]
+
+
+def test_a_vat_and_gross_the_page_computed_follow_net_on_submit_too(client, company, api,
+                                                                    sandbox_log):
+    path, form = edit_page(client, company, api, "270", "1270")
+    sandbox_log.reset()
+    response = client.post(path, data=form.set("assignments-0-net_amount", "2000").data())
+    assert response.status_code == 303, response.get_data(as_text=True)[:2000]
+    [body] = patches(sandbox_log, company.id)
+    row = body["assignments"][0]
+    assert (row["net_amount"], row["vat_amount"], row["gross_amount"]) == (
+        "2000.00", "540.00", "2540.00")
+    assert (body["net_amount"], body["gross_amount"]) == ("2000.00", "2540.00")
 
 
 def test_an_edit_that_leaves_the_amounts_alone_is_not_held_to_them(client, company, api,
@@ -214,3 +227,25 @@ def test_forms_carry_the_live_request_on_their_amounts(client, company, api):
     net = html.split('id="assignments-0-net_amount"')[0].rsplit("<input", 1)[1]
     assert f'hx-post="{base}totals"' in net and 'hx-trigger="input changed delay:300ms"' in net
     assert 'name="totals_context"' in html and "<script>" not in html
+
+
+def test_on_an_edit_form_a_vat_and_gross_that_follow_net_keep_following_it(client, company,
+                                                                            api, sandbox_log):
+    path, form = edit_page(client, company, api, "270", "1270")
+    assert set(json.loads(form.get("totals_auto"))) >= {
+        "assignments-0-vat_amount", "assignments-0-gross_amount"}
+    answer = live(client, f"/c/{company.id}/incomes/totals",
+                  form.set("assignments-0-net_amount", "2000"))
+    assert answer["values"]["assignments-0-vat_amount"] == "540.00"
+    assert answer["values"]["assignments-0-gross_amount"] == "2540.00"
+    assert not any(answer["errors"].values())
+    assert patches(sandbox_log, company.id) == []
+
+
+def test_on_an_edit_form_a_stored_vat_off_the_rate_is_kept_and_flagged(client, company, api):
+    path, form = edit_page(client, company, api, "300", "1300")
+    assert "assignments-0-vat_amount" not in json.loads(form.get("totals_auto"))
+    answer = live(client, f"/c/{company.id}/incomes/totals",
+                  form.set("assignments-0-net_amount", "2000"))
+    assert "assignments-0-vat_amount" not in answer["values"]
+    assert "At 27% the VAT on" in answer["errors"]["assignments-0-vat_amount"]
