@@ -33,7 +33,7 @@ Using (a view)
     add up and amounts of the document's sign: app.forms.totals) and fills form.values /
     form.rows. With totals_url= (build_edit_form / build_new_form) the amount inputs and VAT
     cells post the form there as the user types; the endpoint answers with
-    app.forms.totals.live (include templates/forms/_totals.html in the <form>).
+    app.forms.totals_page.live (include templates/forms/_totals.html in the <form>).
     form.changes() sends only fields the user changed (compared with
     the snapshot the form was rendered from), adds the PAIRS partner of a changed field, sends
     tags / simple_tags / assignments whole, and never a key outside editable_fields.

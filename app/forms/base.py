@@ -140,8 +140,8 @@ class RecordForm(FlaskForm):
         return check_form(self)
 
     def totals_inputs(self) -> dict[str, str]:
-        """The hidden inputs of the live totals request (app.forms.totals.page_inputs)."""
-        from app.forms.totals import page_inputs
+        """The hidden inputs of the live totals request (app.forms.totals_page.page_inputs)."""
+        from app.forms.totals_page import page_inputs
 
         return page_inputs(self)
 

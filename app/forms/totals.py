@@ -2,12 +2,13 @@
 form with amounts passes before anything is sent.
 
 One sheet (the header's net / VAT / gross and the categorisation rows with their VAT category)
-is read the same way from a submitted form (app.forms.rules runs `check_form_totals`) and from
-the live request the page sends while the user types (app/incomes/views_totals.py), so the
+is checked the same way from a submitted form (app.forms.rules runs `check_form_totals`) and
+from the live request the page sends while the user types (app/forms/totals_page.py), so the
 page can never show a total the submit would refuse, nor the reverse.
 
 Rules (spec 2.2, 3; DESIGN.md "Hungarian and English"):
-- amounts are in the currency's smallest unit (HUF whole, others as CLDR says);
+- VAT is rounded half up to the currency's smallest unit (whole forints; others as
+  app.numbers.amount_places says);
 - per line, VAT may differ from net x rate by at most one smallest unit (rounding), and
   net + VAT must equal gross exactly; the header must equal the sum of the rows;
 - a storno carries no positive amount; any other new document no negative one; an existing
@@ -17,20 +18,17 @@ Rules (spec 2.2, 3; DESIGN.md "Hungarian and English"):
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from flask_babel import gettext as _
 
-from app.forms.kinds import ref_id
 from app.numbers import WHOLE_CURRENCIES, amount_places, format_amount, format_number
 
 AMOUNTS = ("net_amount", "vat_amount", "gross_amount")
 RATE = "vat"
 HEADER = None  # the key of the header line among the rows' keys
-ROW_INPUT = re.compile(r"assignments-(\d+)-(net_amount|vat_amount|gross_amount|vat|id)")
 STORNO, PLAIN, EITHER = -1, 1, 0
 
 
@@ -256,10 +254,10 @@ def _follow_page(form, sheet: Sheet, rates: dict, rules: Rules) -> None:
     they would have had the page's last answer come before the submit."""
     from flask import request
 
-    auto = _json(request.form.get("totals_auto"))
-    free = {cell for cell, field in _cell_fields(form).items()
+    auto = read_json(request.form.get("totals_auto"))
+    free = {cell for cell, field in cell_fields(form).items()
             if auto.get(field.name) and str(field.data or "").strip() == auto[field.name]}
-    for (key, name), value in _fill(sheet, rates, rules, free).items():
+    for (key, name), value in fill_sheet(sheet, rates, rules, free).items():
         if key is HEADER:
             form.values[name] = value
 
@@ -274,27 +272,7 @@ def _row_error(form, key: int, name: str, message: str) -> None:
     form.row_errors.setdefault(table.name, {}).setdefault(key, []).append(f"{label}: {message}")
 
 
-def page_inputs(form) -> dict[str, str]:
-    """The hidden inputs the page keeps for the live request: the form's currency, sign and
-    kind (totals_context), and the cells that follow from others as rendered (totals_auto):
-    a VAT that is net x rate, a gross that is net + VAT, a header that is the sum of its rows
-    go on following them when net changes; any other value stays as it is, and is checked."""
-    record = form.record
-    currency = currency_code(form.values.get("currency") or record.get("currency"),
-                             form.layout.catalogs)
-    sign = record_sign(record, bool(record.get("referred_invoice_number")), form.layout.new)
-    context = {"currency": currency, "sign": sign, "new": form.layout.new}
-    auto = _derived_cells(_rendered(form), form.layout.catalogs, Rules(currency, sign))
-    return {"totals_context": _compact(context), "totals_auto": _compact(auto)}
-
-
-def _rendered(form) -> dict[str, str]:
-    """{input name: text} of the form's amount inputs and VAT cells as they are rendered."""
-    return {field.name: "" if field.data is None else str(field.data)
-            for field in _cell_fields(form).values()}
-
-
-def _cell_fields(form) -> dict[tuple, Any]:
+def cell_fields(form) -> dict[tuple, Any]:
     """{(row key or HEADER, column): input} of the amount inputs and VAT cells of a form."""
     cells = {(HEADER, name): form[name] for name in AMOUNTS
              if form.is_editable(name) and name in form._fields}
@@ -306,97 +284,7 @@ def _cell_fields(form) -> dict[tuple, Any]:
     return cells
 
 
-def _derived_cells(data: dict, catalogs: dict, rules: Rules) -> dict[str, str]:
-    sheet, inputs, _errors = _post_sheet(data, {"new": True})
-    now = {_input_name(HEADER, k): v for k, v in sheet.header.items()}
-    now.update({_input_name(key, k): v for key, row in sheet.rows.items() for k, v in row.items()})
-    free = {_parse_name(name) for name, text in inputs.items() if text}
-    expected = _fill(sheet, rates_by_id(catalogs), rules, free)
-    moved = {cell for cell, value in expected.items() if now.get(_input_name(*cell)) != value}
-    # A cell computed from one that would move is not derived from what the page shows.
-    follows = {cell for cell in expected if cell not in moved and not (
-        cell[0] is HEADER and any(key is not HEADER for key, _name in moved)) and not (
-        cell[1] == "gross_amount" and (cell[0], "vat_amount") in moved)}
-    return {_input_name(*cell): inputs[_input_name(*cell)] for cell in follows}
-
-
-def _compact(value: dict) -> str:
-    return json.dumps(value, separators=(",", ":"))
-
-
-# --- The live request while the user types (app/incomes/views_totals.py) ---------------------
-
-def live(data, catalogs: dict) -> dict:
-    """What the page shows after a keystroke: computed cells (with the text each replaces, so a
-    cell typed in since the request is left alone), messages, the computed values.
-
-    data: the posted form (MultiDict). A VAT or gross cell is computed only while it is empty
-    or still holds the value computed last time (`totals_auto`); a typed one is checked.
-    """
-    context, auto = _json(data.get("totals_context")), _json(data.get("totals_auto"))
-    rules = _live_rules(data, context, catalogs)
-    sheet, inputs, errors = _post_sheet(data, context)
-    free = {_parse_name(name) for name, text in inputs.items()
-            if not text or auto.get(name) == text}
-    values = {_input_name(*cell): value
-              for cell, value in _fill(sheet, rates_by_id(catalogs), rules, free).items()}
-    for (key, name), message in sheet_problems(sheet, rates_by_id(catalogs), rules).items():
-        errors.setdefault(_input_name(key, name), message)
-    shown = {name: _to_form(value) for name, value in values.items()}
-    kept = {name: text for name, text in auto.items() if inputs.get(name) == text}
-    return {"values": shown, "auto": {**kept, **shown},
-            "was": {name: inputs.get(name, "") for name in shown},
-            "errors": {name: errors.get(name, "") for name in inputs}}
-
-
-def _live_rules(data, context: dict, catalogs: dict) -> Rules:
-    currency = currency_code(data.get("currency"), catalogs) if data.get("currency") \
-        else context.get("currency")
-    if "referred_invoice_number" in data:
-        sign = STORNO if data["referred_invoice_number"].strip() else PLAIN
-    else:
-        sign = context.get("sign") if context.get("sign") in (STORNO, PLAIN, EITHER) else PLAIN
-    return Rules(currency, sign)
-
-
-def _post_sheet(data, context: dict) -> tuple[Sheet, dict, dict]:
-    """The sheet from posted inputs, the amount inputs' texts, and parse errors by input."""
-    from app.forms.registry import spec_for
-
-    inputs, errors, header, rows = {}, {}, {}, {}
-    for name in data:
-        key, column = _parse_name(name)
-        if column is None:
-            continue
-        try:
-            value = ref_id(data[name]) if column == "id" else \
-                spec_for(column).value_kind.parse(data[name])
-        except ValueError as exc:
-            value, errors[name] = None, str(exc)
-        line = header if key is HEADER else rows.setdefault(key, {})
-        line[column] = value
-        if column in AMOUNTS:
-            inputs[name] = data[name].strip()
-    rows = {key: row for key, row in rows.items() if any(row.get(n) is not None for n in AMOUNTS)}
-    state = _json(data.get("base_state"))
-    base_header = {name: _load(name, (state.get("fields") or {}).get(name)) for name in header}
-    base = {row.get("id"): {k: _load(k, v) for k, v in row.items()}
-            for row in state.get("rows") or [] if isinstance(row, dict) and row.get("id")}
-    return Sheet(header, rows, base_header, base, bool(context.get("new"))), inputs, errors
-
-
-def _parse_name(name: str) -> tuple[Any, str | None]:
-    if name in AMOUNTS:
-        return HEADER, name
-    match = ROW_INPUT.fullmatch(name)
-    return (int(match[1]), match[2]) if match else (None, None)
-
-
-def _input_name(key: Any, name: str) -> str:
-    return name if key is HEADER else f"assignments-{key}-{name}"
-
-
-def _fill(sheet: Sheet, rates: dict, rules: Rules, free: set[tuple]) -> dict[tuple, Decimal]:
+def fill_sheet(sheet: Sheet, rates: dict, rules: Rules, free: set[tuple]) -> dict[tuple, Decimal]:
     """Compute the free cells ((row key or HEADER, column)) in place: rows from net and rate,
     the header from the rows (or its own net + VAT)."""
     out: dict[tuple, Decimal] = {}
@@ -415,19 +303,8 @@ def _fill(sheet: Sheet, rates: dict, rules: Rules, free: set[tuple]) -> dict[tup
     return out
 
 
-def _to_form(value: Decimal) -> str:
-    from app.forms.registry import spec_for
-
-    return spec_for("net_amount").value_kind.to_form(value)
-
-
-def _load(name: str, value: Any) -> Any:
-    from app.forms.registry import spec_for
-
-    return value if name == "id" else spec_for(name).value_kind.load(value)
-
-
-def _json(text: str | None) -> dict:
+def read_json(text: str | None) -> dict:
+    """A JSON object from posted text; {} when it is anything else."""
     try:
         value = json.loads(text or "{}")
     except ValueError:
