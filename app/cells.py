@@ -3,17 +3,15 @@
 A 100-row page is over a thousand cells. A Jinja macro, a lazy-string lookup and a Babel
 formatter per cell cost more than the page's whole overhead budget, so the lists build their
 rows here: labels translated once per page (`Words`), each distinct date formatted once per
-page (`Days`), amounts with the precomputed currency format (app/money).
+page (`Days`), amounts with the precomputed currency format (app/numbers.py).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
 
 from flask_babel import get_locale
 
-from app.i18n import date_filter, number
-from app.money import currency_format
+from app.numbers import currency_format, format_date, format_number, to_decimal
 
 
 @dataclass(slots=True)
@@ -40,13 +38,11 @@ class Words:
 
 def amount(value, code: str | None, locale: str) -> Amount:
     """An amount in a currency for a locale (code None: a plain number with two decimals)."""
-    if value is None or value == "":
+    parsed = to_decimal(value)
+    if parsed is None:
         return Amount("")
-    try:
-        parsed = value if isinstance(value, Decimal) else Decimal(str(value))
-    except InvalidOperation:
-        return Amount("")
-    text = currency_format(locale, code.upper()).apply(parsed) if code else number(parsed, 2)
+    text = (currency_format(locale, code.upper()).apply(parsed) if code
+            else format_number(parsed, locale, places=2))
     return Amount(text, parsed < 0)
 
 
@@ -54,5 +50,5 @@ class Days(dict):
     """Dates formatted for the page's locale, each distinct one once."""
 
     def __missing__(self, value) -> str:
-        text = self[value] = date_filter(value)
+        text = self[value] = format_date(value)
         return text

@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 from datetime import timedelta
 from pathlib import Path
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask import Flask
 
@@ -24,6 +25,8 @@ DEFAULTS = {
     "OAUTH_TOKEN_URL": None,
     "DEFAULT_LOCALE": "hu",
     "LOCALES": ("hu", "en"),
+    # The company's time zone: timestamps are shown in it (app/moments.py).
+    "TIMEZONE": "Europe/Budapest",
     "DATABASE_URL": None,
     "SESSION_IDLE_MINUTES": 60,
     "SESSION_MAX_HOURS": 12,
@@ -100,3 +103,12 @@ def _check(app: Flask) -> None:
         raise ConfigError(f"BOOKDESK_COMPANY_HEADER must be one of {', '.join(COMPANY_HEADERS)}.")
     if cfg["DEFAULT_LOCALE"] not in cfg["LOCALES"]:
         raise ConfigError(f"BOOKDESK_DEFAULT_LOCALE must be one of {', '.join(cfg['LOCALES'])}.")
+    _check_timezone(cfg["TIMEZONE"])
+
+
+def _check_timezone(name) -> None:
+    try:
+        ZoneInfo(str(name))
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ConfigError(f"BOOKDESK_TIMEZONE {name!r} is not a known time zone, "
+                          "e.g. Europe/Budapest.") from None

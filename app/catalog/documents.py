@@ -51,10 +51,10 @@ def record_url(target: dict | None) -> str | None:
 
 def size_label(size) -> str:
     """A file size in kB or MB."""
-    from app.i18n import number
+    from app.numbers import format_number
 
     if not isinstance(size, int):
         return "—"
     if size >= 1024 * 1024:
-        return f"{number(size / (1024 * 1024), 1)} MB"
-    return f"{number(max(size / 1024, 0.1), 1)} kB"
+        return f"{format_number(size / (1024 * 1024), places=1)} MB"
+    return f"{format_number(max(size / 1024, 0.1), places=1)} kB"

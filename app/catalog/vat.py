@@ -5,15 +5,13 @@ it read-only. Every write drops the cached VAT catalogue.
 """
 from __future__ import annotations
 
-from decimal import Decimal
-
 from flask_babel import lazy_gettext as _l
 from wtforms import SelectField, StringField
 from wtforms.validators import InputRequired, Regexp, ValidationError
 
 from app.catalog.forms import REQUIRED, PageForm, name_field, options, strip
 from app.forms.fields import VAT_AREAS
-from app.i18n import number, parse_decimal
+from app.numbers import InputError, format_number, parse_percent
 from app.upstream import catalog
 
 PATH = "/2/accounting/vat-categories/"
@@ -25,10 +23,10 @@ FIELDS = ("name", "percent", "vat_area", "country", "type")
 
 def _percent(form, field) -> None:
     try:
-        value = parse_decimal(field.data)
-    except ValueError:
-        value = None
-    if value is None or not Decimal(0) <= value <= Decimal(100):
+        value = parse_percent(field.data)
+    except InputError as error:
+        raise ValidationError(error.message) from None
+    if value is None:
         raise ValidationError(_l("Enter a percentage between 0 and 100, e.g. 27 or 5,5."))
     field.parsed = value
 
@@ -60,7 +58,7 @@ class VatForm(PageForm):
 def initial(record: dict) -> dict:
     """Form data of a stored category (percent written the locale's way)."""
     data = {key: record.get(key) for key in FIELDS}
-    data["percent"] = number(record.get("percent")) if record.get("percent") is not None else ""
+    data["percent"] = format_number(record.get("percent"))
     return data
 
 

@@ -24,7 +24,8 @@ def edit_form(expense: dict, settings: dict, catalogs: dict):
     """The expense's edit form (partner search through this area's endpoint)."""
     return build_edit_form(expense, catalogs, company=settings, fields=EDIT_FIELDS,
                            assignment_fields=EXPENSE_ASSIGNMENT_FIELDS,
-                           search_url=url_for("incomes.partner_options"))
+                           search_url=url_for("incomes.partner_options"),
+                           totals_url=url_for("incomes.totals"))
 
 
 def refuses_empty_list(form, body: dict) -> bool:

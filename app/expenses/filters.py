@@ -15,8 +15,9 @@ from werkzeug.datastructures import MultiDict
 from wtforms import SelectField, StringField
 
 from app.expenses import since as since_time
-from app.forms.filters import ANY, ListFilterForm, choice, compact, days, decimals, page_size
+from app.forms.filters import ANY, ListFilterForm, amounts, choice, compact, days, page_size
 from app.list_query import ListQuery
+from app.moments import company_zone_name
 
 # Which filter field an upstream error about a query parameter belongs to.
 FIELD_OF = {"updated_since": "since", "from_date": "created_from", "to_date": "created_to",
@@ -51,7 +52,7 @@ def filter_form(args: MultiDict) -> FilterForm:
     form = FilterForm(formdata=data)
     form.tz.choices = since_time.zone_choices(form.tz.data)
     if not form.tz.data:
-        form.tz.data = since_time.DEFAULT_ZONE
+        form.tz.data = company_zone_name()
     return form
 
 
@@ -82,8 +83,8 @@ def _since(form: FilterForm, params: dict) -> bool:
 
 def _amounts(form: FilterForm, params: dict) -> bool:
     fields = (form.min_amount, form.max_amount)
-    amounts = decimals(fields, _("Enter a number, e.g. 1 234,50 or 1234.50."))
-    params.update({f.name: str(a) for f, a in zip(fields, amounts, strict=True) if a is not None})
+    values = amounts(fields)
+    params.update({f.name: str(a) for f, a in zip(fields, values, strict=True) if a is not None})
     return not any(field.errors for field in fields)
 
 

@@ -3,7 +3,7 @@ references with id, name and code)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
@@ -12,7 +12,7 @@ from app.expenses.labels import source_label
 from app.forms import EXPENSE_ASSIGNMENT_FIELDS, display_text, spec_for
 from app.forms.readonly import truthy
 from app.forms.registry import group_label
-from app.i18n import number
+from app.numbers import format_datetime, format_number, to_decimal
 
 AMOUNTS = ("net_amount", "vat_amount", "gross_amount")
 REFERENCES = ("ledger_number", "vat_ledger_number", "company_vat_category")
@@ -35,19 +35,16 @@ class Section:
     rows: list[tuple[Any, str]] = field(default_factory=list)
 
 
-def _decimal(value) -> Decimal:
-    try:
-        return Decimal(str(value)) if value not in (None, "") else Decimal(0)
-    except InvalidOperation:
-        return Decimal(0)
+def _amount(value) -> Decimal:
+    return to_decimal(value) or Decimal(0)
 
 
 def totals(expense: dict) -> dict[str, Decimal]:
     """Net, VAT and gross summed over the assignments (the top-level amounts may be 0)."""
     rows = expense.get("assignments") or []
     if not rows:
-        return {name: _decimal(expense.get(name)) for name in AMOUNTS}
-    return {name: sum((_decimal(row.get(name)) for row in rows), Decimal(0)) for name in AMOUNTS}
+        return {name: _amount(expense.get(name)) for name in AMOUNTS}
+    return {name: sum((_amount(row.get(name)) for row in rows), Decimal(0)) for name in AMOUNTS}
 
 
 def sections(expense: dict, catalogs: dict, settings: dict) -> list[Section]:
@@ -69,7 +66,7 @@ def _home_rate(name: str, expense: dict, settings: dict) -> bool:
     currency = expense.get("currency")
     code = currency.get("code") if isinstance(currency, dict) else None
     return name == "exchange_rate" and code == settings.get("default_currency_name") and \
-        _decimal(expense.get(name)) == 1
+        to_decimal(expense.get(name)) == 1
 
 
 def _label(name: str):
@@ -77,10 +74,8 @@ def _label(name: str):
 
 
 def _text(name: str, expense: dict, catalogs: dict) -> str:
-    from app.i18n import datetime_filter
-
     if name in TIMESTAMPS:
-        return datetime_filter(expense.get(name))
+        return format_datetime(expense.get(name))
     if name == "source":
         return source_label(expense.get(name))
     if name == "currency" and isinstance(expense.get(name), dict):
@@ -103,9 +98,9 @@ def vat_text(value: Any) -> str:
     if not isinstance(value, dict):
         return "—" if value in (None, "") else f"#{value}"
     name, percent = value.get("name") or "", value.get("percent")
-    if percent is None or number(percent) in name:
+    if percent is None or format_number(percent) in name:
         return name or f"#{value.get('id')}"
-    return f"{name} ({number(percent)} %)".strip()
+    return f"{name} ({format_number(percent)} %)".strip()
 
 
 def cell(spec, row: dict, expense: dict, catalogs: dict) -> str:

@@ -8,7 +8,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask_babel import lazy_gettext as _l
 
-DEFAULT_ZONE = "Europe/Budapest"
+from app.moments import DEFAULT_TIMEZONE, company_zone_name
+
 # A "+" left unencoded in a hand-made URL arrives as a space: read it as the plus it was.
 MOMENT = re.compile(r"(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?)"
                     r"(Z|[+\- ]\d{2}:?\d{2})?")
@@ -26,7 +27,9 @@ FIXED = tuple(_offset_label(hours * 60) for hours in range(-12, 15) if hours)
 
 def zone_choices(current: str | None = None) -> list[tuple[str, str]]:
     """Budapest time, UTC, then whole-hour offsets (and an unusual current offset)."""
-    choices = [(DEFAULT_ZONE, str(_l("Budapest time"))), ("UTC", "UTC (+00:00)")]
+    home = company_zone_name()
+    label = str(_l("Budapest time")) if home == DEFAULT_TIMEZONE else home
+    choices = [(home, label)] + ([("UTC", "UTC (+00:00)")] if home != "UTC" else [])
     choices += [(offset, f"UTC{offset}") for offset in FIXED]
     if current and OFFSET.fullmatch(current) and current not in FIXED:
         choices.append((current, f"UTC{current}"))
@@ -65,15 +68,16 @@ def parse(raw: str | None, zone: str | None) -> datetime | None:
 
 
 def zone_info(zone: str | None) -> tzinfo:
-    """The tzinfo of a zone name (Budapest, UTC) or a ±HH:MM offset; Budapest by default."""
+    """The tzinfo of a zone name (the company's, UTC) or a ±HH:MM offset; the company's by
+    default."""
     if zone in (None, "", "UTC", "+00:00"):
-        return UTC if zone else _named(DEFAULT_ZONE)
+        return UTC if zone else _named(company_zone_name())
     match = OFFSET.fullmatch(zone)
     if match:
         sign, hours, minutes = match.groups()
         delta = timedelta(hours=int(hours), minutes=int(minutes))
         return timezone(-delta if sign == "-" else delta)
-    return _named(zone if zone == DEFAULT_ZONE else DEFAULT_ZONE)
+    return _named(company_zone_name())
 
 
 def _named(name: str) -> tzinfo:

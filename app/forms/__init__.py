@@ -29,8 +29,12 @@ Using (a view)
         try: api.patch(..., json=body)   # send only when body is not empty
         except ValidationError as exc: form.apply_upstream(exc); re-render
     form.check() parses every input (errors on fields), applies the local rules (pairs both or
-    neither, accounting period start <= end, exchange rate for a foreign currency) and fills
-    form.values / form.rows. form.changes() sends only fields the user changed (compared with
+    neither, accounting period start <= end, exchange rate for a foreign currency, totals that
+    add up and amounts of the document's sign: app.forms.totals) and fills form.values /
+    form.rows. With totals_url= (build_edit_form / build_new_form) the amount inputs and VAT
+    cells post the form there as the user types; the endpoint answers with
+    app.forms.totals_page.live (include templates/forms/_totals.html in the <form>).
+    form.changes() sends only fields the user changed (compared with
     the snapshot the form was rendered from), adds the PAIRS partner of a changed field, sends
     tags / simple_tags / assignments whole, and never a key outside editable_fields.
     A field missing from the POST is "unchanged", not "cleared".

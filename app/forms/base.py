@@ -24,6 +24,7 @@ class Layout:
     table: Table | None = None
     items: Table | None = None
     new: bool = False
+    totals_url: str | None = None
 
 
 @dataclass(frozen=True)
@@ -137,6 +138,12 @@ class RecordForm(FlaskForm):
         from app.forms.check import check_form
 
         return check_form(self)
+
+    def totals_inputs(self) -> dict[str, str]:
+        """The hidden inputs of the live totals request (app.forms.totals_page.page_inputs)."""
+        from app.forms.totals_page import page_inputs
+
+        return page_inputs(self)
 
     def changes(self) -> dict:
         """The PATCH body: what the user changed, pair partners, whole lists (after check)."""

@@ -26,10 +26,23 @@ class Options:
     search_url: str | None = None
 
 
+# Inputs whose change the live totals request answers (app/forms/totals.py).
+LIVE_INPUTS = ("net_amount", "vat_amount", "gross_amount", "currency", "referred_invoice_number")
+LIVE_CELLS = ("net_amount", "vat_amount", "gross_amount", "vat")
+
+
+def live_attrs(url: str, name: str) -> dict:
+    """htmx attributes that send the form to the totals endpoint when this input changes."""
+    trigger = "change" if name in ("vat", "currency") else "input changed delay:300ms"
+    return {"hx-post": url, "hx-trigger": trigger, "hx-include": "closest form",
+            "hx-swap": "none", "hx-sync": "closest form:queue last", "data-totals": name}
+
+
 def build_edit_form(record: dict, catalogs: dict, *, company: dict | None = None,
                     fields=fieldsets.INCOME_FIELDS,
                     assignment_fields=fieldsets.INCOME_ASSIGNMENT_FIELDS,
-                    search_url: str | None = None, **form_kwargs) -> RecordForm:
+                    search_url: str | None = None, totals_url: str | None = None,
+                    **form_kwargs) -> RecordForm:
     """The edit form of a record: inputs for editable_fields, read-only text for the rest."""
     editable = set(record.get("editable_fields") or [])
     top = {name for name in editable if "." not in name}
@@ -42,14 +55,15 @@ def build_edit_form(record: dict, catalogs: dict, *, company: dict | None = None
                            cells if "assignments" in top else set(), catalogs, record,
                            required=_required(assignment_fields))
     layout = Layout(record, {s.name: s for s in specs}, top & {s.name for s in specs},
-                    catalogs, company, table)
+                    catalogs, company, table, totals_url=totals_url)
     return _instantiate(layout, Options(search_url=search_url), **form_kwargs)
 
 
 def build_new_form(catalogs: dict, *, initial: dict | None = None, company: dict | None = None,
                    fields=fieldsets.INCOME_FIELDS,
                    assignment_fields=fieldsets.INCOME_ASSIGNMENT_FIELDS, item_fields=(),
-                   search_url: str | None = None, **form_kwargs) -> RecordForm:
+                   search_url: str | None = None, totals_url: str | None = None,
+                   **form_kwargs) -> RecordForm:
     """A create form: every field an input, prefilled from `initial` (record-shaped values)."""
     record = dict(initial or {})
     specs = [spec_for(name) for name in fields]
@@ -58,7 +72,7 @@ def build_new_form(catalogs: dict, *, initial: dict | None = None, company: dict
                                   if spec_for(f).name not in ADVANCED_ONLY)
     table, items = _new_tables(record, catalogs, assignment_fields, item_fields)
     layout = Layout(record, {s.name: s for s in specs}, {s.name for s in specs}, catalogs,
-                    company, table, items, new=True)
+                    company, table, items, new=True, totals_url=totals_url)
     return _instantiate(layout, Options(search_url=search_url), **form_kwargs)
 
 
@@ -98,11 +112,24 @@ def _instantiate(layout: Layout, options: Options, **form_kwargs) -> RecordForm:
     for spec in layout.specs.values():
         attrs[spec.name] = make_field(spec, _choices(spec, layout), render_kw=_render_kw(
             spec, layout, options))
+    if layout.table is not None and layout.totals_url:
+        layout.table.live = {name: live_attrs(layout.totals_url, name) for name in LIVE_CELLS}
     for table in (layout.table, layout.items):
         if table is not None and table.editable:
             attrs[table.name] = table_field(table)
     form_class = type("RecordEditForm", (RecordForm,), attrs)
-    return form_class(data=_initial_data(layout), layout=layout, **form_kwargs)
+    form = form_class(data=_initial_data(layout), layout=layout, **form_kwargs)
+    _keep_submitted_partner(form)
+    return form
+
+
+def _keep_submitted_partner(form: RecordForm) -> None:
+    """A partner picked by search is not among the rendered choices: keep it selectable, so a
+    form sent back with an error still holds it."""
+    for spec in form.layout.specs.values():
+        if spec.widget_name == "partner" and spec.name in form._fields:
+            field = form[spec.name]
+            field.choices = with_current(list(field.choices), field.data, None)
 
 
 def _choices(spec: FieldSpec, layout: Layout) -> list:
@@ -133,6 +160,8 @@ def _render_kw(spec: FieldSpec, layout: Layout, options: Options) -> dict:
         render_kw["data-rate-message"] = _(
             "Enter the actual exchange rate: the currency is not %(code)s, the company's own.",
             code=layout.company.get("default_currency_name"))
+    if layout.totals_url and spec.name in LIVE_INPUTS:
+        render_kw.update(live_attrs(layout.totals_url, spec.name))
     if spec.name == "accounting_period_start":
         render_kw["data-not-after"] = "accounting_period_end"
         render_kw["data-not-after-message"] = _("The start may not be after the end of the "

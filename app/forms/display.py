@@ -8,7 +8,7 @@ from flask_babel import gettext as _
 from app.forms.choices import entry_label, ref_label
 from app.forms.kinds import ref_id
 from app.forms.registry import FieldSpec
-from app.i18n import date_filter, money, number
+from app.numbers import format_amount, format_date, format_number
 
 EMPTY = "—"
 
@@ -54,11 +54,11 @@ def display_text(spec: FieldSpec, raw: Any, record: dict, catalogs: dict) -> str
     if kind == "refs":
         return ", ".join(_ref_text(spec, item, catalogs) for item in raw) or EMPTY
     if kind == "amount":
-        return money(raw, currency_code(record, catalogs) if spec.money else None)
+        return format_amount(raw, currency_code(record, catalogs) if spec.money else None)
     if kind in ("rate", "percent"):
-        return number(raw)
+        return format_number(raw)
     if kind == "date":
-        return date_filter(raw)
+        return format_date(raw)
     if kind == "bool":
         return _("Yes") if raw else _("No")
     if kind == "choice":

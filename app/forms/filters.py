@@ -9,13 +9,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from decimal import Decimal
 
-from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from werkzeug.datastructures import MultiDict
 from wtforms import Field, SelectField
 
-from app.i18n import parse_date, parse_decimal
+from app.numbers import InputError, parse_amount, parse_date
 
 PAGE_SIZES = (20, 50, 100)
 DEFAULT_PAGE_SIZE = 50
@@ -75,8 +74,8 @@ def days(pairs: Iterable[tuple[Field, str]], params: dict, date_field: str) -> b
     for field, key in pairs:
         try:
             day = parse_date(field.data)
-        except ValueError:
-            field.errors = [_("Enter a date, e.g. 2024-03-05.")]
+        except InputError as error:
+            field.errors = [error.message]
             ok = False
             continue
         if day:
@@ -84,14 +83,14 @@ def days(pairs: Iterable[tuple[Field, str]], params: dict, date_field: str) -> b
     return ok
 
 
-def decimals(fields: Iterable[Field], message: str) -> list[Decimal | None]:
-    """Each field's number (None when empty); one that is not a number gets message."""
+def amounts(fields: Iterable[Field]) -> list[Decimal | None]:
+    """Each field's amount (None when empty); a refused one gets its message on the field."""
     values = []
     for field in fields:
         try:
-            values.append(parse_decimal(field.data))
-        except ValueError:
-            field.errors = [message]
+            values.append(parse_amount(field.data))
+        except InputError as error:
+            field.errors = [error.message]
             values.append(None)
     return values
 

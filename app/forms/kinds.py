@@ -2,25 +2,26 @@
 
 Every kind works on one Python value type (str, date, Decimal, bool, int, list[int]); None
 means empty. `load` reads a record value (ids or {id, name} objects alike), `parse` reads form
-data (raising ValueError with a user message), `dump` gives the JSON payload value and
-`to_form` the WTForms data.
+data (raising ValueError with a user message; numbers and dates by app/numbers.py), `dump`
+gives the JSON payload value and `to_form` the WTForms data.
 """
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
-from babel.numbers import format_decimal
-from flask_babel import get_locale
 from flask_babel import lazy_gettext as _l
 
-from app.i18n import parse_date, parse_decimal
+from app.numbers import format_number, parse_amount, parse_date, parse_number, to_decimal
 
-NUMBER_MSG = _l("Enter a number, e.g. 1 234,50 or 1234.50.")
-DATE_MSG = _l("Enter a date, e.g. 2024-03-05 or 2024.03.05.")
+# The API's Numeric(16, 6) rates and Numeric(14, 4) quantities and percents: ten digits before
+# the point.
+SMALL_MAX = Decimal("9999999999.9999")
+# Four places for rates too: the expense API keeps four (and rounds more away without a word).
+RATE_PLACES, SMALL_PLACES = 4, 4
 CHOICE_MSG = _l("Choose one of the options.")
 
 
@@ -54,37 +55,25 @@ def _date(value: Any) -> date | None:
 
 
 def _parse_date(value: Any) -> date | None:
-    if isinstance(value, date):
-        return value
-    try:
-        return parse_date(value)
-    except ValueError:
-        raise ValueError(DATE_MSG) from None
+    return value if isinstance(value, date) else parse_date(value)
 
 
-def _decimal(value: Any) -> Decimal | None:
-    if value in (None, ""):
-        return None
-    try:
-        return value if isinstance(value, Decimal) else Decimal(str(value))
-    except InvalidOperation:
-        return None
+def _number_parser(places: int) -> Callable[[Any], Decimal | None]:
+    def parse(value: Any) -> Decimal | None:
+        if isinstance(value, Decimal):
+            return value
+        return parse_number(value, places=places, minimum=-SMALL_MAX, maximum=SMALL_MAX)
+    return parse
 
 
-def _parse_decimal(value: Any) -> Decimal | None:
-    if isinstance(value, Decimal):
-        return value
-    try:
-        return parse_decimal(value)
-    except ValueError:
-        raise ValueError(NUMBER_MSG) from None
+def _parse_amount(value: Any) -> Decimal | None:
+    return value if isinstance(value, Decimal) else parse_amount(value)
 
 
-def _format_number(pattern: str) -> Callable[[Any], str]:
+def _form_number(places: int | None = None) -> Callable[[Any], str]:
+    """The input's text: ungrouped, two decimals for amounts, significant decimals otherwise."""
     def to_form(value: Any) -> str:
-        number = _decimal(value)
-        return "" if number is None else format_decimal(number, format=pattern,
-                                                        locale=get_locale() or "en")
+        return format_number(value, places=places, grouping=False)
     return to_form
 
 
@@ -147,10 +136,10 @@ def _id_str(value: Any) -> str:
 
 TEXT = Kind("text", _text, _text, _identity, _or_blank)
 DATE = Kind("date", _date, _parse_date, _iso, lambda v: _iso(v) or "")
-AMOUNT = Kind("amount", _decimal, _parse_decimal, _amount_out, _format_number("0.00"))
-RATE = Kind("rate", _decimal, _parse_decimal, _rate_out, _format_number("0.######"))
-PERCENT = Kind("percent", _decimal, _parse_decimal, lambda v: None if v is None else float(v),
-               _format_number("0.##"))
+AMOUNT = Kind("amount", to_decimal, _parse_amount, _amount_out, _form_number(2))
+RATE = Kind("rate", to_decimal, _number_parser(RATE_PLACES), _rate_out, _form_number())
+PERCENT = Kind("percent", to_decimal, _number_parser(SMALL_PLACES),
+               lambda v: None if v is None else float(v), _form_number())
 BOOL = Kind("bool", _bool, _bool, bool, bool)
 CHOICE = Kind("choice", _text, _text, _identity, _or_blank)
 REF = Kind("ref", ref_id, ref_id, _identity, _id_str)

@@ -1,5 +1,6 @@
 """Rules checked before anything is sent (the API checks them too; this keeps the round trip
-and shows the message on the right field): pairs together, start not after end, exchange rate.
+and shows the message on the right field): pairs together, start not after end, exchange rate,
+totals that add up (app/forms/totals.py).
 """
 from __future__ import annotations
 
@@ -9,11 +10,13 @@ from flask_babel import gettext as _
 
 from app.forms.diff import base_values
 from app.forms.fields import PAIRS
+from app.forms.totals import check_form_totals
 
 
 def apply_rules(form) -> bool:
     """Run every rule; True when none complained."""
-    results = [rule(form) for rule in (pairs_together, period_order, exchange_rate)]
+    results = [rule(form) for rule in (pairs_together, period_order, exchange_rate,
+                                         check_form_totals)]
     return all(results)
 
 

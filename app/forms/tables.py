@@ -26,7 +26,8 @@ ROW_LOCKING = ("net_amount", "gross_amount")
 
 @dataclass
 class Table:
-    """What a table shows: columns, which are editable, the record's rows."""
+    """What a table shows: columns, which are editable, the record's rows; `live` holds extra
+    input attributes per column (the live totals request)."""
 
     name: str
     columns: list[FieldSpec]
@@ -38,6 +39,7 @@ class Table:
     catalogs: dict = field(default_factory=dict)
     record: dict = field(default_factory=dict)
     label: str = ""
+    live: dict = field(default_factory=dict)
 
     def row_by_id(self, row_id: Any) -> dict | None:
         """The record's row with this id."""
@@ -83,7 +85,8 @@ def row_form_class(table: Table) -> type[Form]:
                                        ref_label(row.get(spec.name)))
             if spec.kind == "ref":
                 choices = [EMPTY_CHOICE, *choices]
-            attrs[spec.name] = make_field(spec, choices, render_kw={"aria-label": spec.label})
+            attrs[spec.name] = make_field(spec, choices, render_kw={
+                "aria-label": spec.label, **table.live.get(spec.name, {})})
     return type(f"{table.name.title()}Row", (Form,), attrs)
 
 

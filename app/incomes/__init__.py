@@ -13,7 +13,13 @@ bp = company_blueprint("incomes", __name__, url_prefix="/incomes")
 
 def init_app(app: Flask) -> None:
     """Register the incomes pages and their navigation entry."""
-    from app.incomes import views_detail, views_edit, views_list, views_new  # noqa: F401
+    from app.incomes import (  # noqa: F401
+        views_detail,
+        views_edit,
+        views_list,
+        views_new,
+        views_totals,
+    )
 
     register_area(app, bp, _l("Incomes"), "incomes.index", order=20)
 

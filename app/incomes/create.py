@@ -15,6 +15,7 @@ from app.forms import ITEM_FIELDS
 from app.forms.kinds import ref_id
 from app.forms.rules import default_currency_id
 from app.incomes import upstream
+from app.numbers import to_decimal
 
 PURPOSE = "incomes.create"
 BASE_FIELDS = (
@@ -68,7 +69,8 @@ def storno_initial(original: dict, settings: dict, catalogs: dict) -> dict:
 
 
 def _negate(value) -> str | None:
-    return None if value in (None, "") else str(-Decimal(str(value)))
+    number = to_decimal(value)
+    return None if number is None else str(-number)
 
 
 def payload(form) -> dict:

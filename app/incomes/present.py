@@ -10,7 +10,7 @@ from app.forms import INCOME_ASSIGNMENT_FIELDS, display_text, spec_for
 from app.forms.display import currency_code
 from app.forms.readonly import truthy
 from app.forms.registry import group_label
-from app.i18n import number
+from app.numbers import format_number
 
 OVERVIEW = {
     "document": ("issued_at", "fulfilled_at", "due_at", "secondary_id", "vat_area", "source"),
@@ -95,6 +95,6 @@ def cell(spec, row: dict, income: dict, catalogs: dict) -> str:
     if spec.name == "vat" and isinstance(value, dict):
         percent = value.get("percent")
         name = value.get("name") or ""
-        return name if percent is None or str(number(percent)) in name else \
-            f"{name} ({number(percent)} %)"
+        return name if percent is None or format_number(percent) in name else \
+            f"{name} ({format_number(percent)} %)"
     return display_text(spec, value, income, catalogs)

@@ -7,15 +7,15 @@ from flask_babel import gettext as _
 from app.errors import lost_write_response
 from app.forms import build_edit_form
 from app.htmx import redirect_to
-from app.i18n import date_filter
 from app.incomes import bp, upstream
+from app.numbers import format_date
 from app.upstream import RateLimited, Unavailable, ValidationError
 
 
 def edit_form(income: dict, settings: dict, catalogs: dict):
     """The income's edit form (partner search through this area's endpoint)."""
     return build_edit_form(income, catalogs, company=settings,
-                           search_url=url_for(".partner_options"))
+                           search_url=url_for(".partner_options"), totals_url=url_for(".totals"))
 
 
 @bp.route("/<int:income_id>/edit", methods=["GET", "POST"])
@@ -66,4 +66,4 @@ def _note_rounding(body: dict, saved: dict) -> None:
     sent, stored = body.get("vat_period_started_at"), saved.get("vat_period_started_at")
     if sent and stored and sent != stored:
         flash(_("The VAT period start was set to the first day of the period: %(day)s.",
-                day=date_filter(stored)), "info")
+                day=format_date(stored)), "info")

@@ -28,7 +28,8 @@ def _form(settings: dict, catalogs: dict, initial: dict):
     return build_new_form(catalogs, initial=initial, company=settings,
                           fields=create.new_fields(settings),
                           item_fields=create.item_fields(),
-                          search_url=url_for(".partner_options"))
+                          search_url=url_for(".partner_options"),
+                          totals_url=url_for(".totals"))
 
 
 def _initial(settings: dict, catalogs: dict) -> tuple[dict, dict | None]:

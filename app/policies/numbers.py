@@ -1,21 +1,17 @@
-"""Decimal helpers: amounts arrive as decimal strings and split parts must add up exactly."""
+"""Decimal helpers: amounts arrive as decimal strings and split parts must add up exactly.
 
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+Upstream values become Decimals with app/numbers.py `to_decimal` (imported here for the
+policy modules)."""
+
+from decimal import ROUND_HALF_UP, Decimal
+
+from app.numbers import to_decimal
 
 CENT = Decimal("0.01")
 ZERO = Decimal("0.00")
 
 
-def to_decimal(value):
-    """Return value as a finite Decimal, or None when it is not a number."""
-    if isinstance(value, bool) or not isinstance(value, int | float | str | Decimal):
-        return None
-    try:
-        # repr() keeps 0.1 as 0.1 instead of its binary expansion.
-        number = Decimal(repr(value) if isinstance(value, float) else value)
-    except InvalidOperation:
-        return None
-    return number if number.is_finite() else None
+__all__ = ["CENT", "ZERO", "distribute", "money", "money_text", "to_decimal"]
 
 
 def money(value):

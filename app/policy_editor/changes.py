@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.i18n import money
+from app.numbers import format_amount
 from app.policy_editor.labels import TARGET_LABELS
 from app.policy_editor.refs import NEW
 
@@ -43,7 +43,7 @@ def _several(key: str, value) -> bool:
 
 def _text(key, value, catalogs, code) -> str:
     if key == "split":
-        return " + ".join(money(item, code) for item in value or []) or EMPTY
+        return " + ".join(format_amount(item, code) for item in value or []) or EMPTY
     if _several(key, value):
         return " / ".join(_one(key, item, catalogs) for item in value)
     return _one(key, value, catalogs)

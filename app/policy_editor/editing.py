@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from app.policies import messages as M
 from app.policies import validate
 from app.policy_editor.formdata import build_form
-from app.policy_editor.parse import rule_from_form
+from app.policy_editor.parse import input_errors, rule_from_form
 from app.policy_editor.problems import locate, split_by_rule
 from app.policy_editor.ruleform import RuleForm
 from app.policy_editor.rules import get_rule, new_rule, put_rule, rule_list
@@ -60,7 +60,20 @@ def posted_edit(state, section: str, index: int | None, formdata) -> tuple[RuleE
     focus = apply_row_op(rule, op, arg)
     if op == "check" and _split_just_switched_on(rule):
         rule["set"]["split"] = [{"percent": 50}, {"percent": 50}]
-    return finish(state, section, index, rule, focus=focus), op
+    edit = finish(state, section, index, rule, focus=focus)
+    if op not in ROW_OPS:
+        refuse_input(edit, input_errors(form))
+    return edit, op
+
+
+def refuse_input(edit: RuleEdit, errors: dict[str, str]) -> None:
+    """Put the messages of numbers that could not be read on their fields, in place of the
+    policy check's (which reads the kept text differently); the rule has errors."""
+    for key, message in errors.items():
+        target = field_for(edit.form, key)
+        if target is not None:
+            target.errors = [message]
+            edit.has_errors = True
 
 
 def _split_just_switched_on(rule: dict) -> bool:

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import json
 
-from app.policies.numbers import to_decimal
+from app.numbers import format_number, to_decimal
+from app.policies import NUMERIC_FIELDS
 from app.policy_editor.refs import is_id
 from app.policy_editor.ruleform import NEW_TAG, RuleForm, keep_unknown_choice, orig_text
 
@@ -44,11 +45,12 @@ def rule_data(rule: dict, catalogs) -> dict:
 def condition_data(condition: dict) -> dict:
     """One condition row: between as two values, "in" as a semicolon list."""
     op, value = condition.get("op"), condition.get("value")
-    first, second = value_text(value), ""
+    text = number_text if condition.get("field") in NUMERIC_FIELDS else value_text
+    first, second = text(value), ""
     if op == "between" and isinstance(value, list):
-        first, second = (value_text(item) for item in (list(value) + [None, None])[:2])
+        first, second = (text(item) for item in (list(value) + [None, None])[:2])
     elif op == "in" and isinstance(value, list):
-        first = "; ".join(value_text(item) for item in value)
+        first = "; ".join(text(item) for item in value)
     return {"orig": orig_text(condition), "field": condition.get("field") or "",
             "op": op or "", "value": first, "value2": second}
 
@@ -57,7 +59,7 @@ def part_data(part: dict, catalogs) -> dict:
     """One split part row."""
     kind = "amount" if part.get("amount") is not None and part.get("percent") is None \
         else "percent"
-    return {"orig": orig_text(part), "kind": kind, "share": value_text(part.get(kind)),
+    return {"orig": orig_text(part), "kind": kind, "share": number_text(part.get(kind)),
             **targets_data(part, catalogs)}
 
 
@@ -79,6 +81,14 @@ def value_text(value) -> str:
     if isinstance(value, (list, dict)):
         return json.dumps(value, ensure_ascii=False)
     return str(value)
+
+
+def number_text(value) -> str:
+    """A stored number as the page's locale writes it in an input (1234,5 on a Hungarian page);
+    text (a number stored as a string, or text kept as typed) as it is."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return value_text(value)
+    return format_number(to_decimal(value), grouping=False)
 
 
 def tag_tokens(tags, catalog) -> list[str]:

@@ -5,9 +5,8 @@ its stored form (2000000 stays an integer, a tag named by name stays a name).
 """
 from __future__ import annotations
 
-from app.i18n import parse_decimal
+from app.numbers import InputError, parse_amount, parse_number, to_decimal
 from app.policies import NUMERIC_FIELDS
-from app.policies.numbers import to_decimal
 from app.policy_editor.formdata import REF_KEYS
 from app.policy_editor.ruleform import NEW_TAG, orig_of
 
@@ -59,18 +58,55 @@ def condition_value(field, op, text, text2):
 def scalar(field, text):
     """A number for amounts and the income type (kept as typed when it is not one), else text."""
     text = (text or "").strip()
-    return number(text) if field in NUMERIC_FIELDS else text
+    return number(text, reader(field)) if field in NUMERIC_FIELDS else text
 
 
-def number(text: str):
-    """1 234,50 -> 1234.5; whole numbers as int; what is not a number stays text."""
+def reader(field: str):
+    """How a value of a numeric field (or a split part's "amount"/"percent") is read."""
+    if field == "type":
+        return lambda text: parse_number(text, places=0)
+    if field == "percent":
+        return parse_number
+    return parse_amount
+
+
+def number(text: str, read=parse_amount):
+    """1 234,50 -> 1234.5; whole numbers as int; what is refused stays text (input_errors says
+    why, and the rule is not applied)."""
     try:
-        value = parse_decimal(text)
-    except ValueError:
+        value = read(text)
+    except InputError:
         return text
     if value is None:
         return text
     return int(value) if value == value.to_integral_value() else float(value)
+
+
+def input_errors(form) -> dict[str, str]:
+    """Messages for numbers that cannot be read as typed, by form key ("conditions-0-value")."""
+    errors = {}
+    for index, entry in enumerate(form.conditions):
+        row = entry.form
+        if row.field.data in NUMERIC_FIELDS and row.op.data != "regex":
+            texts = {"value": row.value.data, "value2": row.value2.data if
+                     row.op.data == "between" else ""}
+            for name, text in texts.items():
+                _refusal(errors, f"conditions-{index}-{name}", text, reader(row.field.data),
+                         row.op.data == "in")
+    for index, entry in enumerate(form.split if form.use_split.data else []):
+        read = reader("amount" if entry.form.kind.data == "amount" else "percent")
+        _refusal(errors, f"split-{index}-share", entry.form.share.data, read)
+    return errors
+
+
+def _refusal(errors: dict, key: str, text, read, listed: bool = False) -> None:
+    items = (text or "").split(LIST_SEPARATOR) if listed else [text]
+    for item in items:
+        try:
+            read(item)
+        except InputError as error:
+            errors[key] = str(error)
+            return
 
 
 def _same_value(field, old, new) -> bool:
@@ -139,7 +175,7 @@ def part_from(row, catalogs) -> dict:
     kind = row.kind.data if row.kind.data in ("percent", "amount") else "percent"
     other = "amount" if kind == "percent" else "percent"
     result = targets_from(row, orig, catalogs)
-    share = number((row.share.data or "").strip())
+    share = number((row.share.data or "").strip(), reader(kind))
     same = to_decimal(orig.get(kind)) is not None and to_decimal(orig.get(kind)) == \
         to_decimal(share)
     result[kind] = orig.get(kind) if same else share

@@ -6,9 +6,8 @@ from decimal import Decimal
 
 from flask_babel import gettext as _
 
-from app.i18n import number
+from app.numbers import format_number, to_decimal
 from app.policies import NUMERIC_FIELDS
-from app.policies.numbers import to_decimal
 from app.policy_editor.formdata import value_text
 from app.policy_editor.labels import INCOME_TYPES, TARGET_LABELS, field_label, op_label
 
@@ -46,7 +45,7 @@ def _one(field_name, value) -> str:
     if field_name == "type" and amount in INCOME_TYPES:
         return f"{value_text(value)} ({INCOME_TYPES[int(amount)]})"
     if amount is not None:
-        return number(amount)
+        return format_number(amount)
     return _("“%(value)s”", value=value_text(value))
 
 
@@ -82,8 +81,8 @@ def part_share(part) -> str:
     if not isinstance(part, dict):
         return "?"
     if part.get("percent") is not None:
-        return f"{number(to_decimal(part['percent']))} %"
-    return number(to_decimal(part.get("amount")), 2)
+        return f"{format_number(part['percent'])} %"
+    return format_number(part.get("amount"), places=2)
 
 
 def split_check(parts) -> tuple[str, str] | None:
@@ -94,7 +93,7 @@ def split_check(parts) -> tuple[str, str] | None:
     amounts = [to_decimal(p.get("amount")) for p in parts if p.get("percent") is None]
     if None in percents or None in amounts:
         return "error", _("Enter a share for every part.")
-    fixed = number(sum(amounts, Decimal(0)), 2)
+    fixed = format_number(sum(amounts, Decimal(0)), places=2)
     if not percents:
         return "warning", _("The parts add up to %(total)s. Only an income of exactly this gross "
                             "amount is split; any other will need review.", total=fixed)
@@ -104,7 +103,7 @@ def split_check(parts) -> tuple[str, str] | None:
 def _percent_check(total, fixed) -> tuple[str, str]:
     if total != 100:
         return "error", _("The percent parts add up to %(total)s %%; they must add up to "
-                          "exactly 100 %%.", total=number(total))
+                          "exactly 100 %%.", total=format_number(total))
     if fixed is not None:
         return "ok", _("The amount parts (%(total)s together) are taken first; the percent "
                        "parts share the rest and add up to 100 %%.", total=fixed)

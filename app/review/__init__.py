@@ -3,8 +3,9 @@
 
 Modules: filters (URL filters), queue (API page or local scan), reasons (why an income needs
 attention), walk (the queue's ids in the session), prefetch (the next incomes read ahead),
-screen (the review form), compare (what the reviewer saw vs. now), actions / bulk / undo (the
-writes and their log), document (the image proxy), flow (what a step shows next), views_*.
+screen (the review form), compare (what the reviewer saw vs. now), required (what must be
+filled before Done), actions / bulk / undo (the writes and their log), document (the image
+proxy), flow (what a step shows next), views_*.
 """
 from __future__ import annotations
 

@@ -11,12 +11,12 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
 
 from app.forms import spec_for
+from app.numbers import to_decimal
 
 SCALARS = ("invoice_number", "partner_name", "partner_tax_number", "issued_at", "fulfilled_at",
            "due_at", "vat_area", "is_cancelled")
@@ -77,10 +77,8 @@ def amount(value: Any) -> str | None:
     """A decimal as plain text without trailing zeros ("1270.00" and "1270" compare equal)."""
     if value in (None, ""):
         return None
-    try:
-        return format(Decimal(str(value)).normalize(), "f")
-    except InvalidOperation:
-        return str(value)
+    number = to_decimal(value)
+    return str(value) if number is None else format(number.normalize(), "f")
 
 
 def _text(value: Any) -> Any:

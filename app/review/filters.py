@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from decimal import Decimal
 from urllib.parse import urlencode
 
-from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 from wtforms import BooleanField, SelectField, StringField
@@ -21,11 +20,11 @@ from wtforms import BooleanField, SelectField, StringField
 from app.forms.filters import (
     ANY,
     ListFilterForm,
+    amounts,
     compact,
     date_field_of,
     date_field_select,
     days,
-    decimals,
     digits,
     page_number,
     page_size,
@@ -100,8 +99,7 @@ def parse(args: MultiDict, currencies: dict | None = None) -> Filters:
 
 
 def _local(form: QueueFilterForm) -> LocalFilter | None:
-    bounds = decimals((form.amount_min, form.amount_max),
-                      _("Enter an amount, e.g. 12 500 or 12500.50."))
+    bounds = amounts((form.amount_min, form.amount_max))
     if form.amount_min.errors or form.amount_max.errors:
         return None
     policy = form.policy.data if form.policy.data in dict(POLICY_CHOICES) else ""

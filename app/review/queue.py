@@ -11,10 +11,11 @@ import threading
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from decimal import Decimal, InvalidOperation
 from functools import partial
 
 from app.incomes.upstream import LIST, PARTNERS
+from app.moments import as_utc
+from app.numbers import to_decimal
 from app.review.filters import Filters, LocalFilter
 from app.review.reasons import Context, missing_revenue_type, policy_outcome
 from app.upstream import run_parallel
@@ -78,7 +79,7 @@ def scan(api, params: dict, local: LocalFilter, context: Context,
 
 def passes(row: dict, local: LocalFilter, context: Context) -> bool:
     """True when an income passes the filters Bookdesk applies itself."""
-    gross = _decimal(row.get("gross_amount"))
+    gross = to_decimal(row.get("gross_amount"))
     if local.amount_min is not None and (gross is None or gross < local.amount_min):
         return False
     if local.amount_max is not None and (gross is None or gross > local.amount_max):
@@ -86,13 +87,6 @@ def passes(row: dict, local: LocalFilter, context: Context) -> bool:
     if local.missing and not missing_revenue_type(row):
         return False
     return not local.policy or policy_outcome(row, context) == local.policy
-
-
-def _decimal(value) -> Decimal | None:
-    try:
-        return None if value in (None, "") else Decimal(str(value))
-    except InvalidOperation:
-        return None
 
 
 def new_partners(api) -> frozenset:
@@ -125,8 +119,5 @@ def cached_partners(api) -> frozenset:
 
 
 def _after(stamp, since: datetime) -> bool:
-    try:
-        when = datetime.fromisoformat(str(stamp).replace("Z", "+00:00"))
-    except ValueError:
-        return False
-    return (when if when.tzinfo else when.replace(tzinfo=UTC)) >= since
+    when = as_utc(stamp)
+    return when is not None and when >= since

@@ -8,7 +8,7 @@ from flask_babel import gettext as _
 
 from app.auth import current_actor
 from app.htmx import redirect_to, render
-from app.review import bp, bulk, compare, flow, prefetch, queue, walk
+from app.review import bp, bulk, compare, flow, prefetch, queue, required, walk
 from app.review.log_view import last_undoable
 from app.review.reasons import Context
 from app.review.rows import queue_rows
@@ -58,7 +58,10 @@ def bulk_done():
     selection = _selection(bits)
     if not selection:
         return redirect_to(back)
+    refused = required.refused(g.api, [income_id for income_id, _fp in selection], bits.settings)
+    selection = [(income_id, fp) for income_id, fp in selection if income_id not in refused]
     result = bulk.mark_done(g.api, g.company_id, current_actor(), selection)
+    result.failed.update(refused)
     for income_id in result.done + result.changed:
         prefetch.forget(g.api, income_id)
     _close_in_walk(result.done)

@@ -11,7 +11,7 @@ from app.errors import lost_write_response
 from app.expenses.files import file_response
 from app.htmx import is_htmx, redirect_to, render
 from app.incomes import upstream as income_upstream
-from app.review import actions, bp, compare, flow, prefetch, screen, walk
+from app.review import actions, bp, compare, flow, prefetch, required, screen, walk
 from app.upstream import RateLimited, Unavailable, UpstreamError, ValidationError
 
 
@@ -41,13 +41,16 @@ def act(income_id: int):
     form = screen.build_form(record, bits.settings, bits.catalogs)
     if choice == "save_done" or screen.is_dirty(form):
         return _save_done(bits, current, income_id)
-    return _done(bits, current, record)
+    return _done(bits, current, record, form)
 
 
-def _done(bits, current: walk.Walk, record: dict):
+def _done(bits, current: walk.Walk, record: dict, form):
     seen = compare.decode(request.form.get("seen"))
     if not screen.can_mark_done(record):
         return _refused(bits, current, record)
+    found = required.missing(record, bits.settings)
+    if found:
+        return _incomplete(bits, current, record, form, found)
     try:
         result = actions.done(g.api, g.company_id, current_actor(), record["id"], seen,
                               screen.names(bits.catalogs))
@@ -107,7 +110,17 @@ def _unsendable(bits, current: walk.Walk, form, latest: dict):
         form = screen.after_conflict(form, latest, bits.settings, bits.catalogs)
         return _show(flow.screen_context(bits, current, latest, None, form=form,
                                          changes=changed), 409)
-    return None if screen.can_mark_done(latest) else _refused(bits, current, latest)
+    if not screen.can_mark_done(latest):
+        return _refused(bits, current, latest)
+    after = required.merged(latest, screen.complete(form.changes(), latest))
+    found = required.missing(after, bits.settings)
+    return _incomplete(bits, current, latest, form, found) if found else None
+
+
+def _incomplete(bits, current: walk.Walk, record: dict, form, found: list):
+    """Done refused before any write: what the API will require is on its field."""
+    required.show(form, found)
+    return _show(flow.screen_context(bits, current, record, None, form=form), 400)
 
 
 def _refused(bits, current: walk.Walk, record: dict):

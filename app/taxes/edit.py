@@ -6,10 +6,11 @@ tags whole, because the upstream replaces them whole.
 """
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
 from flask_babel import gettext as _
 
+from app.numbers import to_decimal
 from app.taxes import checks
 from app.taxes.kinds import TAG_FIELDS, Kind
 from app.taxes.labels import MANUAL, source_label
@@ -53,7 +54,7 @@ def stored(record: dict) -> dict:
     if values["code"]:
         values.update(name=None, account_number=None)
     values["month"] = str(record.get("month") or "")[:7] + "-01"
-    values["amount"] = _decimal(record.get("amount"))
+    values["amount"] = to_decimal(record.get("amount"))
     values["paid_status"] = record.get("paid_status") or 1
     values.update({name: list(record.get(name) or []) for name in TAG_FIELDS})
     return values
@@ -119,9 +120,3 @@ def _one_identity(item: dict, row: Row) -> None:
     elif any(item.get(name) for name in NAME_FIELDS):
         item.pop("code", None)
 
-
-def _decimal(value) -> Decimal | None:
-    try:
-        return None if value in (None, "") else Decimal(str(value))
-    except InvalidOperation:
-        return None

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from app.i18n import parse_date
+from app.numbers import parse_date
 
 _MONTH = re.compile(r"(\d{4})\s*[.\-/]\s*(\d{1,2})\.?")
 

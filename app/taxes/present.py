@@ -1,8 +1,9 @@
 """The monthly listing made ready for the page: month words, tag names, sources, totals."""
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
+from app.numbers import to_decimal
 from app.taxes.edit import is_synced
 from app.taxes.kinds import Kind
 from app.taxes.labels import month_label, source_label
@@ -41,7 +42,7 @@ def _record(record: dict, names: dict) -> dict:
 
 def total(month_list: list[dict]) -> Decimal:
     """The sum of the months' totals."""
-    amounts = (_decimal(month.get("amount")) for month in month_list)
+    amounts = (to_decimal(month.get("amount")) or Decimal(0) for month in month_list)
     return sum(amounts, Decimal(0))
 
 
@@ -51,9 +52,3 @@ def selected(body: dict, kind: Kind, ids: list[int]) -> list[dict]:
     return [record for month in body.get(kind.monthly_key) or []
             for record in month.get(kind.name) or [] if record.get("id") in wanted]
 
-
-def _decimal(value) -> Decimal:
-    try:
-        return Decimal(str(value or 0))
-    except InvalidOperation:
-        return Decimal(0)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import calendar
 from datetime import date
-from decimal import Decimal, InvalidOperation
 
+from app.numbers import to_decimal
 from app.taxes import upstream
 from app.taxes.kinds import Kind
 from app.upstream import ValidationError
@@ -46,19 +46,12 @@ def every_row_exists(exc: ValidationError, count: int) -> bool:
 def _same(item: dict, record: dict) -> bool:
     if str(record.get("month") or "")[:7] != str(item["month"])[:7]:
         return False
-    if _amount(record.get("amount")) != _amount(item.get("amount")):
+    if to_decimal(record.get("amount")) != to_decimal(item.get("amount")):
         return False
     # With a code the API fills in the name and account number itself.
     keys = [k for k in MATCHED if k in item and not (item.get("code") and k in ("name",
                                                                               "account_number"))]
     return all(_text(k, record.get(k)) == _text(k, item.get(k)) for k in keys)
-
-
-def _amount(value) -> Decimal | None:
-    try:
-        return Decimal(str(value))
-    except (InvalidOperation, ValueError):
-        return None
 
 
 def _text(key: str, value) -> str:

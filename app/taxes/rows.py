@@ -12,7 +12,7 @@ from typing import Any
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
-from app.i18n import parse_date, parse_decimal
+from app.numbers import InputError, parse_amount, parse_date
 from app.taxes.kinds import TAG_FIELDS
 from app.taxes.months import parse_month
 
@@ -75,6 +75,8 @@ def read_row(form, prefix: str, key: str, fields: tuple[str, ...]) -> Row:
 def _parse(row: Row, name: str) -> None:
     try:
         row.values[name] = PARSERS.get(name, _text)(row.raw[name])
+    except InputError as error:
+        row.error(name, str(error))
     except ValueError:
         row.error(name, str(MESSAGES.get(name) or _("Check this value.")))
 
@@ -89,7 +91,7 @@ def _month(raw: str) -> str | None:
 
 
 def _amount(raw: str) -> Decimal | None:
-    return parse_decimal(raw)
+    return parse_amount(raw)
 
 
 def _day(raw: str) -> str | None:

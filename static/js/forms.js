@@ -29,6 +29,7 @@
     var empty = body.querySelector(".rowtable__empty");
     if (empty) { empty.remove(); }
     body.appendChild(row);
+    if (window.htmx) { window.htmx.process(row); }
     var first = row.querySelector("input:not([type=hidden]), select");
     if (first) { first.focus(); }
   }
@@ -72,23 +73,31 @@
   });
 
   // Before sending: the same two checks the server makes, so the answer comes at once.
-  function fieldError(input, message) {
+  // One message list of a kind ("client-error", "totals-error") under an input, or none.
+  function showMessage(input, kind, message) {
     var field = input.closest(".field") || input.parentNode;
-    var old = field.querySelector("[data-client-error]");
+    var old = field.querySelector("[data-" + kind + "]");
     if (old) { old.remove(); }
-    field.classList.toggle("has-error", Boolean(message));
-    if (!message) { input.removeAttribute("aria-invalid"); return false; }
+    if (!message) { return field; }
     var list = document.createElement("ul");
     list.className = "field__errors";
-    list.setAttribute("data-client-error", "");
-    list.id = input.id + "-client-error";
+    list.setAttribute("data-" + kind, "");
+    list.setAttribute("aria-live", "polite");
+    list.id = input.id + "-" + kind;
     var item = document.createElement("li");
     item.textContent = message;
     list.appendChild(item);
     field.appendChild(list);
     input.setAttribute("aria-invalid", "true");
     input.setAttribute("aria-describedby", list.id);
-    return true;
+    return field;
+  }
+
+  function fieldError(input, message) {
+    var field = showMessage(input, "client-error", message);
+    field.classList.toggle("has-error", Boolean(message));
+    if (!message) { input.removeAttribute("aria-invalid"); }
+    return Boolean(message);
   }
 
   function orderProblem(start) {
@@ -140,4 +149,52 @@
     if (event.target.matches("select[data-default-currency]")) { syncRate(event.target); }
   });
   document.querySelectorAll("select[data-default-currency]").forEach(syncRate);
+
+  // Live totals (app/forms/totals.py, answered as an HX-Trigger "totals" event): VAT and gross
+  // computed from net and rate, and a message on every amount that does not add up. A cell
+  // being typed in is never overwritten; the values put in are remembered in totals_auto, so
+  // the server tells them from typed ones next time.
+  function totalsMessage(input, message) {
+    var field = showMessage(input, "totals-error", message);
+    if (!message && !field.querySelector(".field__errors")) { input.removeAttribute("aria-invalid"); }
+  }
+
+  document.addEventListener("totals", function (event) {
+    var form = event.target.closest && event.target.closest("form");
+    var answer = event.detail || {};
+    if (!form) { return; }
+    var auto = {};
+    var was = answer.was || {};
+    Object.keys(answer.values || {}).forEach(function (name) {
+      var input = form.elements.namedItem(name);
+      // Typed in (or being typed in) since the request left: the user's text stays.
+      if (!input || input === document.activeElement || input.value !== was[name]) { return; }
+      input.value = answer.values[name];
+      auto[name] = answer.values[name];
+    });
+    Object.keys(answer.auto || {}).forEach(function (name) {
+      var input = form.elements.namedItem(name);
+      if (!(name in (answer.values || {})) && input && input.value === answer.auto[name]) {
+        auto[name] = answer.auto[name];
+      }
+    });
+    var store = form.querySelector("[data-totals-auto]");
+    if (store) { store.value = JSON.stringify(auto); }
+    Object.keys(answer.errors || {}).forEach(function (name) {
+      var input = form.elements.namedItem(name);
+      if (input) { totalsMessage(input, answer.errors[name]); }
+    });
+  });
+
+  // Once the form is really being sent (no check above stopped it), a live totals request
+  // still waiting for its delay is not started: leaving the page would only abort it.
+  document.addEventListener("submit", function (event) {
+    if (!event.defaultPrevented) { event.target.setAttribute("data-sending", ""); }
+  });
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var input = event.target;
+    if (input.hasAttribute("data-totals") && input.closest("form[data-sending]")) {
+      event.preventDefault();
+    }
+  });
 })();

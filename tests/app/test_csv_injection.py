@@ -31,7 +31,7 @@ def _export(client, company, area: str, language: str) -> tuple[str, list[list[s
 
 def _tag(api, name: str) -> int:
     response = api.post("/2/tags/create/", json={"name": name})
-    assert response.status_code == 201, response.text
+    assert response.status_code == 200, response.text
     return response.json()["id"]
 
 

@@ -169,8 +169,22 @@ def test_bad_amount_is_refused_on_its_field(client, company, api, sandbox_log):
     sandbox_log.reset()
     response = client.get(base + "?min_amount=sok")
     assert response.status_code == 400
-    assert "Gross at least: Enter a number" in response.get_data(as_text=True)
+    assert "Gross at least: Enter an amount" in response.get_data(as_text=True)
     assert list_args(sandbox_log, company.id) == []
+
+
+def test_a_dot_grouped_amount_filter_is_refused_never_read_as_a_fraction(client, company, api,
+                                                                         sandbox_log):
+    base = signed_in(client, company)
+    client.get("/lang/hu")
+    sandbox_log.reset()
+    response = client.get(base + "?min_amount=100.000")
+    assert response.status_code == 400
+    assert "„100.000” kétféleképpen érthető. Írja 100000 vagy 100,000 alakban." in \
+        response.get_data(as_text=True)
+    assert list_args(sandbox_log, company.id) == []
+    client.get(base + "?min_amount=100.000.000")
+    assert list_args(sandbox_log, company.id)[-1]["min_amount"] == ["100000000"]
 
 
 def test_cursor_pages_follow_next_and_previous_links(client, company, api, sandbox_log):

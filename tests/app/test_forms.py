@@ -101,8 +101,10 @@ def test_kinds_read_ids_and_reference_objects_alike():
 
 
 def test_bad_input_raises_a_user_message():
-    with pytest.raises(ValueError, match="number"):
+    with pytest.raises(ValueError, match="amount"):
         KINDS["amount"].parse("12a")
+    with pytest.raises(ValueError, match="decimal places"):
+        KINDS["rate"].parse("395.123456")
     with pytest.raises(ValueError, match="date"):
         KINDS["date"].parse("2024-02-31")
 

@@ -176,6 +176,7 @@ def test_a_storno_of_a_number_that_does_not_exist_says_so(client, company, api):
     ids = catalogue(api)
     base = signed_in(client, company)
     form = _filled(client, base + "new", ids, "STORNO-X").set("referred_invoice_number", "LATER-1")
+    form.set("assignments-0-net_amount", "-1 000,00").set("assignments-0-gross_amount", "-1270")
     response = client.post(base + "new", data=form.data(), follow_redirects=True)
     html = response.get_data(as_text=True)
     assert 'id="storno-missing"' in html and "LATER-1" in html

@@ -9,12 +9,12 @@ from wtforms import SelectField, StringField
 from app.forms.filters import (
     ANY,
     ListFilterForm,
+    amounts,
     choice,
     compact,
     date_field_of,
     date_field_select,
     days,
-    decimals,
     page_number,
     page_size,
 )
@@ -59,13 +59,16 @@ def test_days_fill_params_and_a_bad_day_is_an_error_on_its_field(app):
         assert bad.date_from.errors
 
 
-def test_decimals_read_local_numbers_and_mark_the_others(app):
-    with app.test_request_context("/"):
+def test_amounts_read_local_numbers_and_put_the_refusal_on_the_field(app):
+    with app.test_request_context("/", headers={"Accept-Language": "hu"}):
         form = _form(amount="1 234,50")
-        assert decimals([form.amount], "no") == [Decimal("1234.50")]
+        assert amounts([form.amount]) == [Decimal("1234.50")]
         bad = _form(amount="lots")
-        assert decimals([bad.amount], "not a number") == [None]
-        assert bad.amount.errors == ["not a number"]
+        assert amounts([bad.amount]) == [None]
+        assert "1 234,50" in str(bad.amount.errors[0]).replace("\u00a0", " ")
+        ambiguous = _form(amount="100.000")
+        assert amounts([ambiguous.amount]) == [None]
+        assert "100000" in str(ambiguous.amount.errors[0])
 
 
 def test_only_narrowing_fields_make_a_list_filtered(app):

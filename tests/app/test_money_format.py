@@ -7,7 +7,7 @@ from decimal import ROUND_HALF_UP, Decimal
 import pytest
 from babel.numbers import format_currency
 
-from app.money import currency_format
+from app.numbers import currency_format
 
 VALUES = [Decimal(v) for v in ("0", "-0.00", "0.004", "0.005", "1", "-1", "999.995", "1000",
                                "1234.5", "-1234.5", "12345678.905", "-987654321.125")]

@@ -45,7 +45,14 @@ def test_problems_are_shown_next_to_their_condition_fields(client, company):
         "name": "Nagy", "conditions-0-field": "gross_amount", "conditions-0-op": "gte",
         "conditions-0-value": "sok"}, op="check")
     html = response.get_data(as_text=True)
-    assert "Enter a number, such as 1500 or 1500.50." in _cell_errors(html, "conditions-0-value")
+    # The form's own reading of an amount (app/numbers.py) speaks for the field.
+    assert "Enter an amount, e.g. 1,234.50." in _cell_errors(html, "conditions-0-value")
+    ambiguous = editor.rule("policies", None, {
+        "name": "Nagy", "conditions-0-field": "gross_amount", "conditions-0-op": "gte",
+        "conditions-0-value": "1,234"}, op="apply")
+    assert ambiguous.status_code == 400
+    assert "can be read two ways" in _cell_errors(ambiguous.get_data(as_text=True),
+                                                  "conditions-0-value")
     wrong_op = editor.rule("policies", None, {
         "name": "Nagy", "conditions-0-field": "gross_amount", "conditions-0-op": "contains"},
         op="check").get_data(as_text=True)

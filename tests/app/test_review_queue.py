@@ -107,3 +107,17 @@ def test_sorting_and_pages_go_through_the_api(client, company, api, sandbox_log)
     assert len(first) == 20 and len(second) == 3
     html = client.get(f"{base}?ordering=-gross_amount&page_size=20").get_data(as_text=True)
     assert 'aria-sort="descending"' in html and "Page 1 of 2" in html
+
+
+def test_a_dot_grouped_amount_is_refused_on_a_hungarian_queue_never_read_as_100(client, company,
+                                                                               api):
+    waiting(api, net_amount="100.00", gross_amount="127.00")  # listed if 100.000 were 100
+    big = waiting(api, net_amount="100000.00", gross_amount="127000.00")
+    base = review_base(client, company)
+    client.get("/lang/hu")
+    refused = client.get(f"{base}?amount_min=100.000")
+    assert refused.status_code == 400
+    assert "„100.000” kétféleképpen érthető" in refused.get_data(as_text=True)
+    assert ROW.findall(refused.get_data(as_text=True)) == []
+    assert _rows(client.get(f"{base}?amount_min=100 000")) == [big["id"]]
+    assert _rows(client.get(f"{base}?amount_min=100.000,00")) == [big["id"]]

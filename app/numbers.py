@@ -1,0 +1,369 @@
+"""Numbers, amounts, percentages and dates, read and written by locale: the one module for both.
+
+Reading is strict: text that two conventions read as different numbers is refused, and nothing
+is rounded or clipped. The accepted and refused forms are the table in docs/number-input.md
+(tests/app/test_number_input_table.py checks every row). Hungarian writes a decimal comma and
+groups by space, no-break space or dot; English writes a decimal point and groups by comma.
+"""
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from datetime import date, datetime
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+
+from babel import Locale
+from babel.dates import format_date as babel_date
+from babel.dates import format_datetime as babel_datetime
+from babel.numbers import (
+    format_decimal,
+    get_currency_precision,
+    get_currency_symbol,
+    get_decimal_symbol,
+    get_group_symbol,
+    parse_pattern,
+)
+from flask import current_app, has_app_context
+from flask_babel import get_locale
+from flask_babel import lazy_gettext as _l
+
+from app.moments import local_time, relative_words
+
+SPACES = " \u00a0\u202f\u2009\u2007"
+MINUSES = "-\u2212"
+# The API stores amounts as Numeric(14, 2): twelve digits before the point, two after.
+AMOUNT_PLACES = 2
+INTEGER_DIGITS = 12
+AMOUNT_MAX = Decimal("999999999999.99")
+DATE_FORMATS = {"hu": "short", "en": "medium"}
+# CLDR gives HUF two decimals; Hungarian bookkeeping shows forints whole.
+WHOLE_CURRENCIES = {"HUF"}
+_SPACE_RUN = re.compile(f"[{SPACES}]")
+_FRACTION = re.compile(r"[0-9]+")
+
+
+class InputError(ValueError):
+    """Typed text that is refused; `message` says how to write it (lazy, translated), `reason`
+    names the rule: not-a-number, ambiguous, places, digits, maximum, minimum, date."""
+
+    def __init__(self, message, reason: str = "not-a-number") -> None:
+        super().__init__(message)
+        self.message = message
+        self.reason = reason
+
+    def __str__(self) -> str:
+        return str(self.message)
+
+
+def locale_of(locale=None) -> Locale:
+    """The Babel locale: the one given, else the request's, else the configured default."""
+    if locale is not None:
+        return _parsed_locale(str(locale))
+    current = get_locale()
+    if current is not None:
+        return current
+    default = current_app.config["DEFAULT_LOCALE"] if has_app_context() else "hu"
+    return _parsed_locale(default)
+
+
+@functools.lru_cache(maxsize=16)
+def _parsed_locale(name: str) -> Locale:
+    return Locale.parse(name)
+
+
+def to_decimal(value) -> Decimal | None:
+    """An upstream value (decimal string, int, float or Decimal) as a finite Decimal, else None."""
+    if isinstance(value, bool) or not isinstance(value, int | float | str | Decimal):
+        return None
+    try:
+        # repr() keeps 0.1 as 0.1 instead of its binary expansion.
+        number = Decimal(repr(value) if isinstance(value, float) else value)
+    except InvalidOperation:
+        return None
+    return number if number.is_finite() else None
+
+
+# -- reading ---------------------------------------------------------------------------------
+
+def marks(locale=None) -> tuple[str, str]:
+    """(decimal mark, grouping mark besides spaces) of a locale: hu (",", "."), en (".", ",")."""
+    decimal = get_decimal_symbol(locale_of(locale))
+    return decimal, "." if decimal == "," else ","
+
+
+def parse_number(text, locale=None, *, places=None, minimum=None, maximum=None) -> Decimal | None:
+    """Read a typed number by the page's locale; None when blank, InputError when refused."""
+    raw = _SPACE_RUN.sub(" ", str(text or "")).strip()
+    if not raw:
+        return None
+    value = _read_signed(raw, locale)
+    _check_places(value, places)
+    _check_range(value, minimum, maximum, locale)
+    return value
+
+
+def parse_amount(text, currency=None, locale=None, *, minimum=None,
+                 maximum=None) -> Decimal | None:
+    """Read a typed amount (the currency's symbol or code may be part of it); two decimals at
+    most, or fewer when the currency has fewer; at most twelve digits before the point."""
+    raw = _without_currency(str(text or ""), currency, locale)
+    low = -AMOUNT_MAX if minimum is None else minimum
+    high = AMOUNT_MAX if maximum is None else maximum
+    try:
+        return parse_number(raw, locale, places=amount_places(currency), minimum=low,
+                            maximum=high)
+    except InputError as error:
+        if error.reason != "not-a-number":
+            raise
+        raise InputError(_l("Enter an amount, e.g. %(example)s.",
+                            example=format_number(Decimal("1234.5"), locale, places=2))) from None
+
+
+def parse_percent(text, locale=None, *, places=2) -> Decimal | None:
+    """Read a percentage between 0 and 100 (27, 5,5 or 27 %); the number of percent."""
+    raw = str(text or "").strip().removesuffix("%")
+    try:
+        return parse_number(raw, locale, places=places, minimum=Decimal(0), maximum=Decimal(100))
+    except InputError as error:
+        if error.reason in ("ambiguous", "places"):
+            raise
+        raise InputError(_l("Enter a percentage between 0 and 100, e.g. 27 or 5,5."),
+                         error.reason) from None
+
+
+def amount_places(currency=None) -> int:
+    """Decimals an amount of the currency may have: the currency's, at most the API's two."""
+    if not currency:
+        return AMOUNT_PLACES
+    return min(AMOUNT_PLACES, get_currency_precision(str(currency).upper()))
+
+
+def _without_currency(text: str, currency, locale) -> str:
+    if not currency:
+        return text
+    code = str(currency).upper()
+    for sign in (get_currency_symbol(code, locale_of(locale)), code):
+        text = text.replace(sign, "")
+    return text
+
+
+def _read_signed(raw: str, locale) -> Decimal:
+    sign = -1 if raw[0] in MINUSES else 1
+    body = raw[1:].lstrip() if raw[0] in MINUSES + "+" else raw
+    value = sign * _read(raw, body, sign, locale)
+    return value if value else abs(value)  # "-0" is zero, not a negative zero
+
+
+def _read(raw: str, body: str, sign: int, locale) -> Decimal:
+    decimal, group = marks(locale)
+    value = _reading(body, decimal, group)
+    other = _reading(body, group, decimal)
+    if value is None and other is None:
+        raise InputError(_l("Enter a number, e.g. %(example)s.",
+                            example=format_number(Decimal("1234.5"), locale, places=2)))
+    if value is None:
+        return other
+    if decimal not in body and other is not None and other != value:
+        raise InputError(_l("“%(text)s” can be read two ways. Write %(first)s or %(second)s.",
+                            text=raw, first=plain(sign * value, locale),
+                            second=plain(sign * other, locale)), "ambiguous")
+    return value
+
+
+def _reading(body: str, decimal: str, group: str) -> Decimal | None:
+    """The value under one convention, None when the text is not written that way."""
+    whole, mark, fraction = body.partition(decimal)
+    if mark and not _FRACTION.fullmatch(fraction):
+        return None
+    if not (_whole_ok(whole, group) or (mark and whole == "")):
+        return None
+    digits = whole.replace(" ", "").replace(group, "") or "0"
+    return Decimal(f"{digits}.{fraction}" if mark else digits)
+
+
+@functools.lru_cache(maxsize=4)
+def _grouped(group: str) -> re.Pattern:
+    # One separator kind throughout, the first group 1-3 digits not starting with 0, then threes.
+    return re.compile(r"[0-9]+|[1-9][0-9]{0,2}(?:([ " + re.escape(group) + r"])[0-9]{3})"
+                      r"(?:\1[0-9]{3})*")
+
+
+def _whole_ok(whole: str, group: str) -> bool:
+    return bool(_grouped(group).fullmatch(whole))
+
+
+def _check_places(value: Decimal, places: int | None) -> None:
+    if places is None or value == value.quantize(Decimal(1).scaleb(-places)):
+        return
+    if places == 0:
+        raise InputError(_l("Enter a whole number."), "places")
+    raise InputError(_l("Enter at most %(places)d decimal places.", places=places), "places")
+
+
+def _check_range(value: Decimal, minimum, maximum, locale) -> None:
+    if value.adjusted() >= INTEGER_DIGITS:
+        raise InputError(_l("Enter at most %(digits)d digits before the decimal mark.",
+                            digits=INTEGER_DIGITS), "digits")
+    if maximum is not None and value > maximum:
+        raise InputError(_l("Enter at most %(maximum)s.",
+                            maximum=format_number(maximum, locale)), "maximum")
+    if minimum is not None and value < minimum:
+        raise InputError(_l("Enter at least %(minimum)s.",
+                            minimum=format_number(minimum, locale)), "minimum")
+
+
+def plain(value: Decimal, locale=None) -> str:
+    """A number without grouping, with the locale's decimal mark: the unambiguous spelling."""
+    return format(value, "f").replace(".", marks(locale)[0])
+
+
+# -- dates -----------------------------------------------------------------------------------
+
+_NUMERIC_DAY = re.compile(r"(\d{4})\s*[.\-/]\s*(\d{1,2})\s*[.\-/]\s*(\d{1,2})\.?")
+_HU_NAMED_DAY = re.compile(r"(\d{4})\.\s*([^\W\d_]+)\.?\s*(\d{1,2})\.?")
+_EN_NAMED_DAY = re.compile(r"([^\W\d_]+)\.?\s+(\d{1,2}),?\s+(\d{4})")
+
+
+def parse_date(text, locale=None) -> date | None:
+    """Read a day: 2024-03-05, 2024.03.05., 2024. 03. 05., 2024/03/05, or the locale's written
+    form with a month name (2024. márc. 5., Mar 5, 2024); None when blank."""
+    raw = _SPACE_RUN.sub(" ", str(text or "")).strip()
+    if not raw:
+        return None
+    parts = _day_parts(raw, locale_of(locale))
+    try:
+        return date(*parts) if parts else _refuse_date()
+    except ValueError:
+        return _refuse_date()
+
+
+def _day_parts(raw: str, locale: Locale) -> tuple[int, int, int] | None:
+    if match := _NUMERIC_DAY.fullmatch(raw):
+        return tuple(int(part) for part in match.groups())
+    if (match := _HU_NAMED_DAY.fullmatch(raw)) and (month := _month(match[2], locale)):
+        return int(match[1]), month, int(match[3])
+    if (match := _EN_NAMED_DAY.fullmatch(raw)) and (month := _month(match[1], locale)):
+        return int(match[3]), month, int(match[2])
+    return None
+
+
+def _month(name: str, locale: Locale) -> int | None:
+    return _month_names(str(locale)).get(name.lower().rstrip("."))
+
+
+@functools.lru_cache(maxsize=8)
+def _month_names(locale_name: str) -> dict[str, int]:
+    months = _parsed_locale(locale_name).months["format"]
+    return {str(name).lower().rstrip("."): number for width in ("abbreviated", "wide")
+            for number, name in months[width].items()}
+
+
+def _refuse_date():
+    raise InputError(_l("Enter a date, e.g. 2024-03-05."), "date")
+
+
+# -- writing ---------------------------------------------------------------------------------
+
+def format_number(value, locale=None, *, places=None, grouping=True) -> str:
+    """A number with the locale's marks; `places` fixes the decimals (rounded half up), else
+    every significant decimal is written. grouping=False for form inputs."""
+    number = to_decimal(value)
+    if number is None:
+        return ""
+    if places is not None:
+        number = number.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+    pattern = ("#,##0" if grouping else "0") + ("." + "0" * places if places else "")
+    return format_decimal(number, format=pattern, locale=locale_of(locale),
+                          decimal_quantization=places is not None)
+
+
+def format_amount(value, currency=None, locale=None) -> str:
+    """An amount in a currency for the locale (HUF whole); no currency: two decimals."""
+    number = to_decimal(value)
+    if number is None:
+        return ""
+    if not currency:
+        return format_number(number, locale, places=AMOUNT_PLACES)
+    return currency_format(str(locale_of(locale)), str(currency).upper()).apply(number)
+
+
+def format_percent(value, locale=None) -> str:
+    """A number of percent (27 -> 27 %, 5.5 -> 5,5 %), decimals as they are."""
+    number = to_decimal(value)
+    if number is None:
+        return ""
+    return f"{format_number(number.normalize(), locale)}\u00a0%"
+
+
+def format_date(value, locale=None, fmt: str | None = None) -> str:
+    """A day for the locale (hu short `2024. 03. 05.`, en medium): a date-only value as it is,
+    a timestamp as its day in the company's time zone."""
+    day = _as_day(value)
+    if day is None:
+        return "" if not value else str(value)
+    chosen = locale_of(locale)
+    return _format_day(day, fmt or DATE_FORMATS.get(chosen.language, "medium"), chosen)
+
+
+@functools.lru_cache(maxsize=8192)
+def _format_day(day: date, fmt: str, locale: Locale) -> str:
+    # Babel takes ~12 µs a date and lists show the same few hundred days again and again.
+    return babel_date(day, fmt, locale=locale)
+
+
+def _as_day(value) -> date | None:
+    if isinstance(value, datetime) or (isinstance(value, str) and len(value) > 10):
+        moment = local_time(value)
+        return moment.date() if moment else None
+    if isinstance(value, date):
+        return value
+    try:
+        return date.fromisoformat(str(value)) if value else None
+    except ValueError:
+        return None
+
+
+def format_datetime(value, locale=None, fmt: str = "short") -> str:
+    """A timestamp in the company's time zone for the locale; text that is none is kept."""
+    moment = local_time(value)
+    if moment is None:
+        return "" if value is None else str(value)
+    return babel_datetime(moment, fmt, tzinfo=moment.tzinfo, locale=locale_of(locale))
+
+
+def format_relative(value, locale=None, now: datetime | None = None) -> str:
+    """How long ago a timestamp is in the locale's words ("3 perccel ezelőtt", "3 minutes ago")."""
+    return relative_words(value, locale_of(locale), now)
+
+
+# -- amounts in long lists: the currency pattern worked out once, then plain string formatting --
+@dataclass(frozen=True)
+class CurrencyFormat:
+    """One locale's way of writing amounts of one currency."""
+
+    prefixes: tuple[str, str]
+    suffixes: tuple[str, str]
+    separators: dict
+    digits: int
+
+    def apply(self, value: Decimal) -> str:
+        """Round half up to the currency's digits and write it with sign, symbol, separators."""
+        value = value.quantize(Decimal(1).scaleb(-self.digits), rounding=ROUND_HALF_UP)
+        negative = int(value.is_signed())
+        body = f"{abs(value):,.{self.digits}f}".translate(self.separators)
+        return f"{self.prefixes[negative]}{body}{self.suffixes[negative]}"
+
+
+@functools.lru_cache(maxsize=256)
+def currency_format(locale_name: str, code: str) -> CurrencyFormat:
+    """The format of `code` amounts in `locale_name`, derived from CLDR once."""
+    locale = Locale.parse(locale_name)
+    digits = 0 if code in WHOLE_CURRENCIES else get_currency_precision(code)
+    standard = locale.currency_formats["standard"].pattern
+    pattern = parse_pattern(re.sub(r"0\.0+", "0." + "0" * digits if digits else "0", standard))
+    symbol = get_currency_symbol(code, locale)
+    separators = str.maketrans({",": get_group_symbol(locale), ".": get_decimal_symbol(locale)})
+    return CurrencyFormat(tuple(p.replace("¤", symbol) for p in pattern.prefix),
+                          tuple(s.replace("¤", symbol) for s in pattern.suffix),
+                          separators, digits)

@@ -1,0 +1,162 @@
+"""Properties of app/numbers.py: what Bookdesk writes reads back as the same value, in every
+locale and currency the product shows, at every magnitude the API stores; and reading never
+changes a number's magnitude (the digits typed are the digits kept, or the text is refused)."""
+from __future__ import annotations
+
+import re
+from datetime import date
+from decimal import Decimal
+
+import pytest
+from flask_babel import force_locale
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from app.forms.kinds import AMOUNT, PERCENT, RATE
+from app.numbers import (
+    WHOLE_CURRENCIES,
+    InputError,
+    format_amount,
+    format_date,
+    format_number,
+    marks,
+    parse_amount,
+    parse_date,
+    parse_number,
+)
+from sandbox.catalog.seed import CURRENCIES
+
+LOCALES = ("hu", "en")
+CODES = tuple(code for code, _name in CURRENCIES)
+PURE = settings(max_examples=200, deadline=None)
+# The app fixture only gives a request context; nothing in it changes between examples.
+IN_APP = settings(max_examples=200, deadline=None,
+                  suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+def decimals(places: int, integer_digits: int = 12):
+    """Signed Decimals with up to integer_digits before the point and exactly places after,
+    spread over every magnitude (each digit count is as likely as the next)."""
+    def build(negative, size, whole, fraction):
+        text = f"{whole % 10 ** size}" + (f".{fraction:0{places}d}" if places else "")
+        return -Decimal(text) if negative else Decimal(text)
+    return st.builds(build, st.booleans(), st.integers(0, integer_digits),
+                     st.integers(0, 10 ** integer_digits - 1),
+                     st.integers(0, 10 ** places - 1))
+
+
+@PURE
+@given(locale=st.sampled_from(LOCALES), places=st.sampled_from((0, 2, 4, 6)), data=st.data())
+def test_what_an_input_shows_reads_back_exactly(locale, places, data):
+    value = data.draw(decimals(places, 12 if places <= 2 else 10))
+    text = format_number(value, locale, grouping=False)
+    assert parse_number(text, locale, places=places) == value
+
+
+@IN_APP
+@given(locale=st.sampled_from(LOCALES), value=decimals(2))
+def test_form_kinds_round_trip_through_their_input_text(app, locale, value):
+    with app.test_request_context("/"), force_locale(locale):
+        assert AMOUNT.parse(AMOUNT.to_form(value)) == value
+        small = value.scaleb(-2)
+        for kind in (RATE, PERCENT):
+            if abs(small) < Decimal("1e10"):
+                assert kind.parse(kind.to_form(small)) == small
+
+
+def _display_places(code: str) -> int:
+    return 0 if code in WHOLE_CURRENCIES else 2
+
+
+@PURE
+@given(locale=st.sampled_from(LOCALES), code=st.sampled_from(CODES), data=st.data())
+def test_a_displayed_amount_reads_back_or_is_refused_as_ambiguous(locale, code, data):
+    value = data.draw(decimals(_display_places(code)))
+    text = format_amount(value, code, locale)
+    try:
+        assert parse_amount(text, code, locale) == value, text
+    except InputError as refused:
+        # Only English whole amounts with one comma group (HUF1,234) can be refused: 1,234
+        # is 1.234 to a Hungarian reader. Nothing else a page shows is.
+        assert (locale, refused.reason) == ("en", "ambiguous"), text
+        assert _display_places(code) == 0 and 1000 <= abs(value) < 1_000_000
+
+
+@PURE
+@given(code=st.sampled_from(CODES), data=st.data())
+def test_every_hungarian_amount_reads_back_exactly(code, data):
+    value = data.draw(decimals(_display_places(code)))
+    assert parse_amount(format_amount(value, code, "hu"), code, "hu") == value
+
+
+@PURE
+@given(locale=st.sampled_from(LOCALES), value=decimals(2))
+def test_an_amount_with_decimals_reads_back_in_every_locale(locale, value):
+    for code in ("EUR", "USD", None):
+        assert parse_amount(format_amount(value, code, locale), code, locale) == value
+
+
+@PURE
+@given(locale=st.sampled_from(LOCALES), places=st.integers(0, 4), data=st.data())
+def test_a_grouped_number_reads_back_or_is_refused_as_ambiguous(locale, places, data):
+    value = data.draw(decimals(places))
+    text = format_number(value, locale, places=places)
+    try:
+        assert parse_number(text, locale) == value
+    except InputError as refused:
+        assert (locale, places, refused.reason) == ("en", 0, "ambiguous")
+
+
+@IN_APP
+@given(locale=st.sampled_from(LOCALES),
+       day=st.dates(min_value=date(1900, 1, 1), max_value=date(2200, 12, 31)))
+def test_a_displayed_date_reads_back(app, locale, day):
+    with app.test_request_context("/"), force_locale(locale):
+        assert parse_date(format_date(day)) == day
+        assert parse_date(day.isoformat()) == day
+
+
+def _digits(text: str) -> str:
+    return re.sub(r"\D", "", text).lstrip("0")
+
+
+@PURE
+@given(locale=st.sampled_from(LOCALES),
+       text=st.text(alphabet="0123456789.,  \u00a0\u202f-\u2212+", min_size=1, max_size=22))
+def test_reading_keeps_the_digits_typed_and_the_pages_decimal_mark(locale, text):
+    try:
+        value = parse_number(text, locale)
+    except InputError:
+        return
+    if value is None:
+        assert not text.strip(" \u00a0\u202f")
+        return
+    assert _digits(format(value, "f")) == _digits(text)
+    decimal, _group = marks(locale)
+    if decimal in text:
+        typed = text.rpartition(decimal)[2].strip(" \u00a0\u202f")
+        assert format(abs(value), "f").partition(".")[2] == typed
+
+
+@PURE
+@given(locale=st.sampled_from(LOCALES), head=st.integers(1, 999), tail=st.integers(0, 999),
+       negative=st.booleans())
+def test_one_foreign_decimal_mark_before_three_digits_is_always_refused(locale, head, tail,
+                                                                        negative):
+    other_mark = marks(locale)[1]
+    text = f"{'-' if negative else ''}{head}{other_mark}{tail:03d}"
+    with pytest.raises(InputError) as refused:
+        parse_number(text, locale)
+    assert refused.value.reason == "ambiguous"
+
+
+@PURE
+@given(locale=st.sampled_from(LOCALES), value=decimals(2).filter(lambda v: v != 0),
+       extra=st.integers(1, 5))
+def test_beyond_the_apis_range_or_precision_is_refused_never_altered(locale, value, extra):
+    too_big = (Decimal(10) ** (11 + extra) + abs(value)).copy_sign(value)
+    too_precise = value + Decimal(1).scaleb(-2 - extra)
+    for text in (format_number(too_big, locale, grouping=False),
+                 format_number(too_precise, locale, grouping=False)):
+        with pytest.raises(InputError):
+            parse_amount(text, None, locale)

@@ -1,0 +1,120 @@
+"""Review guardrails (app/review/required.py): Done is refused, on the field, before any write,
+while the API will need a value the income lacks."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.app.conftest import csrf_token
+from tests.app.incomes_helpers import catalogue, make_income
+from tests.app.test_review_support import (
+    income_now,
+    open_screen,
+    review_base,
+    step,
+    waiting,
+    writes,
+)
+from tests.conftest import Api
+
+BOX = re.compile(r'name="ids" value="(\d+:[0-9a-f]+)"')
+EN = {"Accept-Language": "en"}
+REVENUE_TYPE_MSG = "Choose a revenue type: the company uses advanced accounting"
+
+
+@pytest.fixture
+def advanced(sandbox_url, make_company):
+    """A company that uses advanced accounting ("bővített könyvelés"), and its API client."""
+    return Api(sandbox_url, make_company(advanced_accounting=True))
+
+
+def _revenue_type_cell(html: str) -> str:
+    return html.split('id="assignments-0-revenue_type"')[1].split("</td>")[0]
+
+
+def test_done_without_a_revenue_type_under_advanced_accounting_sends_nothing(
+        client, advanced, sandbox_log):
+    created = waiting(advanced, assignments=[{"revenue_type": None}])
+    base = review_base(client, advanced.company)
+    screen = open_screen(client, f"{base}{created['id']}")
+    sandbox_log.reset()
+    response = step(client, screen, "done")
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400
+    assert REVENUE_TYPE_MSG in _revenue_type_cell(html)
+    assert writes(sandbox_log, advanced.company.id) == []
+    assert sandbox_log.entries(company_id=advanced.company.id, method="PATCH") == []
+    assert income_now(advanced, created["id"])["review_done"] is False
+
+
+def test_save_and_done_with_the_revenue_type_chosen_goes_through(client, advanced,
+                                                                  sandbox_log):
+    ids = catalogue(advanced)
+    created = waiting(advanced, assignments=[{"revenue_type": None}])
+    base = review_base(client, advanced.company)
+    screen = open_screen(client, f"{base}{created['id']}")
+    refused = step(client, screen, "save_done", **{"assignments-0-job_number": "J-9"})
+    assert refused.status_code == 400 and "required" in _revenue_type_cell(
+        refused.get_data(as_text=True))
+    assert 'value="J-9"' in refused.get_data(as_text=True)
+    assert writes(sandbox_log, advanced.company.id) == []
+    done = step(client, screen, "save_done",
+                **{"assignments-0-revenue_type": str(ids.revenue_types[0])})
+    assert done.status_code == 200, done.get_data(as_text=True)[:2000]
+    now = income_now(advanced, created["id"])
+    assert now["review_done"] is True
+    assert now["assignments"][0]["revenue_type"]["id"] == ids.revenue_types[0]
+
+
+def test_without_advanced_accounting_an_empty_revenue_type_does_not_stop_done(
+        client, company, api, sandbox_log):
+    created = waiting(api, assignments=[{"revenue_type": None}])
+    screen = open_screen(client, f"{review_base(client, company)}{created['id']}")
+    sandbox_log.reset()
+    assert step(client, screen, "done").status_code == 200
+    assert writes(sandbox_log, company.id) == [{"review_done": True}]
+
+
+def test_an_accounting_period_with_one_end_stops_done_on_that_field(client, company, api,
+                                                                     sandbox_log):
+    created = waiting(api, accounting_period_start="2026-01-01")
+    screen = open_screen(client, f"{review_base(client, company)}{created['id']}")
+    sandbox_log.reset()
+    response = step(client, screen, "done")
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400
+    assert "Accounting period end" in html and "both values of the pair" in html
+    assert writes(sandbox_log, company.id) == []
+    saved = step(client, screen, "save_done", note="átnézve")
+    assert saved.status_code == 400 and "both values of the pair" in saved.get_data(as_text=True)
+    assert 'átnézve' in saved.get_data(as_text=True)
+    assert writes(sandbox_log, company.id) == []
+
+
+def test_bulk_done_leaves_out_incomplete_incomes_and_says_why(client, advanced, sandbox_log):
+    ids = catalogue(advanced)
+    bare = waiting(advanced, assignments=[{"revenue_type": None}])
+    ready = waiting(advanced, assignments=[{"revenue_type": ids.revenue_types[0]}])
+    base = review_base(client, advanced.company)
+    html = client.get(base).get_data(as_text=True)
+    boxes = {int(v.split(":")[0]): v for v in BOX.findall(html)}
+    sandbox_log.reset()
+    response = client.post(f"{base}bulk", headers=EN, follow_redirects=True, data={
+        "csrf_token": csrf_token(html), "ids": [boxes[bare["id"]], boxes[ready["id"]]]})
+    page = response.get_data(as_text=True)
+    assert f"#{bare['id']} was not marked done" in page and REVENUE_TYPE_MSG in page
+    sent = [e["path"] for e in sandbox_log.entries(company_id=advanced.company.id,
+                                                    method="PATCH")]
+    assert sent == [f"/2/incomes/{ready['id']}/update/"]
+    assert income_now(advanced, bare["id"])["review_done"] is False
+    assert income_now(advanced, ready["id"])["review_done"] is True
+
+
+def test_an_income_already_complete_is_done_under_advanced_accounting(client, advanced):
+    ids = catalogue(advanced)
+    created = make_income(advanced, type=2, needs_review=True, review_done=False,
+                          assignments=[{"revenue_type": ids.revenue_types[1]}])
+    screen = open_screen(client, f"{review_base(client, advanced.company)}{created['id']}")
+    assert step(client, screen, "done").status_code == 200
+    assert income_now(advanced, created["id"])["review_done"] is True
