@@ -54,7 +54,8 @@ def _parse_field(form, name: str, spec, base: dict) -> bool:
         form.values[name] = kind.load(form.record.get(name))
         return True
     raw = raw_value(spec, form[name])
-    if raw is None and not form.layout.new:
+    kept = raw is None or (kind.keeps_unchanged and kind.same(raw, base.get(name)))
+    if kept and not form.layout.new:
         form.values[name] = base.get(name)
         return True
     try:

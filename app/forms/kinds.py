@@ -17,6 +17,7 @@ from babel.numbers import format_decimal
 from flask_babel import get_locale
 from flask_babel import lazy_gettext as _l
 
+from app import identifiers
 from app.i18n import parse_date, parse_decimal
 
 NUMBER_MSG = _l("Enter a number, e.g. 1 234,50 or 1234.50.")
@@ -88,6 +89,17 @@ def _format_number(pattern: str) -> Callable[[Any], str]:
     return to_form
 
 
+def _identifier(check: Callable[[str], str]) -> Callable[[Any], str | None]:
+    def parse(value: Any) -> str | None:
+        text = _text(value)
+        return None if text is None else check(text)
+    return parse
+
+
+def _same_compact(a: Any, b: Any) -> bool:
+    return identifiers.compact(a) == identifiers.compact(b)
+
+
 def _bool(value: Any) -> bool:
     if isinstance(value, str):
         return value.strip().lower() in ("y", "yes", "on", "true", "1")
@@ -127,6 +139,8 @@ class Kind:
     dump: Callable[[Any], Any]
     to_form: Callable[[Any], Any]
     same: Callable[[Any, Any], bool] = _same
+    # A stored value sent back unchanged is kept as it is, even one the check would refuse now.
+    keeps_unchanged: bool = False
 
 
 def _identity(value: Any) -> Any:
@@ -155,5 +169,10 @@ BOOL = Kind("bool", _bool, _bool, bool, bool)
 CHOICE = Kind("choice", _text, _text, _identity, _or_blank)
 REF = Kind("ref", ref_id, ref_id, _identity, _id_str)
 REFS = Kind("refs", _refs, _refs, list, lambda v: [str(i) for i in v or []], _same_set)
+TAX_NUMBER = Kind("tax_number", _text, _identifier(identifiers.tax_number), _identity,
+                  lambda v: identifiers.show_tax_number(v) if v else "", _same_compact, True)
+BANK_ACCOUNT = Kind("bank_account", _text, _identifier(identifiers.bank_account), _identity,
+                    lambda v: identifiers.show_bank_account(v) if v else "", _same_compact, True)
 
-KINDS = {kind.name: kind for kind in (TEXT, DATE, AMOUNT, RATE, PERCENT, BOOL, CHOICE, REF, REFS)}
+KINDS = {kind.name: kind for kind in (TEXT, DATE, AMOUNT, RATE, PERCENT, BOOL, CHOICE, REF, REFS,
+                                      TAX_NUMBER, BANK_ACCOUNT)}

@@ -12,6 +12,7 @@ import calendar
 from datetime import date
 from decimal import Decimal, InvalidOperation
 
+from app.identifiers import compact
 from app.taxes import upstream
 from app.taxes.kinds import Kind
 from app.upstream import ValidationError
@@ -63,4 +64,4 @@ def _amount(value) -> Decimal | None:
 
 def _text(key: str, value) -> str:
     text = str(value or "").strip()
-    return text.replace("-", "") if key == "tax_number" else text
+    return compact(text) if key in ("tax_number", "account_number") else text
