@@ -8,6 +8,8 @@ from flask import Flask, g, render_template
 from flask_babel import lazy_gettext as _l
 
 from app.auth import company_blueprint
+from app.incomes.labels import cancel_label, cancel_state
+from app.incomes.upstream import reversed_numbers
 from app.nav import register_area
 from app.upstream import NotFound, catalog, run_parallel
 
@@ -81,6 +83,13 @@ def links(company_id: int, today: date) -> dict[str, str]:
     }
 
 
+def cancel_labels(api, incomes: list[dict]) -> dict[int, str]:
+    """Income id -> "Reversed" or "Cancelled" for the cancelled ones among incomes."""
+    numbers = reversed_numbers(api, incomes)
+    return {income["id"]: cancel_label(cancel_state(income, numbers)) for income in incomes
+            if income.get("is_cancelled")}
+
+
 @bp.get("/")
 def index():
     """Counts of incomes to review, unpaid and overdue, unpaid expenses; the latest incomes."""
@@ -91,6 +100,7 @@ def index():
         counts={key: data[key] for key in ("needs_review", "unpaid", "overdue")},
         expenses=data["unpaid_expenses"],
         recent=data["recent"],
+        cancelled=cancel_labels(g.api, data["recent"] or []),
         currencies=data["currencies"],
         links=links(g.company_id, today),
         today=today,
