@@ -54,9 +54,12 @@ def _parse_field(form, name: str, spec, base: dict) -> bool:
         form.values[name] = kind.load(form.record.get(name))
         return True
     raw = raw_value(spec, form[name])
-    kept = raw is None or (kind.keeps_unchanged and kind.same(raw, base.get(name)))
-    if kept and not form.layout.new:
+    if raw is None and not form.layout.new:
         form.values[name] = base.get(name)
+        return True
+    stored = kind.load(form.record.get(name))
+    if kind.keeps_unchanged and stored is not None and kind.same(raw, stored):
+        form.values[name] = stored
         return True
     try:
         form.values[name] = kind.parse(raw)

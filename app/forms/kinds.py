@@ -139,7 +139,7 @@ class Kind:
     dump: Callable[[Any], Any]
     to_form: Callable[[Any], Any]
     same: Callable[[Any, Any], bool] = _same
-    # A stored value sent back unchanged is kept as it is, even one the check would refuse now.
+    # The record's value sent back unchanged is kept as it is, even one the check refuses now.
     keeps_unchanged: bool = False
 
 

@@ -54,6 +54,7 @@ class PartnerForm(PageForm):
     is_customer = BooleanField(_l("Customer"))
     is_vendor = BooleanField(_l("Vendor"))
     base_state = HiddenField()
+    stored: dict = {}
 
     def validate(self, extra_validators=None) -> bool:
         """The field checks, then the one rule the API has across fields: a role is chosen."""
@@ -65,16 +66,15 @@ class PartnerForm(PageForm):
         return ok
 
     def _check_identifiers(self) -> bool:
-        """Each typed identifier checked and normalised; a stored one sent back unchanged is
-        kept as stored, so an old record can still be edited."""
-        base, ok = snapshot_from(self.base_state.data) or {}, True
+        """Each typed identifier checked and normalised; the stored record's one (`stored`,
+        set by the edit view) sent back unchanged is kept, so an old record stays editable."""
+        ok = True
         for name, check in IDENTIFIERS.items():
-            field = self[name]
+            field, kept = self[name], self.stored.get(name)
             if not field.data or field.errors:
                 continue
-            if base.get(name) and identifiers.compact(base[name]) == identifiers.compact(
-                    field.data):
-                field.data = base[name]
+            if kept and identifiers.compact(kept) == identifiers.compact(field.data):
+                field.data = kept
                 continue
             try:
                 field.data = check(field.data)

@@ -102,3 +102,30 @@ def test_salary_grid_refuses_a_bad_tax_id_and_account_before_sending(client, com
     assert "ellenőrző számjegye (az utolsó) hibás" in cell(html, "0", "tax_number")
     assert "16 vagy 24 számjegyű; ez 19 számjegyű" in cell(html, "1", "account_number")
     assert writes(sandbox_log, company.id, "/2/salaries/create/") == []
+
+
+def test_an_income_with_an_old_bad_account_can_still_be_edited_and_reversed(client, company,
+                                                                            api, sandbox_log):
+    created = make_income(api, type=2, invoice_number="OLD-1", partner_tax_number="12345678242",
+                          partner_account_number="11712345-12345678")
+    base = incomes_signed_in(client, company)
+    path = f"{base}{created['id']}/edit"
+    saved = client.post(path, data=page_form(client, path).set("note", "új").data())
+    assert saved.status_code == 303
+    assert patches(sandbox_log, company.id) == [{"note": "új"}]
+    storno = f"{base}new?storno_of={created['id']}"
+    made = client.post(storno, data=page_form(client, storno).set("invoice_number", "S-OLD-1")
+                       .data())
+    assert made.status_code == 303, made.get_data(as_text=True)[:2000]
+    [sent] = sandbox_log.entries(company_id=company.id, method="POST", path="/2/incomes/create")
+    assert sent["body"]["partner_tax_number"] == "12345678242"
+
+
+def test_a_changed_number_is_checked_even_when_the_old_one_was_bad(client, company, api,
+                                                                    sandbox_log):
+    created = make_income(api, type=2, partner_account_number="11712345-12345678")
+    base = incomes_signed_in(client, company)
+    path = f"{base}{created['id']}/edit"
+    form = page_form(client, path).set("partner_account_number", "11712345-12345679")
+    assert client.post(path, data=form.data()).status_code == 400
+    assert patches(sandbox_log, company.id) == []
