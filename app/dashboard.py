@@ -10,6 +10,8 @@ from flask_babel import lazy_gettext as _l
 from app.auth import company_blueprint
 from app.expenses.filters import list_query as expense_query
 from app.incomes.filters import list_query as income_query
+from app.incomes.labels import cancel_label, cancel_state
+from app.incomes.upstream import reversed_numbers
 from app.list_query import ListQuery
 from app.nav import register_area
 from app.review.filters import queue_query
@@ -88,6 +90,13 @@ def links(queries: dict[str, ListQuery]) -> dict[str, str]:
             "incomes": url_for("incomes.index"), "income": url_for("incomes.index")}
 
 
+def cancel_labels(api, incomes: list[dict]) -> dict[int, str]:
+    """Income id -> "Reversed" or "Cancelled" for the cancelled ones among incomes."""
+    numbers = reversed_numbers(api, incomes)
+    return {income["id"]: cancel_label(cancel_state(income, numbers)) for income in incomes
+            if income.get("is_cancelled")}
+
+
 @bp.get("/")
 def index():
     """Counts of incomes to review, unpaid and overdue, unpaid expenses; the latest incomes."""
@@ -99,6 +108,7 @@ def index():
         counts={key: data[key] for key in INCOME_CARDS},
         expenses=data["unpaid_expenses"],
         recent=data["recent"],
+        cancelled=cancel_labels(g.api, data["recent"] or []),
         currencies=data["currencies"],
         links=links(queries),
         today=today,

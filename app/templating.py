@@ -5,6 +5,7 @@ from flask import Flask
 from flask_babel import gettext
 
 from app.forms import html_params
+from app.identifiers import show_bank_account, show_tax_number
 
 EMPTY = "—"
 
@@ -13,6 +14,7 @@ def init_app(app: Flask) -> None:
     """Expose the helpers to templates; WTForms widgets write attributes the fast way."""
     html_params.install()
     app.jinja_env.globals.update(field_attrs=field_attrs, field_display=field_display)
+    app.jinja_env.filters.update(tax_number=show_tax_number, account_number=show_bank_account)
 
 
 def field_attrs(field, described: list[str], extra: dict, css_class: str) -> dict:

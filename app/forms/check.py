@@ -57,6 +57,10 @@ def _parse_field(form, name: str, spec, base: dict) -> bool:
     if raw is None and not form.layout.new:
         form.values[name] = base.get(name)
         return True
+    stored = kind.load(form.record.get(name))
+    if kind.keeps_unchanged and stored is not None and kind.same(raw, stored):
+        form.values[name] = stored
+        return True
     try:
         form.values[name] = kind.parse(raw)
     except ValueError as exc:

@@ -8,6 +8,7 @@ from flask_babel import gettext as _
 from app.forms.choices import entry_label, ref_label
 from app.forms.kinds import ref_id
 from app.forms.registry import FieldSpec
+from app.identifiers import show_bank_account, show_tax_number
 from app.numbers import format_amount, format_date, format_number
 
 EMPTY = "—"
@@ -61,6 +62,10 @@ def display_text(spec: FieldSpec, raw: Any, record: dict, catalogs: dict) -> str
         return format_date(raw)
     if kind == "bool":
         return _("Yes") if raw else _("No")
+    if kind == "tax_number":
+        return show_tax_number(raw)
+    if kind == "bank_account":
+        return show_bank_account(raw)
     if kind == "choice":
         return next((str(label) for value, label in spec.choices if value == raw), str(raw))
     return str(raw)

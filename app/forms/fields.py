@@ -5,6 +5,7 @@ from flask_babel import lazy_gettext as _l
 
 from app.forms.registry import FieldSpec as F
 from app.forms.registry import register, variant
+from app.identifiers import ACCOUNT_HELP, TAX_NUMBER_HELP
 
 VAT_AREAS = (("HU", _l("Hungary")), ("EU", _l("European Union")), ("3RD", _l("Outside the EU")))
 PAYMENT_METHODS = (("transfer", _l("Bank transfer")), ("cash", _l("Cash")), ("card", _l("Card")),
@@ -24,13 +25,15 @@ register(
     F("partner_id", _l("Partner"), "ref", "partner", widget="partner"),
     F("partner", _l("Partner"), "ref", "partner", widget="partner"),
     F("partner_name", _l("Partner name"), group="partner", max_length=200),
-    F("partner_tax_number", _l("Tax number"), group="partner", max_length=40),
+    F("partner_tax_number", _l("Tax number"), "tax_number", "partner", max_length=40,
+      help=TAX_NUMBER_HELP),
     F("partner_zip_code", _l("Postcode"), group="partner", max_length=20),
     F("partner_city", _l("City"), group="partner", max_length=100),
     F("partner_address", _l("Address"), group="partner", max_length=200),
     F("partner_country", _l("Country code"), group="partner", max_length=2,
       help=_l("Two letters, e.g. HU")),
-    F("partner_account_number", _l("Bank account number"), group="partner", max_length=60),
+    F("partner_account_number", _l("Bank account number"), "bank_account", "partner",
+      max_length=60, help=ACCOUNT_HELP),
     F("currency", _l("Currency"), "ref", "amounts", catalog="currencies", required=True),
     F("exchange_rate", _l("Exchange rate"), "rate", "amounts"),
     F("exchange_date", _l("Exchange rate date"), "date", "amounts"),

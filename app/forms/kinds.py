@@ -15,6 +15,7 @@ from typing import Any
 
 from flask_babel import lazy_gettext as _l
 
+from app import identifiers
 from app.numbers import format_number, parse_amount, parse_date, parse_number, to_decimal
 
 # The API's Numeric(16, 6) rates and Numeric(14, 4) quantities and percents: ten digits before
@@ -77,6 +78,17 @@ def _form_number(places: int | None = None) -> Callable[[Any], str]:
     return to_form
 
 
+def _identifier(check: Callable[[str], str]) -> Callable[[Any], str | None]:
+    def parse(value: Any) -> str | None:
+        text = _text(value)
+        return None if text is None else check(text)
+    return parse
+
+
+def _same_compact(a: Any, b: Any) -> bool:
+    return identifiers.compact(a) == identifiers.compact(b)
+
+
 def _bool(value: Any) -> bool:
     if isinstance(value, str):
         return value.strip().lower() in ("y", "yes", "on", "true", "1")
@@ -116,6 +128,8 @@ class Kind:
     dump: Callable[[Any], Any]
     to_form: Callable[[Any], Any]
     same: Callable[[Any, Any], bool] = _same
+    # The record's value sent back unchanged is kept as it is, even one the check refuses now.
+    keeps_unchanged: bool = False
 
 
 def _identity(value: Any) -> Any:
@@ -144,5 +158,10 @@ BOOL = Kind("bool", _bool, _bool, bool, bool)
 CHOICE = Kind("choice", _text, _text, _identity, _or_blank)
 REF = Kind("ref", ref_id, ref_id, _identity, _id_str)
 REFS = Kind("refs", _refs, _refs, list, lambda v: [str(i) for i in v or []], _same_set)
+TAX_NUMBER = Kind("tax_number", _text, _identifier(identifiers.tax_number), _identity,
+                  lambda v: identifiers.show_tax_number(v) if v else "", _same_compact, True)
+BANK_ACCOUNT = Kind("bank_account", _text, _identifier(identifiers.bank_account), _identity,
+                    lambda v: identifiers.show_bank_account(v) if v else "", _same_compact, True)
 
-KINDS = {kind.name: kind for kind in (TEXT, DATE, AMOUNT, RATE, PERCENT, BOOL, CHOICE, REF, REFS)}
+KINDS = {kind.name: kind for kind in (TEXT, DATE, AMOUNT, RATE, PERCENT, BOOL, CHOICE, REF, REFS,
+                                      TAX_NUMBER, BANK_ACCOUNT)}

@@ -20,7 +20,7 @@ GROUPS = {
 }
 WIDGETS = {"text": "input", "date": "date", "amount": "decimal", "rate": "decimal",
            "percent": "decimal", "bool": "checkbox", "choice": "select", "ref": "select",
-           "refs": "multi"}
+           "refs": "multi", "tax_number": "input", "bank_account": "input"}
 
 
 @dataclass(frozen=True)

@@ -31,4 +31,5 @@ def _labels() -> dict:
     return {"kind_label": labels.type_label, "paid_label": labels.paid_label,
             "paid_badge": lambda status: labels.PAID_BADGE.get(status, "muted"),
             "payment_method_label": labels.payment_method_label,
-            "accounting_label": labels.ACCOUNTING_STATUS.get}
+            "accounting_label": labels.ACCOUNTING_STATUS.get,
+            "cancel_label": labels.cancel_label}

@@ -52,7 +52,7 @@ class FilterForm(ListFilterForm):
     review = SelectField(_l("Review"), choices=[ANY, ("to_review", _l("To review")), (
         "reviewed", _l("Reviewed")), ("none", _l("No review needed"))])
     cancelled = SelectField(_l("Cancelled"), choices=[ANY, ("no", _l("Not cancelled")), (
-        "yes", _l("Cancelled"))])
+        "yes", _l("Cancelled or reversed"))])
     partner = PartnerField(_l("Partner"), choices=[("", _l("Any"))], validate_choice=False)
 
 

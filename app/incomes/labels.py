@@ -11,6 +11,8 @@ ACCOUNTING_STATUS = {"not_processed": _l("Not processed"), "processed": _l("Proc
                      "booked": _l("Booked")}
 PAYMENT_METHODS = {"transfer": _l("Bank transfer"), "cash": _l("Cash"), "card": _l("Card"),
                    "cod": _l("Cash on delivery"), "cancel": _l("Cancellation")}
+# A cancelled document says how it was cancelled: reversed by a storno document, or directly.
+CANCEL_STATES = {"reversed": _l("Reversed"), "cancelled": _l("Cancelled")}
 ACCOUNTING_DOCUMENT = 2
 STORNO = 1
 
@@ -40,6 +42,20 @@ def review_state(income: dict) -> str | None:
 def is_storno(income: dict) -> bool:
     """True for a storno document (invoice_type 1)."""
     return income.get("invoice_type") == STORNO
+
+
+def cancel_state(income: dict, reversed_numbers: set[str]) -> str | None:
+    """'reversed' (a storno names it), 'cancelled' (cancelled directly) or None (neither)."""
+    if not income.get("is_cancelled"):
+        return None
+    reversed_ = (income.get("type") == ACCOUNTING_DOCUMENT and not is_storno(income)
+                 and income.get("invoice_number") in reversed_numbers)
+    return "reversed" if reversed_ else "cancelled"
+
+
+def cancel_label(state: str | None) -> str:
+    """The words for a cancel state ('' for a live document)."""
+    return str(CANCEL_STATES[state]) if state else ""
 
 
 def can_storno(income: dict) -> bool:

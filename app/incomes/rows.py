@@ -21,23 +21,28 @@ class Row:
     dates: tuple[str, str, str]
     overdue: bool
     amounts: tuple[Amount, Amount, Amount]
-    cancelled: bool
+    cancelled: str  # "" for a live document, else "Reversed" or "Cancelled"
     paid: tuple[str, str]
     review: tuple[str, str] | None
     storno_of: str | None = None
     tags: list[str] = field(default_factory=list)
 
 
-def list_rows(items: list[dict], codes: dict, tag_names: dict, today: str) -> list[Row]:
-    """Rows for the income table: every label and format worked out once per page."""
+def list_rows(items: list[dict], codes: dict, tag_names: dict, today: str,
+              reversed_numbers: frozenset[str] = frozenset()) -> list[Row]:
+    """Rows for the income table: every label and format worked out once per page.
+
+    reversed_numbers: the numbers a storno names (app.incomes.upstream.reversed_numbers).
+    """
     words = Words(kinds=labels.TYPES, paid=labels.PAID_STATUS, to_review=_("To review"),
                   reviewed=_("Reviewed"))
     days = Days()
-    return [_row(income, codes, tag_names, today, words, days) for income in items]
+    return [_row(income, codes, tag_names, today, words, days, reversed_numbers)
+            for income in items]
 
 
 def _row(income: dict, codes: dict, tag_names: dict, today: str, words: Words,
-         days: Days) -> Row:
+         days: Days, reversed_numbers: frozenset[str]) -> Row:
     code = codes.get(income.get("currency"))
     due = income.get("due_at")
     status = income.get("paid_status")
@@ -51,7 +56,7 @@ def _row(income: dict, codes: dict, tag_names: dict, today: str, words: Words,
         amounts=(amount(income.get("net_amount"), code, words.locale),
                  amount(income.get("vat_amount"), code, words.locale),
                  amount(income.get("gross_amount"), code, words.locale)),
-        cancelled=bool(income.get("is_cancelled")),
+        cancelled=labels.cancel_label(labels.cancel_state(income, reversed_numbers)),
         paid=(words["paid"].get(status, str(status or "")), labels.PAID_BADGE.get(status, "muted")),
         review=_review(income, words),
         storno_of=(income.get("referred_invoice_number") or "?")

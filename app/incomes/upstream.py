@@ -4,6 +4,7 @@ from __future__ import annotations
 from functools import partial
 
 from app.forms import company_settings
+from app.incomes.labels import ACCOUNTING_DOCUMENT, STORNO
 from app.upstream import catalog, run_parallel
 from app.upstream.records import find_artifact
 
@@ -14,6 +15,7 @@ UPDATE = "/2/incomes/{id}/update/"
 ARTIFACTS = "/1/artifacts/income/"
 PARTNERS = "/1/partners/"
 DETAIL_CATALOGS = ("currencies", "ledger_numbers", "vat_categories")
+STORNO_PAGE = 200
 FORM_CATALOGS = ("currencies", "ledger_numbers", "vat_categories", "tags", "revenue_types")
 
 
@@ -50,6 +52,22 @@ def find_by_number(api, number: str) -> list[dict]:
     page = api.page(LIST, {"invoice_number": number, "type": 2, "page_size": 5},
                     resource="incomes")
     return [item for item in page.items if item.get("invoice_number") == number]
+
+
+def reversed_numbers(api, incomes: list[dict]) -> set[str]:
+    """Which of these incomes' numbers a storno document names (read only when one of them is
+    a cancelled accounting document, the only kind a storno cancels)."""
+    wanted = {item.get("invoice_number") for item in incomes
+              if item.get("is_cancelled") and item.get("type") == ACCOUNTING_DOCUMENT
+              and item.get("invoice_type") != STORNO}
+    wanted.discard(None)
+    if not wanted:
+        return set()
+    # invoice_type narrows the read where the API filters by it; the check below decides.
+    stornos = api.iter_all(LIST, {"invoice_type": STORNO, "page_size": STORNO_PAGE},
+                           resource="incomes")
+    return {item.get("referred_invoice_number") for item in stornos
+            if item.get("invoice_type") == STORNO} & wanted
 
 
 def update(api, income_id: int, body: dict, settings: dict) -> dict:

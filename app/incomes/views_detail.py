@@ -7,7 +7,7 @@ from flask_babel import gettext as _
 from app.errors import lost_write_response
 from app.htmx import redirect_to
 from app.incomes import bp, present, upstream
-from app.incomes.labels import can_storno, is_storno
+from app.incomes.labels import can_storno, cancel_state, is_storno
 from app.upstream import RateLimited, Unavailable, ValidationError
 
 
@@ -17,19 +17,29 @@ def load(income_id: int) -> tuple[dict, dict, dict]:
     return upstream.get_income(g.api, income_id, settings), settings, catalogs
 
 
+def state_of(income: dict) -> str | None:
+    """How the income is cancelled now: 'reversed' (by a storno), 'cancelled', or None."""
+    return cancel_state(income, upstream.reversed_numbers(g.api, [income]))
+
+
+def can_cancel(income: dict, state: str | None) -> bool:
+    """Cancel or revoke here: only where the API allows it, and never reviving a reversal."""
+    return "is_cancelled" in (income.get("editable_fields") or []) and state != "reversed"
+
+
 @bp.get("/<int:income_id>")
 def detail(income_id: int):
     """Everything the API says about one income, with links between storno and original."""
     income, settings, catalogs = load(income_id)
-    originals = None
+    originals, state = None, state_of(income)
     if is_storno(income) and income.get("referred_invoice_number"):
         originals = upstream.find_by_number(g.api, income["referred_invoice_number"])
     return render_template(
         "incomes/detail.html", income=income, settings=settings, catalogs=catalogs,
         sections=present.sections(income, catalogs, settings), originals=originals,
         columns=present.assignment_columns(income.get("assignments") or []),
-        cell=present.cell, can_storno=can_storno(income),
-        can_cancel="is_cancelled" in (income.get("editable_fields") or []))
+        cell=present.cell, can_storno=can_storno(income), cancel_state=state,
+        can_cancel=can_cancel(income, state))
 
 
 @bp.get("/<int:income_id>/file")
@@ -45,7 +55,13 @@ def artifact(income_id: int):
 def cancel(income_id: int):
     """Confirm, then set is_cancelled (payments are recalculated by the API)."""
     income, settings, _catalogs = load(income_id)
-    if "is_cancelled" not in (income.get("editable_fields") or []):
+    state = state_of(income)
+    if state == "reversed":
+        # Revoking would bring back a document a storno has reversed; the storno still stands.
+        flash(_("This document was reversed by a storno document, so its cancellation cannot "
+                "be revoked. Nothing was changed."), "warning")
+        return redirect_to(url_for(".detail", income_id=income_id))
+    if not can_cancel(income, state):
         flash(_("This document cannot be cancelled or restored here: only unprocessed "
                 "accounting documents can."), "warning")
         return redirect_to(url_for(".detail", income_id=income_id))

@@ -8,6 +8,7 @@ from app.errors import lost_write_response
 from app.forms import build_edit_form
 from app.htmx import redirect_to
 from app.incomes import bp, upstream
+from app.incomes.views_detail import can_cancel, state_of
 from app.numbers import format_date
 from app.upstream import RateLimited, Unavailable, ValidationError
 
@@ -38,7 +39,9 @@ def _page(form, income: dict, settings: dict, problem: str | None = None) -> str
     """The edit page; problem (the save got no answer) goes above the form, input kept."""
     if problem:
         form.upstream_failed(problem)
-    return render_template("incomes/edit.html", form=form, income=income, settings=settings)
+    state = state_of(income)
+    return render_template("incomes/edit.html", form=form, income=income, settings=settings,
+                           cancel_state=state, can_cancel=can_cancel(income, state))
 
 
 def _save(form, income: dict, body: dict, settings: dict):

@@ -30,7 +30,8 @@ def index():
     if page.lookups.get("partners") and form.partner.data:
         form = filter_form(request.args, page.lookups["partners"].get(int(form.partner.data)))
     today = date.today().isoformat()
-    rows = list_rows(page.items, codes, page.lookups.get("tags", {}), today)
+    rows = list_rows(page.items, codes, page.lookups.get("tags", {}), today,
+                     upstream.reversed_numbers(g.api, page.items))
     context = {"form": form, "page": page, "rows": rows, "codes": codes, "problems": problems,
                "params": params or {}, "filtered": form.is_filtered(), "today": today,
                "export_url": list_query(filter_args(request.args)).url(".export"),

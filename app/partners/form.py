@@ -12,14 +12,14 @@ from flask_babel import lazy_gettext as _l
 from wtforms import BooleanField, HiddenField, StringField
 from wtforms.validators import Length, Optional, Regexp
 
+from app import identifiers
 from app.catalog.forms import TOO_LONG, PageForm, empty_to_none, name_field
 
 EMAIL = Regexp(r"^[^@\s]+@[^@\s]+\.[^@\s]+$", message=_l("Enter a valid e-mail address."))
 # name -> (label, max length, extra validators, help)
 TEXT_FIELDS = {
-    "tax_number": (_l("Tax number"), 40, (), _l("Hungarian numbers may be typed with dashes; "
-                                                "they are saved without.")),
-    "eu_tax_number": (_l("EU VAT number"), 40, (), None),
+    "tax_number": (_l("Tax number"), 40, (), identifiers.TAX_NUMBER_HELP),
+    "eu_tax_number": (_l("EU VAT number"), 40, (), identifiers.EU_VAT_HELP),
     "country": (_l("Country code"), 2, (Regexp(r"^[A-Za-z]{2}$",
                                                message=_l("Enter a two-letter country code.")),),
                 _l("Two letters, e.g. HU")),
@@ -28,9 +28,13 @@ TEXT_FIELDS = {
     "address": (_l("Address"), 200, (), None),
     "email": (_l("E-mail"), 200, (EMAIL,), None),
     "phone": (_l("Phone"), 50, (), None),
-    "default_account_number": (_l("Default bank account number"), 60, (), None),
+    "default_account_number": (_l("Default bank account number"), 60, (),
+                               identifiers.ACCOUNT_HELP),
     "default_account_name": (_l("Default bank account name"), 200, (), None),
 }
+# Checked and normalised to the form the API keeps (app/identifiers.py).
+IDENTIFIERS = {"tax_number": identifiers.tax_number, "eu_tax_number": identifiers.eu_vat,
+               "default_account_number": identifiers.bank_account}
 FLAGS = ("is_customer", "is_vendor")
 FIELDS = ("name", *TEXT_FIELDS, *FLAGS)
 ROLES_MSG = _l("Choose at least one: customer, vendor or both.")
@@ -50,13 +54,33 @@ class PartnerForm(PageForm):
     is_customer = BooleanField(_l("Customer"))
     is_vendor = BooleanField(_l("Vendor"))
     base_state = HiddenField()
+    stored: dict = {}
 
     def validate(self, extra_validators=None) -> bool:
         """The field checks, then the one rule the API has across fields: a role is chosen."""
         ok = super().validate(extra_validators)
+        ok = self._check_identifiers() and ok
         if not (self.is_customer.data or self.is_vendor.data):
             self.is_customer.errors = [*self.is_customer.errors, str(ROLES_MSG)]
             ok = False
+        return ok
+
+    def _check_identifiers(self) -> bool:
+        """Each typed identifier checked and normalised; the stored record's one (`stored`,
+        set by the edit view) sent back unchanged is kept, so an old record stays editable."""
+        ok = True
+        for name, check in IDENTIFIERS.items():
+            field, kept = self[name], self.stored.get(name)
+            if not field.data or field.errors:
+                continue
+            if kept and identifiers.compact(kept) == identifiers.compact(field.data):
+                field.data = kept
+                continue
+            try:
+                field.data = check(field.data)
+            except identifiers.IdentifierError as exc:
+                field.errors = [*field.errors, str(exc)]
+                ok = False
         return ok
 
     def values(self) -> dict:
@@ -87,6 +111,9 @@ def initial(record: dict) -> dict:
     data = {key: record.get(key) for key in FIELDS}
     data.update({flag: bool(record.get(flag)) for flag in FLAGS})
     data["base_state"] = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    for name, show in (("tax_number", identifiers.show_tax_number),
+                       ("default_account_number", identifiers.show_bank_account)):
+        data[name] = show(data[name]) if data[name] else data[name]
     return data
 
 

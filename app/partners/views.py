@@ -68,6 +68,7 @@ def edit(partner_id: int):
     """A partner's page: its data in the form; a save sends only what changed."""
     record = upstream.get(g.api, partner_id)
     form = PartnerForm(data=initial(record))
+    form.stored = record
     if not form.is_submitted():
         return _edit_page(form, record)
     done, existing = _save(form, record) if form.validate() else (None, None)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from app.incomes.upstream import UPDATE
 from app.review import compare
 from app.review.prefetch import DETAIL_FIELDS
-from app.review.values import before_values
+from app.review.values import before_values, state
 from app.store.review_log import record_action
 
 DONE = {"review_done": True}
@@ -44,7 +44,7 @@ def done(api, company_id: int, actor, income_id: int, seen: dict | None,
     if changed:
         return _withdraw(api, company_id, actor, saved, seen, changed)
     action = record_action(company_id, actor, "done", [income_id],
-                           {str(income_id): NOT_DONE}, {str(income_id): DONE})
+                           {str(income_id): NOT_DONE}, {str(income_id): {**DONE, **state(saved)}})
     return Result("done", saved, action)
 
 
@@ -63,7 +63,7 @@ def save_done(api, company_id: int, actor, current: dict, body: dict) -> Result:
     saved = write(api, current["id"], body)
     action = record_action(company_id, actor, "save_done", [current["id"]],
                            {str(current["id"]): before_values(current, body)},
-                           {str(current["id"]): body})
+                           {str(current["id"]): {**body, **state(saved)}})
     return Result("save_done", saved, action)
 
 

@@ -12,6 +12,7 @@ from functools import partial
 
 from app.review import compare
 from app.review.actions import DONE, NOT_DONE, write
+from app.review.values import state
 from app.store.review_log import record_action
 from app.upstream import UpstreamError, ValidationError, run_parallel
 
@@ -58,7 +59,8 @@ def mark_done(api, company_id: int, actor, selection: list[tuple[int, str | None
     if result.done:
         result.action = record_action(
             company_id, actor, "bulk_done", result.done,
-            {str(i): NOT_DONE for i in result.done}, {str(i): DONE for i in result.done})
+            {str(i): NOT_DONE for i in result.done},
+            {str(i): {**DONE, **state(answers[i])} for i in result.done})
     return result
 
 

@@ -8,6 +8,7 @@ from flask_babel import lazy_gettext as _l
 
 from app.review.compare import describe, label
 from app.review.undo import can_undo
+from app.review.values import STATE_KEYS
 from app.store.review_log import recent_actions
 
 LABELS = {"done": _l("Done"), "save_done": _l("Saved and done"), "skip": _l("Skipped"),
@@ -44,7 +45,7 @@ def lines(action, income_id: int, names: dict) -> list[Line]:
     after = action.after.get(str(income_id)) or {}
     out = []
     for key, new in after.items():
-        if before.get(key) != new:
+        if key not in STATE_KEYS and before.get(key) != new:
             out.append(Line(label(key), describe(key, before.get(key), names),
                             describe(key, new, names)))
     return out

@@ -2,7 +2,9 @@
 
 Undo reads each income first (undo is rare; the read makes it safe): a field that no longer
 holds what the action sent was changed again since, by someone, and is left alone; the income
-is reported instead of being overwritten. Works from the database record alone, so it works the
+is reported instead of being overwritten. A document cancelled or reversed by a storno since
+the action (or whose cancellation was revoked since) is left alone too: undo never brings a
+cancelled document back into the review. Works from the database record alone, so it works the
 same after a reload or from another tab.
 """
 from __future__ import annotations
@@ -15,7 +17,7 @@ from flask_babel import gettext as _
 from app.incomes.upstream import DETAIL
 from app.review.actions import write
 from app.review.bulk import _message
-from app.review.values import stands
+from app.review.values import STATE_KEYS, stands
 from app.store.review_log import mark_undone
 from app.upstream import NotFound, UpstreamError, run_parallel
 
@@ -65,7 +67,11 @@ def _revert(api, income_id: int, before: dict, after: dict) -> str | None:
     """None when reverted; else why the income was left as it is."""
     try:
         current = api.get(DETAIL.format(id=income_id))
-        moved = [key for key, value in after.items() if not stands(key, value, current)]
+        changed_state = _state_changed(after, current)
+        if changed_state:
+            return changed_state
+        moved = [key for key, value in after.items()
+                 if key not in STATE_KEYS and not stands(key, value, current)]
         if moved:
             return _("changed again since: %(fields)s", fields=", ".join(moved))
         write(api, income_id, {key: before[key] for key in after if key in before})
@@ -74,3 +80,14 @@ def _revert(api, income_id: int, before: dict, after: dict) -> str | None:
     except UpstreamError as exc:
         return _message(exc)
     return None
+
+
+def _state_changed(after: dict, current: dict) -> str | None:
+    """Why the document is no longer in the state the action left it in, or None."""
+    # Entries logged before the state was recorded were made on live documents.
+    was_cancelled = bool(after.get("is_cancelled", False))
+    if bool(current.get("is_cancelled")) == was_cancelled:
+        return None
+    if current.get("is_cancelled"):
+        return _("it was cancelled or reversed by a storno since; undo does not bring it back")
+    return _("its cancellation was revoked since")

@@ -2,6 +2,8 @@
 
 The review log keeps, per income, the values an action sent (after) and the values they
 replaced (before), both in the shape of a PATCH body, so undo can send `before` as it is.
+`after` also holds the document's state the action left it in (STATE_KEYS, never in
+`before`): undo checks it and never sends it.
 """
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ ROW_KEYS = ("revenue_type", "net_amount", "vat_amount", "gross_amount", "vat", "
             "company_vat_category_id")
 ROW_AMOUNTS = ("net_amount", "vat_amount", "gross_amount")
 TAG_LISTS = ("tags", "simple_tags")
+STATE_KEYS = ("is_cancelled",)
 
 
 def payload_value(record: dict, key: str) -> Any:
@@ -31,6 +34,11 @@ def payload_row(row: dict) -> dict:
     out = {key: ref(row.get(key)) for key in ROW_KEYS if key != "tags"}
     out["tags"] = [ref(tag) for tag in row.get("tags") or []]
     return out
+
+
+def state(record: dict | None) -> dict:
+    """The document state an action leaves an income in (cancelled or reversed, or not)."""
+    return {"is_cancelled": bool((record or {}).get("is_cancelled"))}
 
 
 def before_values(record: dict, body: dict) -> dict:

@@ -56,8 +56,11 @@ def _report(result) -> None:
     if result.message and not result.ok:
         flash(result.message, "warning")
         return
-    flash(_("Undone. Incomes back as they were: %(num)s.", num=len(result.reverted)),
-          "success")
+    if result.reverted:
+        flash(_("Undone. Incomes back as they were: %(num)s.", num=len(result.reverted)),
+              "success")
+    else:
+        flash(_("Nothing was undone."), "warning")
     for income_id, why in result.kept.items():
         flash(_("#%(id)s was left as it is: %(reason)s", id=income_id, reason=why), "warning")
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from flask_babel import gettext as _
 
+from app.identifiers import compact
 from app.taxes.rows import Row
 
 IDENTITY = ("name", "account_number")
@@ -49,5 +50,4 @@ def one_per_month(rows: list[Row], existing: list[dict]) -> None:
 
 
 def _slot(month, tax_number) -> tuple[str, str]:
-    number = str(tax_number or "").replace(" ", "").replace("-", "")
-    return str(month or "")[:7], number
+    return str(month or "")[:7], compact(tax_number)

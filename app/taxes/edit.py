@@ -14,7 +14,7 @@ from app.numbers import to_decimal
 from app.taxes import checks
 from app.taxes.kinds import TAG_FIELDS, Kind
 from app.taxes.labels import MANUAL, source_label
-from app.taxes.rows import Row, read_row
+from app.taxes.rows import Row, keep_unchanged, read_row
 
 NAME_FIELDS = ("name", "account_number")
 
@@ -82,6 +82,7 @@ def rows_for(records: list[dict], kind: Kind, form=None) -> list[Row]:
                else Row(str(record["id"]), fields))
         row.raw = {**initial(record), **row.raw}
         row.record, row.stored, row.reason = record, stored(record), reason(record, kind)
+        keep_unchanged(row)
         rows.append(row)
     return rows
 

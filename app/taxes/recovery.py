@@ -11,6 +11,7 @@ from __future__ import annotations
 import calendar
 from datetime import date
 
+from app.identifiers import compact
 from app.numbers import to_decimal
 from app.taxes import upstream
 from app.taxes.kinds import Kind
@@ -56,4 +57,4 @@ def _same(item: dict, record: dict) -> bool:
 
 def _text(key: str, value) -> str:
     text = str(value or "").strip()
-    return text.replace("-", "") if key == "tax_number" else text
+    return compact(text) if key in ("tax_number", "account_number") else text

@@ -12,6 +12,7 @@ from typing import Any
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
+from app import identifiers
 from app.numbers import InputError, parse_amount, parse_date
 from app.taxes.kinds import TAG_FIELDS
 from app.taxes.months import parse_month
@@ -75,10 +76,19 @@ def read_row(form, prefix: str, key: str, fields: tuple[str, ...]) -> Row:
 def _parse(row: Row, name: str) -> None:
     try:
         row.values[name] = PARSERS.get(name, _text)(row.raw[name])
-    except InputError as error:
+    except (InputError, identifiers.IdentifierError) as error:
         row.error(name, str(error))
     except ValueError:
         row.error(name, str(MESSAGES.get(name) or _("Check this value.")))
+
+
+def keep_unchanged(row: Row) -> None:
+    """A stored identifier sent back unchanged stays as stored, even one refused by the check."""
+    for name in IDENTIFIERS:
+        same = identifiers.compact(row.raw.get(name)) == identifiers.compact(row.stored.get(name))
+        if name in row.errors and row.stored.get(name) and same:
+            del row.errors[name]
+            row.values[name] = row.stored[name]
 
 
 def _text(raw: str) -> str | None:
@@ -111,12 +121,15 @@ def _tags(raw: list[str]) -> list[int]:
     return list(dict.fromkeys(int(value) for value in raw if value.isdigit()))
 
 
-def _tax_number(raw: str) -> str | None:
-    return raw.replace(" ", "").replace("-", "") or None
+def _identifier(check):
+    return lambda raw: check(raw) if raw else None
 
 
 PARSERS = {"month": _month, "amount": _amount, "due_at": _day, "paid_status": _paid,
-           "tags": _tags, "simple_tags": _tags, "tax_number": _tax_number}
+           "tags": _tags, "simple_tags": _tags,
+           "tax_number": _identifier(identifiers.personal_tax_id),
+           "account_number": _identifier(identifiers.bank_account)}
+IDENTIFIERS = ("tax_number", "account_number")
 MESSAGES = {
     "month": _l("Enter a month, e.g. 2024-03."),
     "amount": _l("Enter an amount, e.g. 125 000 or 1 234,50."),

@@ -8,7 +8,7 @@ import requests
 from tests.app.conftest import csrf_token, sign_in
 
 ACCOUNT = "11784009-15490012"
-TAX_NUMBER = "8412345678"
+TAX_NUMBER = "8412345673"
 _FORM_KEY = re.compile(r'name="form_key" value="([^"]+)"')
 
 

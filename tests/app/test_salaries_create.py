@@ -20,7 +20,7 @@ from tests.app.taxes_support import (
 )
 
 CREATE = "/2/salaries/create/"
-OTHER_NUMBER = "8498765432"
+OTHER_NUMBER = "8498765439"
 
 
 def _salary(month="2024-03", number=TAX_NUMBER, name="Kovács Anna", amount="420 000"):
@@ -47,7 +47,7 @@ def test_salaries_of_several_employees_are_created_in_one_request(client, compan
 def test_a_second_salary_for_one_tax_number_in_a_month_is_refused_before_sending(
         client, company, sandbox_log):
     base = signed_in(client, company, "salaries")
-    response = _post(client, base, _salary(), _salary(number="84123-45678", name="Again"))
+    response = _post(client, base, _salary(), _salary(number="84123-45673", name="Again"))
     html = response.get_data(as_text=True)
     assert response.status_code == 400
     assert "already has a salary in this payment month" in cell(html, "1", "tax_number")

@@ -207,7 +207,7 @@ def _salary_create(ctx: Ctx, marker: str) -> tuple[str, BrowserForm]:
     form = page_form(ctx.client, path).set("rows-0-month", "2024-03")
     form.set("rows-0-amount", "420000").set("rows-0-name", "Kovács Anna")
     form.set("rows-0-account_number", "11773016-11111018-00000000")
-    return path, form.set("rows-0-tax_number", "8412345676").set("rows-0-description", marker)
+    return path, form.set("rows-0-tax_number", "8412345673").set("rows-0-description", marker)
 
 
 def _salaries_described(ctx: Ctx, marker: str) -> int:

@@ -1,5 +1,6 @@
-"""Partners in the browser: a dashed Hungarian tax number comes back normalised; a colliding
-partner links to the existing one; no role is refused before anything is sent."""
+"""Partners in the browser: a Hungarian tax number is stored compact and shown with dashes, a
+wrong one refused on its field; a colliding partner links to the existing one; no role is
+refused before anything is sent."""
 from __future__ import annotations
 
 import re
@@ -13,21 +14,34 @@ def _new_partner(page, company, name: str, tax_number: str) -> None:
     page.click("form[data-partner-form] button[type=submit]")
 
 
-def test_dashed_hungarian_tax_number_is_shown_normalised(signed_in_page, company, browser_log):
+def test_hungarian_tax_number_is_stored_compact_and_shown_with_dashes(signed_in_page, company,
+                                                                      api, browser_log):
     page = signed_in_page(company)
-    _new_partner(page, company, "Kötőjeles Kft.", "12345678-2-41")
+    _new_partner(page, company, "Kötőjeles Kft.", "12345676 2 41")
     page.wait_for_url(re.compile(rf"/c/{company.id}/partners/\d+/$"))
-    assert page.inner_text("#stored-tax-number") == "12345678241"
-    assert page.input_value("#tax_number") == "12345678241"
-    assert "12345678241" in page.inner_text("#messages")
+    assert page.inner_text("#stored-tax-number") == "12345676-2-41"
+    assert page.input_value("#tax_number") == "12345676-2-41"
+    assert [p["tax_number"] for p in api.get("/1/partners/").json()["results"]] == [
+        "12345676241"]
     browser_log.assert_clean()
+
+
+def test_a_wrong_check_digit_is_refused_on_the_field(signed_in_page, company, sandbox_log):
+    page = signed_in_page(company)
+    sandbox_log.reset()
+    _new_partner(page, company, "Elütött Kft.", "12345678-2-41")
+    page.wait_for_selector("#tax_number[aria-invalid=true]")
+    assert page.input_value("#tax_number") == "12345678-2-41"
+    assert "check digit" in page.inner_text("form[data-partner-form]") or \
+        "ellenőrző számjegye" in page.inner_text("form[data-partner-form]")
+    assert sandbox_log.entries(company_id=company.id, method="POST") == []
 
 
 def test_colliding_partner_links_to_the_existing_one(signed_in_page, company, api, browser_log):
     existing = api.post("/2/partners/create/", json={
-        "name": "Eredeti Kft.", "tax_number": "11223344-1-05", "is_customer": True}).json()
+        "name": "Eredeti Kft.", "tax_number": "11223346-1-05", "is_customer": True}).json()
     page = signed_in_page(company)
-    _new_partner(page, company, "Másolat Kft.", "11223344-1-05")
+    _new_partner(page, company, "Másolat Kft.", "11223346-1-05")
     page.wait_for_selector("#collision")
     assert page.input_value("#name") == "Másolat Kft."
     page.click("#existing-partner-link")
