@@ -28,6 +28,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     _init_logging(app)
     _init_proxy(app)
     _init_security(app)
+    _init_params(app)
     _init_sessions(app)
     _init_i18n(app)
     _init_upstream(app)
@@ -68,6 +69,12 @@ def _init_proxy(app: Flask) -> None:
 
 def _init_security(app: Flask) -> None:
     from app.security import init_app
+
+    init_app(app)
+
+
+def _init_params(app: Flask) -> None:
+    from app.params import init_app
 
     init_app(app)
 

@@ -58,7 +58,7 @@ def _parse_field(form, name: str, spec, base: dict) -> bool:
         form.values[name] = base.get(name)
         return True
     try:
-        form.values[name] = kind.parse(raw)
+        form.values[name] = spec.parse(raw)
     except ValueError as exc:
         form[name].errors = [*form[name].errors, str(exc)]
         return False

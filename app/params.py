@@ -1,0 +1,86 @@
+"""Reading URL parameters: typed readers that refuse a malformed value with a 400 and a message.
+
+Every list and page reads its query parameters through these (app/forms/filters.py wraps them
+for the list filters), so `?partner=abc`, a 40-digit id or `page=NaN` is answered with a 400
+page saying which parameter is wrong, never a 500 and never a request to the accounting
+service. The size of every query value is checked before any view runs (init_app).
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from flask import Flask, current_app, request
+from flask_babel import lazy_gettext as _l
+from werkzeug.datastructures import MultiDict
+from werkzeug.exceptions import BadRequest
+
+# The largest id the accounting service's and our own SQL integer columns (BIGINT) hold.
+MAX_ID = 2**63 - 1
+# No list has this many pages; a larger number is a typing error, not a page.
+MAX_PAGE = 1_000_000
+ASCII_DIGITS = re.compile(r"[0-9]+")
+
+
+class BadParameter(BadRequest):
+    """A URL parameter that cannot be read; `message` tells the user which and why."""
+
+    def __init__(self, message):
+        super().__init__(description=message)
+        self.message = message
+
+
+def init_app(app: Flask) -> None:
+    """Refuse requests whose query values are longer than QUERY_VALUE_MAX_LENGTH."""
+    app.before_request(_refuse_oversized_query)
+
+
+def _refuse_oversized_query() -> None:
+    limit = int(current_app.config["QUERY_VALUE_MAX_LENGTH"])
+    for name, value in request.args.items(multi=True):
+        if len(value) > limit or len(name) > limit:
+            raise BadParameter(_l("The address holds a value longer than %(max)s characters "
+                                  "(parameter “%(name)s”).", max=limit, name=name[:40]))
+
+
+def whole(value, name: str, *, minimum: int = 0, maximum: int = MAX_ID) -> int | None:
+    """A whole number written with ASCII digits, None when empty; BadParameter otherwise."""
+    text = "" if value is None else str(value).strip()
+    if not text:
+        return None
+    if not ASCII_DIGITS.fullmatch(text):
+        raise BadParameter(_l("The address parameter “%(name)s” must be a whole number.",
+                              name=name))
+    number = int(text)
+    if not minimum <= number <= maximum:
+        raise BadParameter(_l("The address parameter “%(name)s” must be between %(min)s and "
+                              "%(max)s.", name=name, min=minimum, max=maximum))
+    return number
+
+
+def arg_int(args: MultiDict, name: str, default: int | None = None, *, minimum: int = 0,
+            maximum: int = MAX_ID) -> int | None:
+    """The URL argument `name` as a whole number in range, default when absent or empty."""
+    number = whole(args.get(name), name, minimum=minimum, maximum=maximum)
+    return default if number is None else number
+
+
+def arg_id(args: MultiDict, name: str = "id") -> int | None:
+    """A record id from the URL (1 or more), None when absent."""
+    return arg_int(args, name, minimum=1)
+
+
+def arg_page(args: MultiDict, name: str = "page") -> int:
+    """The page number from the URL, 1 when absent."""
+    return arg_int(args, name, 1, minimum=1, maximum=MAX_PAGE)
+
+
+def arg_choice(args: MultiDict, name: str, choices: Iterable[str], default: str | None = None):
+    """The URL argument when it is one of choices, default when absent or empty."""
+    value = args.get(name)
+    if value in (None, ""):
+        return default
+    if value not in set(choices):
+        raise BadParameter(_l("The address parameter “%(name)s” has a value this page does "
+                              "not know.", name=name))
+    return value
