@@ -7,7 +7,13 @@ from flask_babel import gettext as _
 from app.htmx import is_htmx, redirect_to, render
 from app.policy_editor import bp
 from app.policy_editor.editing import open_edit, posted_edit
-from app.policy_editor.guards import editor_url, refuse_if_readonly, refuse_if_stale, target
+from app.policy_editor.guards import (
+    editor_url,
+    refuse_if_misshapen,
+    refuse_if_readonly,
+    refuse_if_stale,
+    target,
+)
 from app.policy_editor.rules import RuleNotFound
 from app.policy_editor.state import load_state, update_draft
 
@@ -17,6 +23,9 @@ def rule():
     """GET: the form of rule ?section=&index= (no index: a new rule). POST: check or apply."""
     state = load_state()
     section, index = target(request.values)
+    misshapen = refuse_if_misshapen(state)
+    if misshapen:
+        return misshapen
     if request.method == "GET":
         return _page(state, _opened(state, section, index))
     refused = refuse_if_readonly(state) or refuse_if_stale(state, request.form.get("rev"))
