@@ -35,6 +35,9 @@ DEFAULTS = {
     # Werkzeug refuses a larger request with 413 before a view (or the upstream) sees it.
     "MAX_FORM_MEMORY_SIZE": 500_000,
     "MAX_FORM_PARTS": 1000,
+    # Failed sign-ins allowed per client address and per token tried (app/auth/throttle.py).
+    "SIGN_IN_FAILURES_PER_CLIENT": "10 per minute",
+    "SIGN_IN_FAILURES_PER_ACCOUNT": "20 per hour",
     # The longest value a URL parameter may hold (app/params.py).
     "QUERY_VALUE_MAX_LENGTH": 1000,
 }
