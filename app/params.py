@@ -3,7 +3,9 @@
 Every list and page reads its query parameters through these (app/forms/filters.py wraps them
 for the list filters), so `?partner=abc`, a 40-digit id or `page=NaN` is answered with a 400
 page saying which parameter is wrong, never a 500 and never a request to the accounting
-service. The size of every query value is checked before any view runs (init_app).
+service. Sizes are checked before any view (or the CSRF check) reads the request (init_app):
+every query value, and a body that is not multipart (Flask's MAX_FORM_MEMORY_SIZE covers only
+multipart fields, so an urlencoded body is held to that size as a whole).
 """
 from __future__ import annotations
 
@@ -31,8 +33,17 @@ class BadParameter(BadRequest):
 
 
 def init_app(app: Flask) -> None:
-    """Refuse requests whose query values are longer than QUERY_VALUE_MAX_LENGTH."""
+    """Refuse long query values and large non-multipart bodies (call before CSRF is set up)."""
     app.before_request(_refuse_oversized_query)
+    app.before_request(_limit_plain_body)
+
+
+def _limit_plain_body() -> None:
+    config = current_app.config
+    limits = [size for size in (config["MAX_FORM_MEMORY_SIZE"], config["MAX_CONTENT_LENGTH"])
+              if size is not None]
+    if limits and request.mimetype != "multipart/form-data":
+        request.max_content_length = min(limits)
 
 
 def _refuse_oversized_query() -> None:

@@ -146,3 +146,25 @@ def test_every_form_field_oversized_is_refused_before_the_accounting_service(swe
               if OVERSIZED[:1000] in json.dumps(e)}
     assert not leaked, f"oversized input reached the accounting service: {sorted(leaked)}"
     assert not failures, f"{len(failures)} server errors:\n" + "\n".join(failures)
+
+
+def test_a_10_mb_form_field_is_refused_before_the_accounting_service(app, company,
+                                                                     sandbox_log):
+    client = app.test_client()
+    sign_in(client, company)
+    path = f"/c/{company.id}/partners/new"
+    token = csrf_token(client.get(path).get_data(as_text=True))
+    sandbox_log.reset()
+    response = client.post(path, data={"csrf_token": token, "name": "x" * 10_000_000})
+    assert response.status_code == 413
+    assert "a file or a field is over the size Bookdesk accepts" in response.get_data(
+        as_text=True)
+    assert not sandbox_log.entries()
+
+
+def test_a_policy_export_of_an_unknown_kind_is_a_400(app, company):
+    client = app.test_client()
+    sign_in(client, company)
+    response = client.get(f"/c/{company.id}/policies/export?what=everything")
+    assert response.status_code == 400
+    assert "“what” has a value this page does not know" in response.get_data(as_text=True)
