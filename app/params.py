@@ -22,6 +22,8 @@ MAX_ID = 2**63 - 1
 # No list has this many pages; a larger number is a typing error, not a page.
 MAX_PAGE = 1_000_000
 ASCII_DIGITS = re.compile(r"[0-9]+")
+# Every number of up to 18 digits fits a BIGINT.
+ID_DIGITS = 18
 
 
 class BadParameter(BadRequest):
@@ -62,11 +64,19 @@ def whole(value, name: str, *, minimum: int = 0, maximum: int = MAX_ID) -> int |
     if not ASCII_DIGITS.fullmatch(text):
         raise BadParameter(_l("The address parameter “%(name)s” must be a whole number.",
                               name=name))
-    number = int(text)
+    # Longer than the maximum is out of range; int() is not asked to read 20,000 digits.
+    number = int(text) if len(text.lstrip("0")) <= len(str(maximum)) else maximum + 1
     if not minimum <= number <= maximum:
         raise BadParameter(_l("The address parameter “%(name)s” must be between %(min)s and "
                               "%(max)s.", name=name, min=minimum, max=maximum))
     return number
+
+
+def small_int(text) -> int | None:
+    """The number a string of at most 18 ASCII digits writes, else None: for ids and row
+    indexes posted by forms, where anything else is simply not one."""
+    text = "" if text is None else str(text)
+    return int(text) if len(text) <= ID_DIGITS and ASCII_DIGITS.fullmatch(text) else None
 
 
 def arg_int(args: MultiDict, name: str, default: int | None = None, *, minimum: int = 0,

@@ -8,6 +8,7 @@ from flask_babel import gettext as _
 
 from app.auth import current_actor
 from app.htmx import redirect_to, render
+from app.params import small_int
 from app.review import bp, bulk, compare, flow, prefetch, queue, walk
 from app.review.log_view import last_undoable
 from app.review.reasons import Context
@@ -46,7 +47,7 @@ def _queue_context(bits, page, context: Context, problems: list) -> dict:
 
 def _name_partner(form, partners: dict) -> None:
     value = form.partner.data
-    if value and str(value).isdigit():
+    if small_int(value) is not None:
         form.partner.choices = [("", _("Any")), (value, partners.get(int(value), f"#{value}"))]
 
 

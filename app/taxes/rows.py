@@ -100,13 +100,14 @@ def _day(raw: str) -> str | None:
 def _paid(raw: str) -> int:
     if not raw:
         return 1
-    if not raw.isdigit() or int(raw) not in PAID_STATUSES:
+    if raw not in {str(status) for status in PAID_STATUSES}:
         raise ValueError("paid_status")
     return int(raw)
 
 
 def _tags(raw: list[str]) -> list[int]:
-    return list(dict.fromkeys(int(value) for value in raw if value.isdigit()))
+    return list(dict.fromkeys(int(value) for value in raw
+                              if value.isdecimal() and len(value) <= 18))
 
 
 def _tax_number(raw: str) -> str | None:

@@ -97,7 +97,7 @@ def _params_of(route, pages: PageMap, by_endpoint: dict) -> set[str]:
 def _swept_fields(form) -> list[str]:
     """The form's fields to spoil: the first row of a repeated table stands for the others."""
     names, seen = [], set()
-    for name in form.fields:
+    for name in [*form.fields, *form.options]:
         shape = ROW_INDEX.sub("-#-", name)
         if name != "csrf_token" and "__index__" not in name and shape not in seen:
             seen.add(shape)
@@ -109,6 +109,11 @@ def _sweepable(form) -> bool:
     return form.path not in SESSION_ENDING and bool(_swept_fields(form))
 
 
+def _spoil(form, spoilt: dict) -> dict:
+    """The form as sent untouched, with the spoilt fields (ticked boxes among them)."""
+    return {**form.data(), **spoilt}
+
+
 def _post_all(client, pages: PageMap, attempts) -> list[str]:
     """POST every sweepable form with each (label, spoilt fields); the server errors."""
     forms = [form for form in pages.write_forms.values() if _sweepable(form)]
@@ -117,7 +122,7 @@ def _post_all(client, pages: PageMap, attempts) -> list[str]:
     failures = []
     for form in forms:
         for label, spoilt in attempts(_swept_fields(form)):
-            response = client.post(form.path, data={**form.data(), **spoilt,
+            response = client.post(form.path, data={**_spoil(form, spoilt),
                                                     "csrf_token": token})
             if response.status_code >= 500:
                 failures.append(f"POST {form.path} [{label}] -> {response.status_code}")

@@ -6,7 +6,16 @@ import pytest
 from werkzeug.datastructures import MultiDict
 
 from app.forms.filters import page_number, page_size
-from app.params import MAX_ID, BadParameter, arg_choice, arg_id, arg_int, arg_page, whole
+from app.params import (
+    MAX_ID,
+    BadParameter,
+    arg_choice,
+    arg_id,
+    arg_int,
+    arg_page,
+    small_int,
+    whole,
+)
 from tests.app.conftest import sign_in
 
 
@@ -22,6 +31,18 @@ def test_whole_reads_ascii_digits_within_range(app, text, expected):
 def test_whole_refuses_anything_else_naming_the_parameter(app, text):
     with app.test_request_context("/"), pytest.raises(BadParameter, match="partner"):
         whole(text, "partner")
+
+
+@pytest.mark.parametrize("text, expected", [("7", 7), ("9" * 18, int("9" * 18)), ("", None),
+                                            (None, None), ("9" * 19, None), ("9" * 20_000, None),
+                                            ("²", None), ("١٢", None), ("-1", None), ("x", None)])
+def test_small_int_reads_posted_ids_and_indexes_or_says_none(text, expected):
+    assert small_int(text) == expected
+
+
+def test_whole_refuses_20000_digits_without_reading_them(app):
+    with app.test_request_context("/"), pytest.raises(BadParameter):
+        whole("9" * 20_000, "ids")
 
 
 def test_id_page_and_int_readers_apply_their_ranges_and_defaults(app):

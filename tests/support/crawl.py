@@ -23,6 +23,8 @@ class Form:
     path: str
     fields: dict[str, str] = field(default_factory=dict)
     files: set[str] = field(default_factory=set)
+    # Unticked checkboxes and radios: not sent untouched, but fields all the same.
+    options: dict[str, str] = field(default_factory=dict)
 
     def data(self) -> dict[str, str]:
         """The form as the browser would send it untouched."""
@@ -76,8 +78,9 @@ class _Collector(HTMLParser):
             self._open.files.add(name)
         elif tag == "select":
             self._select = name
-        elif kind not in UNSENT_TYPES and not (kind in ("checkbox", "radio")
-                                                and "checked" not in attr):
+        elif kind in ("checkbox", "radio") and "checked" not in attr:
+            self._open.options.setdefault(name, attr.get("value", "on"))
+        elif kind not in UNSENT_TYPES:
             self._open.fields.setdefault(name, attr.get("value", ""))
 
 
