@@ -14,6 +14,7 @@ from app.policy_editor.guards import (
     refuse_if_stale,
     target,
 )
+from app.policy_editor.limits import limit_problems
 from app.policy_editor.rules import RuleNotFound
 from app.policy_editor.state import load_state, update_draft
 
@@ -38,7 +39,10 @@ def _posted(state, section, index):
         edit, op = posted_edit(state, section, index, request.form)
     except RuleNotFound:
         abort(404)
-    if op != "apply" or edit.has_errors:
+    broken = limit_problems(edit.config) if op == "apply" else []
+    for problem in broken:
+        flash(problem.text(_), "error")
+    if op != "apply" or edit.has_errors or broken:
         return _page(state, edit, status=400 if op == "apply" else 200)
     update_draft(state, edit.config)
     flash(_("%(name)s is in your draft. Review and save to make it take effect.",

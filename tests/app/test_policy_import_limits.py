@@ -111,3 +111,11 @@ def test_a_kept_version_with_infinity_is_shown_as_a_problem(app, client, company
     assert page.status_code == 200
     assert "The number at policies/0/set/split/0/amount is not finite" in page.get_data(
         as_text=True)
+
+
+def test_a_rule_form_with_a_text_over_the_limit_is_not_applied(client, company):
+    editor = Editor(client, company)
+    response = editor.rule(changes={"name": "N" * (MAX_TEXT + 1)})
+    assert response.status_code == 400
+    assert f"longer than {MAX_TEXT} characters" in response.get_data(as_text=True)
+    assert DRAFTBAR not in editor.html()
