@@ -62,12 +62,12 @@ def whole(value, name: str, *, minimum: int = 0, maximum: int = MAX_ID) -> int |
     if not text:
         return None
     if not ASCII_DIGITS.fullmatch(text):
-        raise BadParameter(_l("The address parameter “%(name)s” must be a whole number.",
+        raise BadParameter(_l("The parameter “%(name)s” must be a whole number.",
                               name=name))
     # Longer than the maximum is out of range; int() is not asked to read 20,000 digits.
     number = int(text) if len(text.lstrip("0")) <= len(str(maximum)) else maximum + 1
     if not minimum <= number <= maximum:
-        raise BadParameter(_l("The address parameter “%(name)s” must be between %(min)s and "
+        raise BadParameter(_l("The parameter “%(name)s” must be between %(min)s and "
                               "%(max)s.", name=name, min=minimum, max=maximum))
     return number
 
@@ -102,6 +102,6 @@ def arg_choice(args: MultiDict, name: str, choices: Iterable[str], default: str 
     if value in (None, ""):
         return default
     if value not in set(choices):
-        raise BadParameter(_l("The address parameter “%(name)s” has a value this page does "
+        raise BadParameter(_l("The parameter “%(name)s” has a value this page does "
                               "not know.", name=name))
     return value
