@@ -13,8 +13,9 @@ from functools import partial
 from flask_babel import gettext as _
 
 from app.incomes.upstream import DETAIL
+from app.review import bulk
 from app.review.actions import write
-from app.review.bulk import _message, send_until_refused
+from app.review.bulk import _message
 from app.review.values import stands
 from app.store.review_log import mark_undone
 from app.upstream import NotFound, PermissionDenied, UpstreamError
@@ -53,7 +54,7 @@ def undo(api, company_id: int, actor, action) -> UndoResult:
     else:
         tasks = {i: partial(_revert, api, i, action.before.get(str(i)) or {},
                             action.after.get(str(i)) or {}) for i in action.income_ids}
-        answers = send_until_refused(tasks)
+        answers = bulk.send_until_refused(tasks)
         for income_id in action.income_ids:
             _sort(result, income_id, answers)
     if result.reverted and not mark_undone(company_id, action.id, actor):

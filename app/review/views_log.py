@@ -57,9 +57,8 @@ def _report(result) -> None:
     if result.message and not result.ok:
         flash(result.message, "warning")
         return
-    if result.refused is None or result.reverted:
-        flash(_("Undone. Incomes back as they were: %(num)s.", num=len(result.reverted)),
-              "success")
+    flash(_("Undone. Incomes back as they were: %(num)s.", num=len(result.reverted)),
+          "success")
     for income_id, why in result.kept.items():
         flash(_("#%(id)s was left as it is: %(reason)s", id=income_id, reason=why), "warning")
     if result.refused is not None:
