@@ -8,7 +8,6 @@ from flask_babel import gettext as _
 
 from app.auth import current_actor
 from app.htmx import redirect_to, render
-from app.params import small_int
 from app.review import bp, bulk, compare, flow, prefetch, queue, walk
 from app.review.log_view import last_undoable
 from app.review.reasons import Context
@@ -47,7 +46,7 @@ def _queue_context(bits, page, context: Context, problems: list) -> dict:
 
 def _name_partner(form, partners: dict) -> None:
     value = form.partner.data
-    if small_int(value) is not None:
+    if value and str(value).isdigit():
         form.partner.choices = [("", _("Any")), (value, partners.get(int(value), f"#{value}"))]
 
 
@@ -106,8 +105,3 @@ def _report(result: bulk.BulkResult) -> None:
     for income_id, message in result.failed.items():
         flash(_("#%(id)s was not marked done: %(reason)s", id=income_id, reason=message),
               "error")
-    if result.refused is not None:
-        flash(_("Stopped at the first refusal: the accounting service does not let your token "
-                "change incomes (#%(id)s was refused; a viewer, for example, cannot change "
-                "records). Marked done before that: %(done)s. Not sent: %(left)s.",
-                id=result.refused, done=len(result.done), left=len(result.not_sent)), "error")
