@@ -27,6 +27,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     _ensure_instance_folder(app)
     _init_logging(app)
     _init_proxy(app)
+    _init_params(app)
     _init_security(app)
     _init_sessions(app)
     _init_i18n(app)
@@ -68,6 +69,12 @@ def _init_proxy(app: Flask) -> None:
 
 def _init_security(app: Flask) -> None:
     from app.security import init_app
+
+    init_app(app)
+
+
+def _init_params(app: Flask) -> None:
+    from app.params import init_app
 
     init_app(app)
 

@@ -42,6 +42,15 @@ DEFAULTS = {
     "SESSION_REFRESH_EACH_REQUEST": False,
     "WTF_CSRF_TIME_LIMIT": None,
     "MAX_CONTENT_LENGTH": 20 * 1024 * 1024,
+    # Flask 3.1 request limits: one non-file form field, and the number of fields and files.
+    # Werkzeug refuses a larger request with 413 before a view (or the upstream) sees it.
+    "MAX_FORM_MEMORY_SIZE": 500_000,
+    "MAX_FORM_PARTS": 1000,
+    # Failed sign-ins allowed per client address and per token tried (app/auth/throttle.py).
+    "SIGN_IN_FAILURES_PER_CLIENT": "10 per minute",
+    "SIGN_IN_FAILURES_PER_ACCOUNT": "20 per hour",
+    # The longest value a URL parameter may hold (app/params.py).
+    "QUERY_VALUE_MAX_LENGTH": 1000,
 }
 
 # Demo users of the sandbox's `--seed demo` (README). Tokens stay on the server: the login page

@@ -29,7 +29,7 @@ TITLES = {
     403: _l("Not allowed"),
     404: _l("Page not found"),
     405: _l("Not allowed"),
-    413: _l("The upload is too large"),
+    413: _l("Too large"),
     429: _l("Too many requests"),
     500: _l("Something went wrong"),
     503: _l("The accounting service is not reachable"),
@@ -39,7 +39,7 @@ MESSAGES = {
     403: _l("You do not have permission to do this."),
     404: _l("The page or record you asked for does not exist."),
     405: _l("This action is not available here."),
-    413: _l("The file you sent is too large."),
+    413: _l("What you sent is too large: a file or a field is over the size Bookdesk accepts."),
     429: _l("Too many requests. Please wait a moment and try again."),
     500: _l("An unexpected error happened on our side. It has been logged."),
     503: _l("The accounting service is not reachable right now. Please try again in a moment."),
@@ -120,7 +120,11 @@ def _http_error(exc: HTTPException):
         return exc
     if isinstance(exc, InternalServerError):
         return _unexpected_error(exc.original_exception or exc)
-    return error_response(exc.code, title=TITLES.get(exc.code, exc.name))
+    if exc.response is not None:  # a page of its own (e.g. the throttled sign-in form)
+        return exc.response
+    # Our own refusals (app/params.py) say what was wrong; werkzeug's English text is not shown.
+    return error_response(exc.code, getattr(exc, "message", None),
+                          title=TITLES.get(exc.code, exc.name))
 
 
 def _unexpected_error(exc: Exception):

@@ -194,11 +194,18 @@ def _whole_ok(whole: str, group: str) -> bool:
 
 
 def _check_places(value: Decimal, places: int | None) -> None:
-    if places is None or value == value.quantize(Decimal(1).scaleb(-places)):
+    if places is None or _extra_places_are_zero(value, places):
         return
     if places == 0:
         raise InputError(_l("Enter a whole number."), "places")
     raise InputError(_l("Enter at most %(places)d decimal places.", places=places), "places")
+
+
+def _extra_places_are_zero(value: Decimal, places: int) -> bool:
+    # Read from the digits, not by quantize: quantize overflows the context for 40-digit input.
+    sign, digits, exponent = value.as_tuple()
+    extra = -exponent - places
+    return extra <= 0 or not any(digits[len(digits) - extra:])
 
 
 def _check_range(value: Decimal, minimum, maximum, locale) -> None:

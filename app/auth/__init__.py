@@ -26,8 +26,9 @@ def signed_in_companies() -> list[dict]:
 
 def init_app(app: Flask) -> None:
     """Register the sign-in views and the company URL defaults."""
-    from app.auth import company, views
+    from app.auth import company, throttle, views
 
     company.init_app(app)
     app.register_blueprint(views.bp)
+    throttle.init_app(app)
     app.jinja_env.globals.update(signed_in_companies=signed_in_companies)

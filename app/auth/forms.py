@@ -6,6 +6,8 @@ from flask_wtf import FlaskForm
 from wtforms import HiddenField, IntegerField, PasswordField, StringField
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
+from app.params import MAX_ID
+
 
 class LoginForm(FlaskForm):
     """API token (never echoed back), the user's name, optional company id."""
@@ -25,7 +27,8 @@ class LoginForm(FlaskForm):
     )
     company_id = IntegerField(
         _l("Company ID (optional)"),
-        validators=[Optional(), NumberRange(min=1, message=_l("Enter a positive number."))],
+        validators=[Optional(), NumberRange(min=1, max=MAX_ID,
+                                            message=_l("Enter a positive number."))],
         description=_l("Leave empty to use the company the token belongs to."),
         render_kw={"inputmode": "numeric"},
     )

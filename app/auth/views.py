@@ -16,6 +16,7 @@ from flask_babel import lazy_gettext as _l
 
 from app.auth.forms import DemoLoginForm, LoginForm
 from app.auth.session import add_company, companies, end_session
+from app.auth.throttle import record_failure
 from app.nav import safe_next
 from app.upstream import errors as up
 
@@ -52,7 +53,7 @@ def login():
         if done is not None:
             return done
     status = 200 if request.method == "GET" else getattr(form, "status", 400)
-    return _login_page(form, status)
+    return login_page(form, status)
 
 
 @bp.post("/login/demo")
@@ -68,7 +69,7 @@ def demo_login():
     form = LoginForm(formdata=None, name=user["name"], company_id=user.get("company_id"),
                      next=demo.next.data)
     done = _sign_in(form, user["token"], user.get("company_id"), user["name"])
-    return done if done is not None else _login_page(form, getattr(form, "status", 400))
+    return done if done is not None else login_page(form, getattr(form, "status", 400))
 
 
 @bp.post("/logout")
@@ -82,7 +83,8 @@ def logout():
     return redirect(url_for("auth.login"), code=303)
 
 
-def _login_page(form: LoginForm, status: int):
+def login_page(form: LoginForm, status: int):
+    """The sign-in page with this form, answered with status."""
     demo_users = current_app.config.get("DEMO_USERS") if current_app.config.get("DEMO") else {}
     return render_template("auth/login.html", form=form, demo_form=DemoLoginForm(),
                            demo_users=demo_users, role_labels=DEMO_ROLE_LABELS,
@@ -98,6 +100,7 @@ def _sign_in(form: LoginForm, token: str, company_id: int | None, name: str):
         _explain(form, exc, company_id)
         return None
     if company_id is not None and int(info.get("id", -1)) != int(company_id):
+        record_failure()
         form.company_id.errors = [_("This token does not belong to company %(id)s.", id=company_id)]
         return None
     add_company(int(info["id"]), token, info.get("name") or str(info["id"]), name)
@@ -116,6 +119,8 @@ def _company_info(token: str, company_id: int | None) -> dict:
 def _explain(form: LoginForm, exc: Exception, company_id: int | None) -> None:
     """Turn an upstream error into a message on the right field (the token is never echoed)."""
     form.status = 400
+    if isinstance(exc, up.AuthenticationError | up.PermissionDenied):
+        record_failure()
     if isinstance(exc, up.AuthenticationError):
         form.token.errors = [_("The accounting service did not accept this token. Check that "
                                "it was copied completely and has not been deleted.")]

@@ -12,11 +12,11 @@ from flask_wtf import FlaskForm
 from wtforms import HiddenField, SelectChoice, SelectField, StringField
 from wtforms.validators import InputRequired, Length
 
+from app.forms.registry import TOO_LONG
 from app.store import idempotency
 
 GENERIC = _l("The accounting service did not accept the data sent.")
 REQUIRED = _l("This field is required.")
-TOO_LONG = _l("At most %(max)d characters.")
 
 
 class PageForm(FlaskForm):

@@ -18,6 +18,7 @@ from app.catalog.forms import NameForm, TagFilterForm
 from app.catalog.report import delete_report
 from app.htmx import redirect_to
 from app.once import Recovery, create_once
+from app.params import small_int
 from app.upstream import RateLimited, Unavailable, ValidationError
 
 NAME_MAX = 100
@@ -104,7 +105,7 @@ def _name_problems(changes: dict[int, str]) -> dict[int, list[str]]:
 
 def delete(kind: named.Kind):
     """Delete the selected entries and show what was deleted and what was kept, and why."""
-    ids = [int(value) for value in request.form.getlist("ids") if value.isdigit()]
+    ids = [i for i in map(small_int, request.form.getlist("ids")) if i is not None]
     if not ids:
         flash(_("Select at least one row to delete."), "warning")
         return redirect_to(_list_url())
@@ -148,8 +149,8 @@ def _say_partial(result: named.RenameResult) -> None:
 
 def _typed(form) -> dict[int, str]:
     prefix = "name-"
-    return {int(key[len(prefix):]): (value or "").strip() for key, value in form.items()
-            if key.startswith(prefix) and key[len(prefix):].isdigit()}
+    return {small_int(key[len(prefix):]): (value or "").strip() for key, value in form.items()
+            if key.startswith(prefix) and small_int(key[len(prefix):]) is not None}
 
 
 def _base(form) -> dict[int, str]:
@@ -157,8 +158,9 @@ def _base(form) -> dict[int, str]:
         stored = json.loads(form.get("base") or "{}")
     except ValueError:
         stored = {}
-    return {int(key): value for key, value in stored.items()
-            if str(key).isdigit() and isinstance(value, str)} if isinstance(stored, dict) else {}
+    return {small_int(key): value for key, value in stored.items()
+            if small_int(key) is not None and isinstance(value, str)} \
+        if isinstance(stored, dict) else {}
 
 
 def _query() -> dict:

@@ -62,7 +62,7 @@ def _parse_field(form, name: str, spec, base: dict) -> bool:
         form.values[name] = stored
         return True
     try:
-        form.values[name] = kind.parse(raw)
+        form.values[name] = spec.parse(raw)
     except ValueError as exc:
         form[name].errors = [*form[name].errors, str(exc)]
         return False

@@ -15,6 +15,7 @@ from werkzeug.datastructures import MultiDict
 from wtforms import Field, SelectField
 
 from app.numbers import InputError, parse_amount, parse_date
+from app.params import arg_int, arg_page, whole
 
 PAGE_SIZES = (20, 50, 100)
 DEFAULT_PAGE_SIZE = 50
@@ -47,19 +48,19 @@ def date_field_of(field: Field) -> str:
     return field.data if field.data in DATE_FIELDS else "issued_at"
 
 
-def digits(value) -> int | None:
-    """A non-negative whole number from the URL, else None."""
-    return int(value) if value and str(value).isdigit() else None
+def digits(value, name: str) -> int | None:
+    """A record id from the URL argument `name`, None when empty (400 when malformed)."""
+    return whole(value, name, minimum=1)
 
 
 def page_number(args: MultiDict) -> int:
-    """The page from the URL, 1 when absent or not a number."""
-    return digits(args.get("page")) or 1
+    """The page from the URL, 1 when absent (400 when malformed)."""
+    return arg_page(args)
 
 
 def page_size(args: MultiDict) -> int:
-    """The page size from the URL, one of PAGE_SIZES."""
-    size = digits(args.get("page_size"))
+    """The page size from the URL, one of PAGE_SIZES (400 when malformed)."""
+    size = arg_int(args, "page_size")
     return size if size in PAGE_SIZES else DEFAULT_PAGE_SIZE
 
 

@@ -18,6 +18,12 @@ GROUPS = {
     "note": _l("Note"),
     "storno": _l("Storno"),
 }
+TOO_LONG = _l("At most %(max)d characters.")
+# The longest input a field of a kind takes when its spec names no max_length: a 12-digit amount
+# grouped and signed with decimals fits in 30 characters, an id in 20. Longer text is refused
+# before it is parsed or sent.
+INPUT_LIMITS = {"text": 1000, "choice": 100, "ref": 20, "refs": 20, "bool": 10, "date": 30,
+                "amount": 30, "rate": 30, "percent": 30}
 WIDGETS = {"text": "input", "date": "date", "amount": "decimal", "rate": "decimal",
            "percent": "decimal", "bool": "checkbox", "choice": "select", "ref": "select",
            "refs": "multi", "tax_number": "input", "bank_account": "input"}
@@ -51,6 +57,18 @@ class FieldSpec:
     def value_kind(self) -> Kind:
         """The Kind that parses, dumps and compares this field's values."""
         return KINDS[self.kind]
+
+    @property
+    def input_limit(self) -> int:
+        """The most characters an input of this field may hold."""
+        return self.max_length or INPUT_LIMITS.get(self.kind, INPUT_LIMITS["text"])
+
+    def parse(self, raw: Any) -> Any:
+        """The submitted value read by its kind; ValueError (with the message) when too long."""
+        texts = raw if isinstance(raw, list) else [raw]
+        if any(isinstance(text, str) and len(text) > self.input_limit for text in texts):
+            raise ValueError(TOO_LONG % {"max": self.input_limit})
+        return self.value_kind.parse(raw)
 
     @property
     def widget_name(self) -> str:

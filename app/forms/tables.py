@@ -163,7 +163,7 @@ def _parse_row(table: Table, entry, original: dict | None) -> tuple[dict, bool]:
             continue
         cell = entry[spec.name]
         try:
-            row[spec.name] = spec.value_kind.parse(cell.data)
+            row[spec.name] = spec.parse(cell.data)
         except ValueError as exc:
             cell.errors = [*cell.errors, str(exc)]
             ok = False

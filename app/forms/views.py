@@ -49,6 +49,6 @@ def table_op(form) -> bool:
     rows = form[name]
     if action == "add":
         rows.append_entry()
-    elif index.isdigit() and int(index) < len(rows.entries):
+    elif index in map(str, range(len(rows.entries))):
         rows.entries.pop(int(index))
     return True

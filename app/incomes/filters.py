@@ -71,7 +71,7 @@ def filter_form(args: MultiDict, partner_name: str | None = None) -> FilterForm:
 def api_params(form: FilterForm, args: MultiDict) -> dict | None:
     """GET /1/incomes parameters; None (with errors on the form) when a date is invalid."""
     params = {"search": (form.q.data or "").strip(), "paid_status": choice(form.paid_status),
-              "type": choice(form.type), "partner": digits(form.partner.data),
+              "type": choice(form.type), "partner": digits(form.partner.data, "partner"),
               "is_cancelled": {"yes": "true", "no": "false"}.get(form.cancelled.data)}
     params.update(REVIEW.get(form.review.data, {}))
     dated = ((form.date_from, "from_date"), (form.date_to, "to_date"))

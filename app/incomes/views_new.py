@@ -20,6 +20,7 @@ from app.once import (
     repeat_response,
     send_once,
 )
+from app.params import arg_id
 from app.store import idempotency
 from app.upstream import RateLimited, ValidationError
 
@@ -33,10 +34,10 @@ def _form(settings: dict, catalogs: dict, initial: dict):
 
 
 def _initial(settings: dict, catalogs: dict) -> tuple[dict, dict | None]:
-    storno_of = request.args.get("storno_of", "")
-    if not storno_of.isdigit():
+    storno_of = arg_id(request.args, "storno_of")
+    if storno_of is None:
         return create.defaults(settings, catalogs), None
-    original = upstream.get_income(g.api, int(storno_of), settings)
+    original = upstream.get_income(g.api, storno_of, settings)
     return create.storno_initial(original, settings, catalogs), original
 
 

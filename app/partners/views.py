@@ -7,6 +7,7 @@ from flask_babel import gettext as _
 from app.errors import lost_write_response
 from app.htmx import redirect_to, render
 from app.once import Recovery, create_once
+from app.params import arg_page
 from app.partners import bp, upstream
 from app.partners.form import PartnerForm, initial
 from app.upstream import Page, RateLimited, Unavailable, ValidationError
@@ -16,8 +17,7 @@ from app.upstream import Page, RateLimited, Unavailable, ValidationError
 def index():
     """Partners matching the search and role filter, one API page at a time."""
     query, role = request.args.get("q", "").strip(), request.args.get("role", "")
-    number = request.args.get("page", "1")
-    number = int(number) if number.isdigit() and int(number) > 0 else 1
+    number = arg_page(request.args)
     problems: list[str] = []
     try:
         page = upstream.list_page(g.api, query, role, request.args.get("ordering", ""), number)

@@ -87,13 +87,13 @@ def apply_row_op(rule: dict, op: str, arg: str) -> str | None:
     if op == "add-condition":
         conditions.append(dict(BLANK_CONDITION))
         return f"conditions-{len(conditions) - 1}-field"
-    if op == "remove-condition" and arg.isdigit() and int(arg) < len(conditions):
+    if op == "remove-condition" and arg in map(str, range(len(conditions))):
         conditions.pop(int(arg))
         return "add-condition"
     if op == "add-part" and isinstance(parts, list):
         parts.append({"percent": ""})
         return f"split-{len(parts) - 1}-share"
-    if op == "remove-part" and isinstance(parts, list) and arg.isdigit() and int(arg) < len(parts):
+    if op == "remove-part" and isinstance(parts, list) and arg in map(str, range(len(parts))):
         parts.pop(int(arg))
         return "add-part"
     return None

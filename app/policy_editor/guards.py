@@ -5,16 +5,23 @@ from flask import abort, flash, url_for
 from flask_babel import gettext as _
 
 from app.htmx import redirect_to
+from app.params import whole
 from app.policy_editor.rules import SECTIONS
 
 
 def target(values) -> tuple[str, int | None]:
-    """(section, index) from the request; index None means a new rule; 404 when malformed."""
+    """(section, index) from the request; index None means a new rule; 404 for an unknown
+    section, 400 for an index that is not a number."""
     section = values.get("section") or "policies"
-    raw = (values.get("index") or "").strip()
-    if section not in SECTIONS or (raw and not raw.isdigit()):
+    if section not in SECTIONS:
         abort(404)
-    return section, int(raw) if raw else None
+    return section, whole(values.get("index"), "index")
+
+
+def refuse_if_misshapen(state):
+    """A redirect to the editor (which lists the problems) when the draft cannot be edited as
+    a form, else None."""
+    return redirect_to(url_for("policy_editor.index")) if state.shape else None
 
 
 def refuse_if_readonly(state):

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from flask_babel import gettext as _
 from sqlalchemy import select
 
+from app.params import whole
 from app.policies import diff_configs
 from app.store.db import store_session
 from app.store.identity import Actor
@@ -101,7 +102,6 @@ def is_oldest(company_id: int, version) -> bool:
 
 
 def find(company_id: int, version_id) -> object | None:
-    """The company's version with this id, or None."""
-    if not str(version_id or "").isdigit():
-        return None
-    return get_version(company_id, int(version_id))
+    """The company's version with this id, or None (400 when the id is not a number)."""
+    number = whole(version_id, "id", minimum=1)
+    return None if number is None else get_version(company_id, number)

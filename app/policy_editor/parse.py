@@ -166,7 +166,7 @@ def tags_from(selected, new_text, old, catalog):
 def _tag_value(token: str):
     if token.startswith(NEW_TAG):
         return token[len(NEW_TAG):]
-    return int(token) if token.isdigit() else token
+    return int(token) if token.isdecimal() and len(token) <= 18 else token
 
 
 def part_from(row, catalogs) -> dict:

@@ -11,6 +11,7 @@ from app.auth import current_actor
 from app.policies import diff_configs, empty_config, validate
 from app.policies import messages as M
 from app.policy_editor import drafts
+from app.policy_editor.limits import limit_problems
 from app.policy_editor.refs import Catalogs
 from app.policy_editor.stored import load_editor_data
 
@@ -20,8 +21,18 @@ STRUCTURAL = {M.CONFIG_NOT_OBJECT, M.NOT_LIST, M.RULE_NOT_OBJECT, M.CONDITION_NO
               M.VERSION_UNSUPPORTED}
 
 
+def all_problems(config) -> list:
+    """Every problem of config: a broken limit alone (nothing else is checked then), else
+    what validate() finds."""
+    return limit_problems(config) or validate(config)
+
+
 def shape_problems(config) -> list:
-    """The problems that stop the editor from editing config (wrong types, other versions)."""
+    """The problems that stop the editor from editing config (broken limits, wrong types,
+    other versions)."""
+    broken = limit_problems(config)
+    if broken:
+        return broken
     problems = [p for p in validate(config) if p.message in STRUCTURAL]
     if config is None:
         return problems
@@ -71,7 +82,7 @@ class EditorState:
     @cached_property
     def problems(self) -> list:
         """Every validation problem of the shown configuration."""
-        return validate(self.config)
+        return all_problems(self.config)
 
     @cached_property
     def changes(self) -> list:

@@ -10,6 +10,8 @@ from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 
+from app.policy_editor.limits import MAX_DEPTH, TOO_DEEP, Refused, limit_problems, loads
+
 MAX_BYTES = 1_000_000
 
 
@@ -31,17 +33,29 @@ def read_upload(storage) -> dict:
     raw = storage.read(MAX_BYTES + 1)
     if len(raw) > MAX_BYTES:
         raise UnreadableFile(_("The file is larger than 1 MB; a policy file is much smaller."))
-    try:
-        config = json.loads(raw.decode("utf-8-sig"))
-    except UnicodeDecodeError:
-        raise UnreadableFile(_("The file is not UTF-8 text.")) from None
-    except ValueError as exc:
-        raise UnreadableFile(_("The file is not valid JSON (line %(line)s, column %(column)s).",
-                               line=exc.lineno, column=exc.colno)) from None
+    config = _parse(raw)
     if config is None:
         raise UnreadableFile(_("The file holds null, which means no policies. To remove the "
                                "policies, use “Delete all policy settings” instead."))
+    broken = limit_problems(config)
+    if broken:
+        raise UnreadableFile(broken[0].text(_))
     return config
+
+
+def _parse(raw: bytes):
+    """The JSON in the file, finite numbers only; UnreadableFile says what is wrong."""
+    try:
+        return loads(raw.decode("utf-8-sig"))
+    except UnicodeDecodeError:
+        raise UnreadableFile(_("The file is not UTF-8 text.")) from None
+    except Refused as exc:
+        raise UnreadableFile(exc.problem.text(_)) from None
+    except RecursionError:
+        raise UnreadableFile(_(TOO_DEEP) % {"max": MAX_DEPTH}) from None
+    except json.JSONDecodeError as exc:
+        raise UnreadableFile(_("The file is not valid JSON (line %(line)s, column %(column)s).",
+                               line=exc.lineno, column=exc.colno)) from None
 
 
 def file_name(storage) -> str:

@@ -5,11 +5,12 @@ from flask import abort, flash, g, render_template, request, url_for
 from flask_babel import gettext as _
 
 from app.htmx import redirect_to
-from app.policies import diff_configs, validate
+from app.policies import diff_configs
 from app.policy_editor import bp, history
 from app.policy_editor.cards import editor_model
 from app.policy_editor.guards import refuse_if_readonly, refuse_if_stale
-from app.policy_editor.state import load_state, update_draft
+from app.policy_editor.limits import limit_problems
+from app.policy_editor.state import all_problems, load_state, update_draft
 
 
 @bp.get("/history")
@@ -30,6 +31,7 @@ def version():
     changes = diff_configs(state.stored, found.config)
     return render_template("policies/version.html", version=found, state=state,
                            changes=[change.text(_) for change in changes],
+                           broken=[problem.text(_) for problem in limit_problems(found.config)],
                            action=history.action_text(
                                found.note, history.is_oldest(g.company_id, found)),
                            actor_text=history.actor_text, **editor_model(shown))
@@ -39,7 +41,7 @@ class _VersionState:
     """Enough of an EditorState for editor_model(): a configuration and its problems."""
 
     def __init__(self, config, state):
-        self.config, self.catalogs, self.problems = config, state.catalogs, validate(config)
+        self.config, self.catalogs, self.problems = config, state.catalogs, all_problems(config)
 
 
 @bp.post("/restore")

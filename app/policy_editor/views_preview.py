@@ -7,6 +7,7 @@ from functools import partial
 from flask import g, request
 
 from app.htmx import render
+from app.params import arg_int
 from app.policies import has_errors
 from app.policy_editor import bp
 from app.policy_editor.preview import (
@@ -25,7 +26,7 @@ from app.upstream import run_parallel
 @bp.get("/preview")
 def preview():
     """What the draft would do to recent incomes (?months=, ?show= filter)."""
-    months = request.args.get("months", DEFAULT_MONTHS, type=int)
+    months = arg_int(request.args, "months", DEFAULT_MONTHS)
     months = months if months in MONTH_CHOICES else DEFAULT_MONTHS
     show = request.args.get("show") if request.args.get("show") in FILTERS else "all"
     since = months_ago(date.today(), months)

@@ -7,7 +7,14 @@ from flask_babel import gettext as _
 from app.htmx import is_htmx, redirect_to, render
 from app.policy_editor import bp
 from app.policy_editor.editing import open_edit, posted_edit
-from app.policy_editor.guards import editor_url, refuse_if_readonly, refuse_if_stale, target
+from app.policy_editor.guards import (
+    editor_url,
+    refuse_if_misshapen,
+    refuse_if_readonly,
+    refuse_if_stale,
+    target,
+)
+from app.policy_editor.limits import limit_problems
 from app.policy_editor.rules import RuleNotFound
 from app.policy_editor.state import load_state, update_draft
 
@@ -17,6 +24,9 @@ def rule():
     """GET: the form of rule ?section=&index= (no index: a new rule). POST: check or apply."""
     state = load_state()
     section, index = target(request.values)
+    misshapen = refuse_if_misshapen(state)
+    if misshapen:
+        return misshapen
     if request.method == "GET":
         return _page(state, _opened(state, section, index))
     refused = refuse_if_readonly(state) or refuse_if_stale(state, request.form.get("rev"))
@@ -29,7 +39,10 @@ def _posted(state, section, index):
         edit, op = posted_edit(state, section, index, request.form)
     except RuleNotFound:
         abort(404)
-    if op != "apply" or edit.has_errors:
+    broken = limit_problems(edit.config) if op == "apply" else []
+    for problem in broken:
+        flash(problem.text(_), "error")
+    if op != "apply" or edit.has_errors or broken:
         return _page(state, edit, status=400 if op == "apply" else 200)
     update_draft(state, edit.config)
     flash(_("%(name)s is in your draft. Review and save to make it take effect.",

@@ -5,6 +5,7 @@ from flask import abort, g, render_template, request, url_for
 from flask_babel import gettext as _
 
 from app.htmx import redirect_to
+from app.params import arg_choice
 from app.policies import diff_configs
 from app.policy_editor import bp, history
 from app.policy_editor.guards import refuse_if_readonly
@@ -19,11 +20,13 @@ from app.policy_editor.transfer import (
     read_upload,
 )
 
+EXPORTS = ("stored", "draft", "version")
+
 
 @bp.get("/export")
 def export():
     """Download ?what=stored (default), draft, or a version (?id=) as a JSON file."""
-    what = request.args.get("what", "stored")
+    what = arg_choice(request.args, "what", EXPORTS, "stored")
     if what == "version":
         found = history.find(g.company_id, request.args.get("id"))
         if found is None:

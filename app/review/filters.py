@@ -89,7 +89,8 @@ def parse(args: MultiDict, currencies: dict | None = None) -> Filters:
     form.currency.choices = [ANY] + [(str(k), v) for k, v in
                                      sorted((currencies or {}).items(), key=lambda item: item[1])]
     params = {**QUEUE, "ordering": income_ordering(args.get("ordering")),
-              "partner": digits(form.partner.data), "currency": digits(form.currency.data)}
+              "partner": digits(form.partner.data, "partner"),
+              "currency": digits(form.currency.data, "currency")}
     dated = ((form.date_from, "from_date"), (form.date_to, "to_date"))
     ok = days(dated, params, date_field_of(form.date_field))
     local = _local(form)

@@ -15,13 +15,15 @@ from functools import partial
 from flask_babel import gettext as _
 
 from app.incomes.upstream import DETAIL
+from app.review import bulk
 from app.review.actions import write
 from app.review.bulk import _message
 from app.review.values import STATE_KEYS, stands
 from app.store.review_log import mark_undone
-from app.upstream import NotFound, UpstreamError, run_parallel
+from app.upstream import NotFound, PermissionDenied, UpstreamError
 
 UNDOABLE = ("done", "save_done", "bulk_done", "skip")
+NOT_SENT = object()
 
 
 @dataclass
@@ -32,6 +34,8 @@ class UndoResult:
     reverted: list[int] = field(default_factory=list)
     kept: dict[int, str] = field(default_factory=dict)
     message: str | None = None
+    refused: int | None = None
+    not_sent: list[int] = field(default_factory=list)
 
 
 def can_undo(action) -> bool:
@@ -50,21 +54,32 @@ def undo(api, company_id: int, actor, action) -> UndoResult:
     if action.kind == "skip":
         result.reverted = list(action.income_ids)
     else:
-        tasks = {str(i): partial(_revert, api, i, action.before.get(str(i)) or {},
-                                 action.after.get(str(i)) or {}) for i in action.income_ids}
-        for key, problem in run_parallel(tasks).items():
-            if problem is None:
-                result.reverted.append(int(key))
-            else:
-                result.kept[int(key)] = problem
+        tasks = {i: partial(_revert, api, i, action.before.get(str(i)) or {},
+                            action.after.get(str(i)) or {}) for i in action.income_ids}
+        answers = bulk.send_until_refused(tasks)
+        for income_id in action.income_ids:
+            _sort(result, income_id, answers)
     if result.reverted and not mark_undone(company_id, action.id, actor):
         result.message = _("This action was already undone.")
     result.ok = bool(result.reverted)
     return result
 
 
-def _revert(api, income_id: int, before: dict, after: dict) -> str | None:
-    """None when reverted; else why the income was left as it is."""
+def _sort(result: UndoResult, income_id: int, answers: dict) -> None:
+    """File one income under reverted, kept (with why), refused or not sent (after a 403)."""
+    answer = answers.get(income_id, NOT_SENT)
+    if answer is NOT_SENT:
+        result.not_sent.append(income_id)
+    elif isinstance(answer, PermissionDenied):
+        result.refused = income_id
+    elif answer is None:
+        result.reverted.append(income_id)
+    else:
+        result.kept[income_id] = answer
+
+
+def _revert(api, income_id: int, before: dict, after: dict) -> str | PermissionDenied | None:
+    """None when reverted; the refusal on a 403; else why the income was left as it is."""
     try:
         current = api.get(DETAIL.format(id=income_id))
         changed_state = _state_changed(after, current)
@@ -77,6 +92,8 @@ def _revert(api, income_id: int, before: dict, after: dict) -> str | None:
         write(api, income_id, {key: before[key] for key in after if key in before})
     except NotFound:
         return _("the income no longer exists")
+    except PermissionDenied as exc:
+        return exc
     except UpstreamError as exc:
         return _message(exc)
     return None

@@ -8,6 +8,7 @@ from app.auth import current_actor
 from app.htmx import is_htmx, redirect_to
 from app.incomes.upstream import FORM_CATALOGS, settings_and_catalogs
 from app.nav import safe_next
+from app.params import whole
 from app.review import bp, flow, log_view, prefetch, screen, walk
 from app.review.undo import can_undo, undo
 from app.review.views_screen import _show
@@ -30,8 +31,8 @@ def actions():
 @bp.post("/undo")
 def undo_action():
     """Undo one logged action; back to the screen (showing the income again) or the page."""
-    raw = request.form.get("action_id", "")
-    action = get_action(g.company_id, int(raw)) if raw.isdigit() else None
+    action_id = whole(request.form.get("action_id"), "action_id", minimum=1)
+    action = get_action(g.company_id, action_id) if action_id is not None else None
     if action is None:
         abort(404)
     result = undo(g.api, g.company_id, current_actor(), action)
@@ -63,6 +64,11 @@ def _report(result) -> None:
         flash(_("Nothing was undone."), "warning")
     for income_id, why in result.kept.items():
         flash(_("#%(id)s was left as it is: %(reason)s", id=income_id, reason=why), "warning")
+    if result.refused is not None:
+        flash(_("Stopped at the first refusal: the accounting service does not let your token "
+                "change incomes (#%(id)s was refused). Put back before that: %(done)s. Not "
+                "sent: %(left)s.", id=result.refused, done=len(result.reverted),
+                left=len(result.not_sent)), "error")
 
 
 def _back_to_screen(income_id: int):

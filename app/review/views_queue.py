@@ -108,3 +108,8 @@ def _report(result: bulk.BulkResult) -> None:
     for income_id, message in result.failed.items():
         flash(_("#%(id)s was not marked done: %(reason)s", id=income_id, reason=message),
               "error")
+    if result.refused is not None:
+        flash(_("Stopped at the first refusal: the accounting service does not let your token "
+                "change incomes (#%(id)s was refused; a viewer, for example, cannot change "
+                "records). Marked done before that: %(done)s. Not sent: %(left)s.",
+                id=result.refused, done=len(result.done), left=len(result.not_sent)), "error")

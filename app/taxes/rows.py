@@ -69,8 +69,22 @@ def read_row(form, prefix: str, key: str, fields: tuple[str, ...]) -> Row:
             row.raw[name] = [v for v in form.getlist(prefix + name) if v]
         else:
             row.raw[name] = (form.get(prefix + name) or "").strip()
-        _parse(row, name)
+        if _fits(row, name):
+            _parse(row, name)
     return row
+
+
+# The longest text the API takes in a field (a name 200, a tax number 40, others 1000).
+TEXT_LIMITS = {"name": 200, "tax_number": 40}
+
+
+def _fits(row: Row, name: str) -> bool:
+    """False (with the message on the field) when the text is longer than the API takes."""
+    limit = TEXT_LIMITS.get(name, 1000)
+    if isinstance(row.raw[name], str) and len(row.raw[name]) > limit:
+        row.error(name, _("At most %(max)d characters.", max=limit))
+        return False
+    return True
 
 
 def _parse(row: Row, name: str) -> None:
@@ -112,13 +126,14 @@ def _day(raw: str) -> str | None:
 def _paid(raw: str) -> int:
     if not raw:
         return 1
-    if not raw.isdigit() or int(raw) not in PAID_STATUSES:
+    if raw not in {str(status) for status in PAID_STATUSES}:
         raise ValueError("paid_status")
     return int(raw)
 
 
 def _tags(raw: list[str]) -> list[int]:
-    return list(dict.fromkeys(int(value) for value in raw if value.isdigit()))
+    return list(dict.fromkeys(int(value) for value in raw
+                              if value.isdecimal() and len(value) <= 18))
 
 
 def _identifier(check):

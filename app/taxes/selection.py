@@ -6,6 +6,7 @@ from flask_babel import gettext as _
 
 from app.htmx import redirect_to
 from app.nav import safe_next
+from app.params import small_int
 
 MAX_SELECTED = 500
 
@@ -13,7 +14,7 @@ MAX_SELECTED = 500
 def selected_ids() -> list[int]:
     """The ids sent as `ids` (query or form), in order, without repeats."""
     values = request.values.getlist("ids")
-    ids = dict.fromkeys(int(value) for value in values if value.isdigit())
+    ids = dict.fromkeys(i for i in map(small_int, values) if i is not None)
     return list(ids)[:MAX_SELECTED]
 
 

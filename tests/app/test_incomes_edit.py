@@ -172,14 +172,26 @@ def test_settings_driven_fields_appear_only_when_switched_on_and_not_booked(clie
 def test_an_upstream_400_lands_on_its_field_with_the_input_kept(client, company, api,
                                                                sandbox_log):
     _created, path, form = _edit(client, company, api, type=2)
-    form.set("partner_country", "HUN").set("note", "my note")
+    # A choice the API does not know (Bookdesk checks lengths itself, so not a long value).
+    form.set("vat_area", "XX").set("partner_city", "Győr").set("note", "my note")
     response = client.post(path, data=form.data())
     html = response.get_data(as_text=True)
     assert response.status_code == 400
-    field = html.split('id="partner_country"')[1].split("</div>")[0]
-    assert "no more than 2 characters" in field
-    assert 'value="HUN"' in html and "my note" in html
+    field = html.split('id="vat_area"')[1].split("</div>")[0]
+    assert "is not a valid choice" in field
+    assert 'value="Győr"' in html and "my note" in html
     assert len(patches(sandbox_log, company.id)) == 1
+
+
+def test_a_value_longer_than_the_field_takes_is_refused_before_sending(client, company, api,
+                                                                      sandbox_log):
+    _created, path, form = _edit(client, company, api, type=2)
+    response = client.post(path, data=form.set("partner_country", "HUN").data())
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400
+    assert "At most 2 characters." in html.split('id="partner_country"')[1].split("</div>")[0]
+    assert 'value="HUN"' in html
+    assert not patches(sandbox_log, company.id)
 
 
 def test_an_assignment_error_lands_on_its_cell(client, company, api):

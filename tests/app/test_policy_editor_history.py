@@ -56,7 +56,8 @@ def test_version_of_another_company_is_not_found(client, company, make_company, 
     other_editor = Editor(client, other)
     version_id = re.findall(r"/version\?id=(\d+)", editor.html("/history"))[0]
     assert other_editor.get(f"/version?id={version_id}").status_code == 404
-    assert other_editor.get("/version?id=x").status_code == 404
+    assert other_editor.get("/version?id=x").status_code == 400
+    assert other_editor.get(f"/version?id={'9' * 40}").status_code == 400
 
 
 def test_export_downloads_the_saved_configuration_and_versions(client, company, api):

@@ -174,3 +174,16 @@ def test_a_viewer_is_refused_by_the_upstream_and_nothing_is_created(client, comp
     assert response.status_code == 403
     assert "may not allow it" in response.get_data(as_text=True)
     assert records(api) == {}
+
+
+def test_a_name_or_description_longer_than_the_api_takes_is_refused_before_sending(
+        client, company, sandbox_log):
+    base = signed_in(client, company)
+    response = _post(client, base, {"month": "2024-03", "amount": "100", "name": "N" * 201,
+                                    "account_number": ACCOUNT},
+                     {"month": "2024-03", "amount": "100", "code": "103",
+                      "description": "D" * 1001})
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400
+    assert "At most 200 characters." in html and "At most 1000 characters." in html
+    assert not writes(sandbox_log, company.id, CREATE)
