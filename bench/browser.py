@@ -20,10 +20,8 @@ import re
 import statistics
 
 from bench.common import machine, signed_in, start_bookdesk, start_sandbox, table
+from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]
 BASE = "/c/1"
 LCP_OBSERVER = """
 new PerformanceObserver(list => {
