@@ -143,10 +143,14 @@ def test_htmx_fragments_are_compressed_too(client, company, api):
     assert {"accept-encoding", "hx-request"} <= vary(response)
 
 
-def test_a_tiny_response_is_sent_as_it_is(client):
-    response = client.get("/", headers={"Accept-Encoding": "br, gzip"})
-    assert response.status_code in (302, 303)
-    assert "Content-Encoding" not in response.headers
+def test_a_tiny_page_and_a_redirect_are_sent_as_they_are(app):
+    app.add_url_rule("/_test/tiny", "test_tiny", lambda: "<p>ok</p>")
+    client = app.test_client()
+    tiny = client.get("/_test/tiny", headers={"Accept-Encoding": "br, gzip"})
+    assert tiny.status_code == 200 and tiny.get_data() == b"<p>ok</p>"
+    assert "Content-Encoding" not in tiny.headers and tiny.headers["X-Request-Id"]
+    redirect = client.get("/", headers={"Accept-Encoding": "br, gzip"})
+    assert redirect.status_code in (302, 303) and "Content-Encoding" not in redirect.headers
 
 
 def test_a_csv_download_decodes_to_the_same_file_compressed_or_not(client, company, api):
