@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint translations translations-update bench clean
+.PHONY: demo test lint translations translations-update bench bench-load bench-browser clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -31,6 +31,13 @@ lint: $(STAMP)
 
 bench: $(STAMP) translations
 	$(BIN)/python -m bench.sandbox_scale
+
+bench-load: $(STAMP) translations
+	$(BIN)/python -m bench.load --upstream gunicorn
+	$(BIN)/python -m bench.load --upstream stub
+
+bench-browser: $(STAMP) translations
+	$(BIN)/python -m bench.browser
 
 clean:
 	rm -rf $(VENV) instance .pytest_cache

@@ -35,6 +35,8 @@ def create_app(overrides: dict | None = None) -> Flask:
     _init_store(app)
     _init_errors(app)
     _init_templates(app)
+    _init_assets(app)
+    _init_compression(app)
     _register_areas(app)
     return app
 
@@ -113,6 +115,19 @@ def _init_templates(app: Flask) -> None:
     from app.templating import init_app
 
     init_app(app)
+
+
+def _init_assets(app: Flask) -> None:
+    from app.assets import init_app
+
+    init_app(app)
+
+
+def _init_compression(app: Flask) -> None:
+    """Brotli, else gzip, for pages, fragments and downloads (settings in app/config.py)."""
+    from flask_compress import Compress
+
+    Compress(app)
 
 
 # Work areas in navigation order; each package/module exposes init_app(app).

@@ -51,6 +51,16 @@ DEFAULTS = {
     "SIGN_IN_FAILURES_PER_ACCOUNT": "20 per hour",
     # The longest value a URL parameter may hold (app/params.py).
     "QUERY_VALUE_MAX_LENGTH": 1000,
+    # Hashed static files' compressed twins (app/assets.py); None: <instance>/static.
+    "STATIC_BUILD_DIR": None,
+    # Flask-Compress: brotli then gzip. Streamed bodies are left alone (they are sent as they are
+    # made; static files come pre-compressed from app/assets.py).
+    "COMPRESS_ALGORITHM": ["br", "gzip"],
+    "COMPRESS_BR_LEVEL": 4,
+    "COMPRESS_LEVEL": 6,
+    "COMPRESS_MIN_SIZE": 500,
+    "COMPRESS_STREAMS": False,
+    "COMPRESS_MIMETYPES": ["text/html", "application/json", "text/csv", "text/plain"],
 }
 
 # Demo users of the sandbox's `--seed demo` (README). Tokens stay on the server: the login page

@@ -1,15 +1,19 @@
 """Load: Bookdesk under gunicorn with Redis sessions, many signed-in users, 1/2/4 workers.
 
     python -m bench.load [--workers 1,2,4] [--threads 8] [--users 40] [--run-time 20]
-                         [--latency-ms 50]
+                         [--latency-ms 50] [--upstream gunicorn|stub|sandbox]
+                         [--upstream-workers 3]
 
-Starts the sandbox (demo data, --latency-ms added per call, its own process), a redis-server and
-then, per worker count, `gunicorn -w N --threads T` with BOOKDESK_SESSION_REDIS_URL; drives it
+Starts the upstream in processes of its own (bench/upstreams.py: by default the sandbox under
+gunicorn with --upstream-workers workers on SQLite in WAL mode; `stub`, a fixed-latency server
+replaying captured JSON that does no work, shows Bookdesk's own ceiling; `sandbox`, the
+single-process sandbox), --latency-ms added per call, a redis-server and then, per worker
+count, `gunicorn -w N --threads T` with BOOKDESK_SESSION_REDIS_URL; drives it
 with locust (headless, fixed users, bench/locustfile.py) for --run-time seconds and prints
 requests/s, latency percentiles, errors, RSS per worker, and where the time went: Bookdesk's own
-Server-Timing against the sandbox's request log, and the CPU each side burned (one sandbox
-process near 100% of a core means the sandbox, not Bookdesk, is the limit; "machine busy" near
-100% means the box itself, locust included, is). CPU columns are in % of one core. Loopback only;
+Server-Timing against the sandbox's request log (single-process sandbox only), the CPU each side
+burned and Bookdesk's requests/s per core of CPU it used ("machine busy" near 100% means the
+box itself, locust included, is the limit). CPU columns are in % of one core. Loopback only;
 asserts nothing.
 """
 from __future__ import annotations
@@ -34,10 +38,10 @@ from bench.common import (
     mean,
     percentile,
     sandbox_log,
-    start_sandbox,
     table,
     wait_until_up,
 )
+from bench.upstreams import KINDS, Upstream, children, upstream
 
 TASK_ENDPOINTS = {"dashboard": "dashboard.index", "incomes": "incomes.index",
                   "income": "incomes.detail", "review": "review.index", "edit": "incomes.edit"}
@@ -91,12 +95,6 @@ def gunicorn(upstream: str, redis_url: str, workers: int, threads: int):
         proc.wait(timeout=15)
 
 
-def children(pid: int) -> list[int]:
-    """Direct child processes of pid (gunicorn's workers)."""
-    path = Path(f"/proc/{pid}/task/{pid}/children")
-    return [int(p) for p in path.read_text().split()] if path.exists() else []
-
-
 def rss_mb(pid: int) -> float:
     """Resident set size of a process in MiB."""
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -140,20 +138,21 @@ def run_locust(url: str, users: int, seconds: int, tasks: list[str], out: Path) 
     return {"rows": rows, "timings": timings, "failures": failed}
 
 
-def one_run(sandbox, sandbox_pid: int, redis_url: str, workers: int, args, tasks) -> dict:
+def one_run(up: Upstream, redis_url: str, workers: int, args, tasks) -> dict:
     """One gunicorn configuration under load; the figures for its table row."""
     out = Path(tempfile.mkdtemp(prefix=f"bench-load-{workers}w-"))
-    with gunicorn(sandbox.url, redis_url, workers, args.threads) as (url, master):
-        pids = [master.pid, *children(master.pid)]
-        mark, cpu_before = last_seq(sandbox.url), (cpu_seconds(pids), cpu_seconds([sandbox_pid]))
+    with gunicorn(up.url, redis_url, workers, args.threads) as (url, master):
+        pids, upstream_pids = [master.pid, *children(master.pid)], up.pids()
+        mark = last_seq(up.url) if up.logged else 0
+        cpu_before = (cpu_seconds(pids), cpu_seconds(upstream_pids))
         box_before = machine_busy()
         started = time.monotonic()
         result = run_locust(url, args.users, args.run_time, tasks, out)
         wall = time.monotonic() - started
         worker_rss = [rss_mb(pid) for pid in children(master.pid)]
-        cpu_after = (cpu_seconds(pids), cpu_seconds([sandbox_pid]))
+        cpu_after = (cpu_seconds(pids), cpu_seconds(upstream_pids))
         box_after = machine_busy()
-    calls = sandbox_log(sandbox.url, mark)
+    calls = sandbox_log(up.url, mark) if up.logged else []
     return {"workers": workers, **result, "rss": worker_rss, "wall": wall,
             "cpu_bookdesk": (cpu_after[0] - cpu_before[0]) / wall,
             "cpu_sandbox": (cpu_after[1] - cpu_before[1]) / wall,
@@ -161,17 +160,26 @@ def one_run(sandbox, sandbox_pid: int, redis_url: str, workers: int, args, tasks
             "sandbox_ms": [c["duration_ms"] for c in calls]}
 
 
+def capture(url: str, redis_url: str, args, tasks: list[str]) -> None:
+    """Drive the locust mix briefly through a recording stub, so it has every answer."""
+    with gunicorn(url, redis_url, 1, args.threads) as (bookdesk, _master):
+        run_locust(bookdesk, min(args.users, 20), 15, tasks,
+                   Path(tempfile.mkdtemp(prefix="bench-capture-")))
+
+
 def summary_row(run: dict, threads: int) -> list:
     """Workers, rps, p50/p95/p99, errors, RSS, Bookdesk vs sandbox time, CPU per side."""
     agg = next(r for r in run["rows"] if r["Name"] == "Aggregated")
     app_ms = [t[1] for t in run["timings"]]
     per_call = [t[2] / t[3] for t in run["timings"] if t[3]]
-    return [f"{run['workers']} x {threads}", f"{float(agg['Requests/s']):.1f}",
+    rps = float(agg["Requests/s"])
+    return [f"{run['workers']} x {threads}", f"{rps:.1f}",
             f"{agg['50%']} / {agg['95%']} / {agg['99%']}", agg["Failure Count"],
             " ".join(f"{mb:.0f}" for mb in run["rss"]),
             f"{percentile(app_ms, 50):.0f} / {percentile(app_ms, 95):.0f}",
-            f"{mean(per_call):.0f} / {mean(run['sandbox_ms']):.0f}",
+            f"{mean(per_call):.0f} / {mean(run['sandbox_ms']):.0f}".replace("nan", "-"),
             f"{run['cpu_bookdesk'] * 100:.0f}% / {run['cpu_sandbox'] * 100:.0f}%",
+            f"{rps / run['cpu_bookdesk']:.0f}" if run["cpu_bookdesk"] else "-",
             f"{run['box'] * 100:.0f}%"]
 
 
@@ -179,6 +187,13 @@ def per_page_rows(run: dict) -> list[list]:
     """Per request name: count, failures, rps, p50/p95/p99."""
     return [[r["Name"], r["Request Count"], r["Failure Count"], f"{float(r['Requests/s']):.1f}",
              f"{r['50%']} / {r['95%']} / {r['99%']}"] for r in run["rows"]]
+
+
+def describe(args) -> str:
+    """The upstream of this run, for the caption."""
+    return {"gunicorn": f"sandbox under gunicorn, {args.upstream_workers} workers, SQLite WAL",
+            "stub": "fixed-latency stub replaying captured JSON (no work)",
+            "sandbox": "single-process sandbox"}[args.upstream]
 
 
 def main() -> None:
@@ -189,22 +204,23 @@ def main() -> None:
     parser.add_argument("--users", type=int, default=40)
     parser.add_argument("--run-time", type=int, default=20)
     parser.add_argument("--latency-ms", type=int, default=50)
+    parser.add_argument("--upstream", choices=KINDS, default="gunicorn")
+    parser.add_argument("--upstream-workers", type=int, default=3)
     args = parser.parse_args()
     tasks = available_tasks()
-    sandbox = start_sandbox(args.latency_ms)
     runs = []
-    try:
-        with redis_server() as redis_url:
-            for workers in [int(w) for w in args.workers.split(",")]:
-                runs.append(one_run(sandbox, sandbox.server.pid, redis_url, workers, args, tasks))
-    finally:
-        sandbox.stop()
+    with redis_server() as redis_url, upstream(
+            args.upstream, args.latency_ms, args.upstream_workers,
+            record=lambda url: capture(url, redis_url, args, tasks)) as up:
+        for workers in [int(w) for w in args.workers.split(",")]:
+            runs.append(one_run(up, redis_url, workers, args, tasks))
     print(f"\nLoad: {args.users} users, {args.run_time} s per run, {args.latency_ms} ms added "
-          f"per upstream call, Redis sessions, tasks: {', '.join(tasks)}; {machine()}\n")
+          f"per upstream call, upstream: {describe(args)}, Redis sessions, tasks: "
+          f"{', '.join(tasks)}; {machine()}\n")
     print(table(["workers x threads", "req/s", "latency ms p50 / p95 / p99", "errors",
                  "RSS MiB per worker", "Bookdesk app ms p50 / p95",
-                 "one call ms: Bookdesk / sandbox", "CPU: Bookdesk / sandbox",
-                 "machine busy"],
+                 "one call ms: Bookdesk / sandbox", "CPU: Bookdesk / upstream",
+                 "Bookdesk req/s per core", "machine busy"],
                 [summary_row(run, args.threads) for run in runs]))
     print(f"\nPer request, {runs[-1]['workers']} workers:\n")
     print(table(["request", "count", "errors", "req/s", "ms p50 / p95 / p99"],

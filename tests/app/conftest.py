@@ -11,14 +11,21 @@ CSRF_INPUT = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"')
 CSRF_ANY = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
 
 
+@pytest.fixture(scope="session")
+def static_build_dir(tmp_path_factory) -> str:
+    """One folder of hashed static twins for every app of the session (app/assets.py)."""
+    return str(tmp_path_factory.mktemp("static-build"))
+
+
 @pytest.fixture
-def app_config(sandbox_url, tmp_path) -> dict:
+def app_config(sandbox_url, tmp_path, static_build_dir) -> dict:
     """Overrides for create_app: sandbox upstream, test mode, tmp instance folder, English."""
     return {
         "TESTING": True,
         "SECRET_KEY": "test-secret-key",
         "UPSTREAM_URL": sandbox_url,
         "INSTANCE_PATH": str(tmp_path / "instance"),
+        "STATIC_BUILD_DIR": static_build_dir,
         "UPSTREAM_RETRIES": 1,
         "UPSTREAM_BACKOFF": 0.01,
         "UPSTREAM_READ_TIMEOUT": 5,
