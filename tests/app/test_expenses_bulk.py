@@ -13,10 +13,15 @@ FORM_KEY = re.compile(r'name="form_key" value="([^"]+)"')
 ENABLED_CONTROL = re.compile(r'<(?:button|input)[^>]*(?:id="bulk-|data-select)[^>]*>')
 
 
+def bulk_key(html: str) -> str:
+    """The one-time key of the list page's bulk form."""
+    return FORM_KEY.search(html).group(1)
+
+
 def _form(client, base: str) -> tuple[str, dict]:
     """The list page's HTML and the bulk form's hidden fields."""
     html = client.get(base).get_data(as_text=True)
-    return html, {"csrf_token": csrf_token(html), "form_key": FORM_KEY.search(html).group(1)}
+    return html, {"csrf_token": csrf_token(html), "form_key": bulk_key(html)}
 
 
 def _post(client, base: str, action: str, ids: list[int], fields: dict | None = None):
