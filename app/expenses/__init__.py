@@ -14,7 +14,13 @@ bp = company_blueprint("expenses", __name__, url_prefix="/expenses")
 
 def init_app(app: Flask) -> None:
     """Register the expense pages and their navigation entry."""
-    from app.expenses import views_detail, views_edit, views_list, views_new  # noqa: F401
+    from app.expenses import (  # noqa: F401
+        views_bulk,
+        views_detail,
+        views_edit,
+        views_list,
+        views_new,
+    )
 
     register_area(app, bp, _l("Expenses"), "expenses.index", order=30)
 

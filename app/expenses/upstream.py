@@ -12,6 +12,8 @@ DETAIL = "/2/expenses/{id}/"
 CREATE = "/2/expenses/create/"
 UPDATE = "/2/expenses/{id}/update/"
 ARTIFACTS = "/1/artifacts/expense/"
+BULK = "/1/expenses/{action}/"
+BULK_ACTIONS = ("approve", "unapprove", "check", "uncheck")
 DETAIL_CATALOGS = ("currencies", "ledger_numbers", "vat_categories", "tags")
 FORM_CATALOGS = ("currencies", "ledger_numbers", "vat_categories", "tags", "expense_types")
 RESOURCE = "expenses"
@@ -65,3 +67,13 @@ def artifacts(api, ids: list[int]) -> list[dict]:
 def artifact(api, expense_id: int) -> dict | None:
     """The artifact record of an expense when it has a file (signed, expiring url)."""
     return find_artifact(api.get(ARTIFACTS, {"ids": expense_id}), expense_id)
+
+
+def bulk_action(api, action: str, ids: list[int]) -> dict:
+    """Approve, unapprove, check or uncheck several expenses in one call (live only).
+
+    The answer is {"success_ids", "failed_ids", "errors": [{"id", "errors": [...]}]}.
+    """
+    if action not in BULK_ACTIONS:
+        raise ValueError(action)
+    return api.post(BULK.format(action=action), json={"ids": ids})

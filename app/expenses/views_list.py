@@ -11,6 +11,7 @@ from app.expenses import bp, upstream
 from app.expenses import export as columns
 from app.expenses.filters import api_params, filter_form, list_query, place_upstream, read_params
 from app.expenses.rows import list_rows
+from app.expenses.views_bulk import bulk_context
 from app.htmx import is_htmx, render
 from app.list_query import filter_args
 from app.upstream import Page, ValidationError, catalog
@@ -31,7 +32,7 @@ def index():
                form.is_filtered(), "next_cursor": cursor_of(page.next),
                "prev_cursor": cursor_of(page.previous),
                "export_url": list_query(filter_args(request.args)).url(".export"),
-               "fragment": is_htmx()}
+               "fragment": is_htmx(), **bulk_context()}
     status = 400 if params is None or problems or form.errors or resync else 200
     return render("expenses/index.html", "expenses/_list.html", **context), status
 

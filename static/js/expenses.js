@@ -29,3 +29,15 @@
     }
   });
 })();
+
+// The expense list's "select all on this page" box ticks or clears every row's box.
+(function () {
+  "use strict";
+  document.addEventListener("change", function (event) {
+    if (!event.target.matches || !event.target.matches("#expense-list [data-select-page]")) {
+      return;
+    }
+    var boxes = document.querySelectorAll("#expense-list [data-select]:not(:disabled)");
+    Array.prototype.forEach.call(boxes, function (box) { box.checked = event.target.checked; });
+  });
+})();

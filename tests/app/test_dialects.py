@@ -9,9 +9,10 @@ import pytest
 
 from app import create_app
 from app.config import ConfigError
-from tests.app.conftest import sign_in
+from tests.app.conftest import csrf_token, sign_in
 from tests.app.expenses_helpers import make_expense
 from tests.app.incomes_helpers import income, make_income, page_form
+from tests.app.test_expenses_bulk import bulk_key
 from tests.app.test_policy_editor_kit import Editor, config, policy, set_stored, stored
 from tests.app.test_review_support import from_bookdesk, open_screen, settle, step, waiting
 
@@ -83,6 +84,17 @@ def test_review_done(client, base, company, api, header, sandbox_log):
 def test_expense_list(client, base, company, api, header, sandbox_log):
     make_expense(api, invoice_number="DIA-EXP-1")
     assert "DIA-EXP-1" in client.get(f"{base}/expenses/").get_data(as_text=True)
+    sent_only(sandbox_log, company.id, header)
+
+
+def test_expense_bulk_approve(client, base, company, api, header, sandbox_log):
+    created = make_expense(api, invoice_number="DIA-BULK-1")
+    html = client.get(f"{base}/expenses/").get_data(as_text=True)
+    response = client.post(f"{base}/expenses/bulk", data={
+        "csrf_token": csrf_token(html), "form_key": bulk_key(html), "action": "approve",
+        "ids": [created["id"]]})
+    assert response.status_code == 303
+    assert api.get(f"/2/expenses/{created['id']}/").json()["approved"] is True
     sent_only(sandbox_log, company.id, header)
 
 

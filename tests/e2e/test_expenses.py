@@ -1,5 +1,6 @@
 """Browser checks of the expense pages: filter, detail with its PDF framed, edit an assignment
-and add one, exclude from accounting twice, upload a real PDF and a fake one."""
+and add one, exclude from accounting twice, upload a real PDF and a fake one, select a page of
+expenses and approve them."""
 from __future__ import annotations
 
 import base64
@@ -156,3 +157,15 @@ def test_upload_progress_follows_the_htmx_progress_events(signed_in_page, compan
     assert page.evaluate("() => document.querySelector('#upload-progress').value") == 42
     assert page.inner_text("[data-upload-percent]") == "42 %"
     browser_log.assert_clean()
+
+
+def test_select_all_on_the_page_then_approve(signed_in_page, company, sandbox_url, browser_log):
+    ids = [_expense(sandbox_url, company, invoice_number=f"BULK-{n}")["id"] for n in range(3)]
+    page = signed_in_page(company)
+    page.goto(f"/c/{company.id}/expenses/")
+    page.check("#expense-select-page")
+    assert page.locator("#expense-list [data-select]:checked").count() == 3
+    page.click("#bulk-approve")
+    page.wait_for_selector("#messages :text('3 jóváhagyva')")
+    assert all(_detail(sandbox_url, company, i)["approved"] is True for i in ids)
+    _only_expected_errors(browser_log)
