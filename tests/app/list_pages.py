@@ -13,7 +13,9 @@ import re
 ROW_KEYS = {
     "incomes": re.compile(r'<tr[^>]*data-income-id="\d+">\s*<td class="cell-number">'
                           r'<a [^>]*>([^<]*)</a>'),
-    "expenses": re.compile(r'<tr[^>]*data-expense-id="\d+">\s*<td class="cell-file">.*?</td>\s*'
+    "expenses": re.compile(r'<tr[^>]*data-expense-id="\d+">\s*'
+                           r'(?:<td class="cell-select">.*?</td>\s*)?'
+                           r'<td class="cell-file">.*?</td>\s*'
                            r'<td class="nowrap"><a [^>]*>([^<]*)</a>', re.S),
     "review": re.compile(r'<tr data-row data-income-id="\d+">.*?<a data-open [^>]*>([^<]*)</a>',
                          re.S),
