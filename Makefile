@@ -3,6 +3,8 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+PORT ?= 5000
+SANDBOX_PORT ?= 8001
 
 .PHONY: demo test lint translations translations-update bench bench-load bench-browser clean
 
@@ -20,7 +22,7 @@ translations-update: $(STAMP)
 	$(BIN)/pybabel -q update -N --ignore-obsolete -i translations/messages.pot -d translations
 
 demo: $(STAMP) translations
-	$(BIN)/bookdesk demo
+	$(BIN)/bookdesk demo --port $(PORT) --sandbox-port $(SANDBOX_PORT) $(if $(RESET),--reset)
 
 test: $(STAMP) translations
 	$(BIN)/ruff check .

@@ -31,7 +31,10 @@ def main() -> None:
 @main.command()
 @click.option("--port", default=5000, show_default=True, help="Port for Bookdesk.")
 @click.option("--sandbox-port", default=8001, show_default=True, help="Port for the sandbox.")
-def demo(port: int, sandbox_port: int) -> None:
+@click.option("--reset", is_flag=True,
+              help="Start from clean Bookdesk records: no policy history, review log, "
+                   "one-time keys or sessions.")
+def demo(port: int, sandbox_port: int, reset: bool) -> None:
     """Run the sandbox with demo data and Bookdesk against it, both on 127.0.0.1."""
     from app import create_app
     from app.warmup import warm
@@ -39,6 +42,9 @@ def demo(port: int, sandbox_port: int) -> None:
     host = "127.0.0.1"
     upstream = f"http://{host}:{sandbox_port}"
     app = _create_or_exit(create_app, {"DEMO": True, "UPSTREAM_URL": upstream})
+    if reset:
+        reset_records(app)
+        click.echo("Cleared Bookdesk records: policy history, review log, one-time keys, sessions.")
     db_path = str(Path(app.instance_path) / "sandbox-demo.sqlite3")
     _start_sandbox_thread(host, sandbox_port, db_path)
     _print_demo_banner(f"http://{host}:{port}/", upstream, app.config["DEMO_USERS"])
@@ -78,6 +84,16 @@ def sandbox(host: str, port: int, db_path: str | None, seed: str) -> None:
 
     click.echo(f"Sandbox ({seed} data) on http://{host}:{port}/")
     run(host=host, port=port, db_path=db_path, seed=seed)
+
+
+def reset_records(app) -> None:
+    """Delete Bookdesk's own records and every server-side session of `app`."""
+    from app.auth.session import clear_all_sessions
+    from app.store.db import clear_records, current_store
+
+    with app.app_context():
+        clear_records(current_store())
+    clear_all_sessions(app)
 
 
 def _create_or_exit(create_app, overrides):

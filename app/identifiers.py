@@ -128,7 +128,7 @@ def hu_bank_account(text: str) -> str:
     """A Hungarian bank account number (16 or 24 digits) as 8-8 or 8-8-8 digit groups."""
     number = compact(text)
     if not number.isdigit():
-        raise IdentifierError(_("Enter the account number as digits (12345678-12345678) or as "
+        raise IdentifierError(_("Enter the bank account number as digits (12345678-12345678) or as "
                                 "an IBAN (HU42 1177 ...)."))
     if len(number) not in (16, 24):
         raise IdentifierError(_("A Hungarian bank account number has 16 or 24 digits; this one "
@@ -138,7 +138,7 @@ def hu_bank_account(text: str) -> str:
         raise IdentifierError(_("The check digit of the first 8 digits (the bank and branch) "
                                 "is wrong."))
     if not giro_valid(number[8:]):
-        raise IdentifierError(_("The check digit of the account number (its last digit) is "
+        raise IdentifierError(_("The check digit of the bank account number (its last digit) is "
                                 "wrong."))
     return show_bank_account(number)
 

@@ -37,6 +37,16 @@ def init_app(app: Flask) -> None:
     app.before_request(enforce_lifetime)
 
 
+def clear_all_sessions(app: Flask) -> None:
+    """Drop every server-side session (files in the instance folder, or Bookdesk's Redis keys)."""
+    if app.config["SESSION_TYPE"] == "redis":
+        client = app.config["SESSION_REDIS"]
+        for key in client.scan_iter(match=f"{app.config['SESSION_KEY_PREFIX']}*"):
+            client.delete(key)
+    else:
+        app.config["SESSION_CACHELIB"].clear()
+
+
 def _secure_cookie_over_https(interface) -> None:
     from flask import request
 

@@ -58,6 +58,15 @@ def _purge_expired_keys(store: Store) -> None:
         purge_expired(session=session)
 
 
+def clear_records(store: Store) -> None:
+    """Delete every row of Bookdesk's own records: form keys, review log, policy history."""
+    from app.store.models import Base
+
+    with store.sessions.begin() as session:
+        for table in reversed(Base.metadata.sorted_tables):
+            session.execute(table.delete())
+
+
 def current_store() -> Store:
     """Return the Store of the current Flask app."""
     try:

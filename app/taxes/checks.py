@@ -22,7 +22,7 @@ def identity(row: Row) -> None:
     named = [name for name in IDENTITY if row.final(name)]
     if code and named:
         row.error("code" if "code" in row.fields else named[0],
-                  _("Give either a tax code or a name with an account number, not both."))
+                  _("Give either a tax code or a name with a bank account number, not both."))
         return
     if code:
         return

@@ -15,7 +15,7 @@ PAID_STATUS = {1: _l("Not paid"), 2: _l("Paid"), 3: _l("Partially paid")}
 PAID_BADGE = {1: "warn", 2: "ok", 3: "attention"}
 COLUMNS = {
     "month": _l("Payment month"), "amount": _l("Amount"), "paid_status": _l("Payment"),
-    "code": _l("Tax code"), "account_number": _l("Account number"),
+    "code": _l("Tax code"), "account_number": _l("Bank account number"),
     "tax_number": _l("Tax identification number"), "due_at": _l("Due date"),
     "description": _l("Description"), "tags": _l("Tags"), "simple_tags": _l("Simple tags"),
     "source": _l("Source"),

@@ -6,6 +6,7 @@ import socket
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 import requests
@@ -113,3 +114,52 @@ def test_demo_sign_in_is_refused_outside_demo_mode(client):
     assert response.status_code == 303
     assert "/c/" not in response.headers["Location"]
     assert 'name="user"' not in client.get("/login").get_data(as_text=True)
+
+
+def test_demo_offers_reset():
+    result = CliRunner().invoke(main, ["demo", "--help"])
+    assert "--reset" in result.output
+
+
+def _store_counts(app) -> dict[str, int]:
+    from sqlalchemy import func, select
+
+    from app.store.db import current_store
+    from app.store.models import Base
+
+    with app.app_context(), current_store().sessions() as session:
+        return {table.name: session.scalar(select(func.count()).select_from(table))
+                for table in Base.metadata.sorted_tables}
+
+
+def _make_records(app) -> None:
+    from app.store import idempotency, policy_history, review_log
+    from app.store.identity import Actor
+
+    actor = Actor("Teszt Elek", "0123456789abcdef")
+    with app.app_context():
+        policy_history.add_version(1, {"policies": []}, actor)
+        review_log.record_action(1, actor, "done", [7], {"7": {}}, {"7": {}})
+        idempotency.claim(idempotency.new_key(), 1, "income-create")
+
+
+def test_reset_removes_records_and_sessions(app, client, company):
+    from app.cli import reset_records
+    from tests.app.conftest import session_cookie, sign_in
+
+    _make_records(app)
+    sign_in(client, company)
+    assert all(count == 1 for count in _store_counts(app).values())
+    assert client.get(f"/c/{company.id}/").status_code == 200
+    reset_records(app)
+    assert set(_store_counts(app).values()) == {0}
+    assert not any((Path(app.instance_path) / "sessions").iterdir())
+    assert client.get(f"/c/{company.id}/").status_code != 200, session_cookie(client, app)
+
+
+def test_a_restart_without_reset_keeps_records(app, app_config):
+    from app import create_app
+
+    _make_records(app)
+    restarted = create_app(app_config)
+    assert set(_store_counts(restarted).values()) == {1}

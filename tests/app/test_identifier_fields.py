@@ -34,7 +34,7 @@ def test_a_bad_county_code_and_a_bad_account_are_named_in_english(client, compan
     html = response.get_data(as_text=True)
     assert response.status_code == 400
     assert "Unknown county code 21 (the last two digits of the tax number)." in html
-    assert "The check digit of the account number (its last digit) is wrong." in html
+    assert "The check digit of the bank account number (its last digit) is wrong." in html
     assert creates(sandbox_log, company) == []
 
 
