@@ -34,6 +34,18 @@ def settings_and_catalogs(api, names=DETAIL_CATALOGS) -> tuple[dict, dict]:
     return found["settings"], found["catalogs"]
 
 
+def page_reads(api, income_id: int, names=DETAIL_CATALOGS) -> dict:
+    """An income page's independent reads: "record" (settings, income) and "catalogs"."""
+    return {"record": partial(settings_and_income, api, income_id),
+            "catalogs": partial(catalog.get_many, api, names)}
+
+
+def settings_and_income(api, income_id: int) -> tuple[dict, dict]:
+    """The company settings (cached) and the income detail the settings ask for."""
+    settings = company_settings(api)
+    return settings, get_income(api, income_id, settings)
+
+
 def expansions(settings: dict) -> str:
     """fields= for the detail: items and payments always, accounting when the company uses it."""
     parts = ["items", "payment_history"]
@@ -54,13 +66,19 @@ def find_by_number(api, number: str) -> list[dict]:
     return [item for item in page.items if item.get("invoice_number") == number]
 
 
-def reversed_numbers(api, incomes: list[dict]) -> set[str]:
-    """Which of these incomes' numbers a storno document names (read only when one of them is
-    a cancelled accounting document, the only kind a storno cancels)."""
+def cancelled_numbers(incomes: list[dict]) -> set[str]:
+    """The numbers of the cancelled accounting documents among incomes (a storno may name)."""
     wanted = {item.get("invoice_number") for item in incomes
               if item.get("is_cancelled") and item.get("type") == ACCOUNTING_DOCUMENT
               and item.get("invoice_type") != STORNO}
     wanted.discard(None)
+    return wanted
+
+
+def reversed_numbers(api, incomes: list[dict]) -> set[str]:
+    """Which of these incomes' numbers a storno document names (read only when one of them is
+    a cancelled accounting document, the only kind a storno cancels)."""
+    wanted = cancelled_numbers(incomes)
     if not wanted:
         return set()
     # invoice_type narrows the read where the API filters by it; the check below decides.
