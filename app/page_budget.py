@@ -15,7 +15,9 @@ from flask_babel import lazy_gettext as _l
 from app.upstream import Unavailable, run_until
 
 PARTS = {
-    "catalogs": _l("lists of values"),
+    "currencies": _l("currencies"),
+    "ledger_numbers": _l("ledger numbers"),
+    "vat_categories": _l("VAT categories"),
     "stornos": _l("cancellation state"),
     "originals": _l("original documents"),
     "partners": _l("partner list"),

@@ -28,16 +28,26 @@ def list_page(api, params: dict):
 
 def settings_and_catalogs(api, names=DETAIL_CATALOGS) -> tuple[dict, dict]:
     """The company settings and catalogues (both cached), loaded in parallel when cold."""
-    tasks = {"settings": partial(company_settings, api),
-             "catalogs": partial(catalog.get_many, api, names)}
-    found = run_parallel(tasks)
-    return found["settings"], found["catalogs"]
+    found = run_parallel(base_reads(api, names))
+    return found["settings"], catalogs_of(found, names)
+
+
+def base_reads(api, names=DETAIL_CATALOGS) -> dict:
+    """Reads of the settings and of each catalogue, side by side (a catalogue per task: tasks
+    within a task would run one after another)."""
+    return {"settings": partial(company_settings, api),
+            **{name: partial(catalog.get, api, name) for name in names}}
+
+
+def catalogs_of(found: dict, names) -> dict:
+    """The catalogues among the results of page_reads or base_reads (late ones left out)."""
+    return {name: found[name] for name in names if name in found}
 
 
 def page_reads(api, income_id: int, names=DETAIL_CATALOGS) -> dict:
-    """An income page's independent reads: "record" (settings, income) and "catalogs"."""
+    """An income page's independent reads: "record" (settings, income) and each catalogue."""
     return {"record": partial(settings_and_income, api, income_id),
-            "catalogs": partial(catalog.get_many, api, names)}
+            **{name: partial(catalog.get, api, name) for name in names}}
 
 
 def settings_and_income(api, income_id: int) -> tuple[dict, dict]:

@@ -16,9 +16,9 @@ from app.upstream import RateLimited, Unavailable, ValidationError
 
 def load(income_id: int, names=upstream.DETAIL_CATALOGS) -> tuple[dict, dict, dict]:
     """(income, settings, catalogs) read side by side; catalogues late by the deadline: {}."""
-    found = page_budget.read(upstream.page_reads(g.api, income_id, names), optional=["catalogs"])
+    found = page_budget.read(upstream.page_reads(g.api, income_id, names), optional=names)
     settings, income = found["record"]
-    return income, settings, found.get("catalogs", {})
+    return income, settings, upstream.catalogs_of(found, names)
 
 
 def state_of(income: dict) -> str | None:

@@ -24,7 +24,8 @@ def edit_form(income: dict, settings: dict, catalogs: dict):
 def edit(income_id: int):
     """Show the form; on save send only what changed, or show every error on its field."""
     found = page_budget.read(upstream.page_reads(g.api, income_id, upstream.FORM_CATALOGS))
-    (settings, income), catalogs = found["record"], found["catalogs"]
+    settings, income = found["record"]
+    catalogs = upstream.catalogs_of(found, upstream.FORM_CATALOGS)
     form = edit_form(income, settings, catalogs)
     if request.method == "POST" and not form.table_op() and form.check():
         body = form.changes()
