@@ -109,3 +109,9 @@ def test_with_every_read_slow_the_edit_page_takes_about_one_read(app_config, com
     # The income and its five catalogues: one after another that would be 6 x EACH.
     assert response.status_code == 200 and MISSING not in response.get_data(as_text=True)
     assert EACH <= elapsed < 1.8 * EACH, elapsed
+
+
+def test_the_deadline_is_a_setting_from_the_environment(app_config, monkeypatch):
+    assert create_app(app_config).config["PAGE_DEADLINE_SECONDS"] == 5.0
+    monkeypatch.setenv("BOOKDESK_PAGE_DEADLINE_SECONDS", "2.5")
+    assert create_app(app_config).config["PAGE_DEADLINE_SECONDS"] == 2.5
