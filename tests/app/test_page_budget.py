@@ -115,3 +115,16 @@ def test_the_deadline_is_a_setting_from_the_environment(app_config, monkeypatch)
     assert create_app(app_config).config["PAGE_DEADLINE_SECONDS"] == 5.0
     monkeypatch.setenv("BOOKDESK_PAGE_DEADLINE_SECONDS", "2.5")
     assert create_app(app_config).config["PAGE_DEADLINE_SECONDS"] == 2.5
+
+
+def test_slow_catalogues_leave_the_income_page_showing_the_record(budgeted, company, api, faults):
+    created = make_income(api)
+    path = f"/c/{company.id}/incomes/{created['id']}"
+    assert budgeted.get(path).status_code == 200  # settings cached; the catalogues dropped next
+    catalog.invalidate(company.id)
+    faults.add(path="/2/*", method="GET", kind="latency", latency_ms=int(SLOW * 1000))
+    response, elapsed = _timed_get(budgeted, path)
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200 and created["invoice_number"] in html
+    assert elapsed < SLOW - 1.0, elapsed
+    assert f"{MISSING} currencies, ledger numbers, VAT categories." in html
