@@ -49,6 +49,8 @@ DEFAULTS = {
     # Failed sign-ins allowed per client address and per token tried (app/auth/throttle.py).
     "SIGN_IN_FAILURES_PER_CLIENT": "10 per minute",
     "SIGN_IN_FAILURES_PER_ACCOUNT": "20 per hour",
+    # A page's upstream reads, in seconds; past it the page shows what it has (app/page_budget.py).
+    "PAGE_DEADLINE_SECONDS": 5,
     # The longest value a URL parameter may hold (app/params.py).
     "QUERY_VALUE_MAX_LENGTH": 1000,
     # Hashed static files' compressed twins (app/assets.py); None: <instance>/static.
@@ -99,6 +101,7 @@ def _derive(app: Flask) -> None:
     cfg["SECRET_KEY"] = str(cfg["SECRET_KEY"]) if cfg.get("SECRET_KEY") else None
     cfg["SESSION_IDLE_MINUTES"] = float(cfg["SESSION_IDLE_MINUTES"])
     cfg["SESSION_MAX_HOURS"] = float(cfg["SESSION_MAX_HOURS"])
+    cfg["PAGE_DEADLINE_SECONDS"] = float(cfg["PAGE_DEADLINE_SECONDS"])
     cfg["PERMANENT_SESSION_LIFETIME"] = timedelta(hours=cfg["SESSION_MAX_HOURS"])
     cfg.setdefault("DEMO_USERS", DEMO_USERS if cfg["DEMO"] else {})
     if cfg.get("UPSTREAM_URL"):

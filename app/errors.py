@@ -23,6 +23,7 @@ from werkzeug.exceptions import HTTPException, InternalServerError
 
 from app.auth.session import company_entry, drop_company
 from app.htmx import is_htmx, redirect_to, retarget_to_messages
+from app.page_budget import PageTimedOut
 
 TITLES = {
     400: _l("The request could not be processed"),
@@ -147,6 +148,13 @@ def _register_upstream_handlers(app: Flask) -> None:
     app.register_error_handler(up.RateLimited, _upstream_rate_limited)
     app.register_error_handler(up.Unavailable, _upstream_unavailable)
     app.register_error_handler(up.ValidationError, _upstream_validation)
+    app.register_error_handler(PageTimedOut, _page_timed_out)
+
+
+def _page_timed_out(exc):
+    return error_response(503, _("The accounting service did not send this record in time. "
+                                 "Reload the page to try again."),
+                          _("The record could not be loaded in time"))
 
 
 def _upstream_authentication(exc):

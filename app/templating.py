@@ -6,6 +6,7 @@ from flask_babel import gettext
 
 from app.forms import html_params
 from app.identifiers import show_bank_account, show_tax_number
+from app.page_budget import missing_parts
 
 EMPTY = "—"
 
@@ -13,7 +14,8 @@ EMPTY = "—"
 def init_app(app: Flask) -> None:
     """Expose the helpers to templates; WTForms widgets write attributes the fast way."""
     html_params.install()
-    app.jinja_env.globals.update(field_attrs=field_attrs, field_display=field_display)
+    app.jinja_env.globals.update(field_attrs=field_attrs, field_display=field_display,
+                                missing_parts=missing_parts)
     app.jinja_env.filters.update(tax_number=show_tax_number, account_number=show_bank_account)
 
 

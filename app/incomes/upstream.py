@@ -28,10 +28,32 @@ def list_page(api, params: dict):
 
 def settings_and_catalogs(api, names=DETAIL_CATALOGS) -> tuple[dict, dict]:
     """The company settings and catalogues (both cached), loaded in parallel when cold."""
-    tasks = {"settings": partial(company_settings, api),
-             "catalogs": partial(catalog.get_many, api, names)}
-    found = run_parallel(tasks)
-    return found["settings"], found["catalogs"]
+    found = run_parallel(base_reads(api, names))
+    return found["settings"], catalogs_of(found, names)
+
+
+def base_reads(api, names=DETAIL_CATALOGS) -> dict:
+    """Reads of the settings and of each catalogue, side by side (a catalogue per task: tasks
+    within a task would run one after another)."""
+    return {"settings": partial(company_settings, api),
+            **{name: partial(catalog.get, api, name) for name in names}}
+
+
+def catalogs_of(found: dict, names) -> dict:
+    """The catalogues among the results of page_reads or base_reads (late ones left out)."""
+    return {name: found[name] for name in names if name in found}
+
+
+def page_reads(api, income_id: int, names=DETAIL_CATALOGS) -> dict:
+    """An income page's independent reads: "record" (settings, income) and each catalogue."""
+    return {"record": partial(settings_and_income, api, income_id),
+            **{name: partial(catalog.get, api, name) for name in names}}
+
+
+def settings_and_income(api, income_id: int) -> tuple[dict, dict]:
+    """The company settings (cached) and the income detail the settings ask for."""
+    settings = company_settings(api)
+    return settings, get_income(api, income_id, settings)
 
 
 def expansions(settings: dict) -> str:
@@ -54,13 +76,19 @@ def find_by_number(api, number: str) -> list[dict]:
     return [item for item in page.items if item.get("invoice_number") == number]
 
 
-def reversed_numbers(api, incomes: list[dict]) -> set[str]:
-    """Which of these incomes' numbers a storno document names (read only when one of them is
-    a cancelled accounting document, the only kind a storno cancels)."""
+def cancelled_numbers(incomes: list[dict]) -> set[str]:
+    """The numbers of the cancelled accounting documents among incomes (a storno may name)."""
     wanted = {item.get("invoice_number") for item in incomes
               if item.get("is_cancelled") and item.get("type") == ACCOUNTING_DOCUMENT
               and item.get("invoice_type") != STORNO}
     wanted.discard(None)
+    return wanted
+
+
+def reversed_numbers(api, incomes: list[dict]) -> set[str]:
+    """Which of these incomes' numbers a storno document names (read only when one of them is
+    a cancelled accounting document, the only kind a storno cancels)."""
+    wanted = cancelled_numbers(incomes)
     if not wanted:
         return set()
     # invoice_type narrows the read where the API filters by it; the check below decides.

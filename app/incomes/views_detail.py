@@ -1,9 +1,12 @@
 """An income's page, its file download, and cancelling (or un-cancelling) a document."""
 from __future__ import annotations
 
+from functools import partial
+
 from flask import abort, flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
+from app import page_budget
 from app.errors import lost_write_response
 from app.htmx import redirect_to
 from app.incomes import bp, present, upstream
@@ -11,10 +14,11 @@ from app.incomes.labels import can_storno, cancel_state, is_storno
 from app.upstream import RateLimited, Unavailable, ValidationError
 
 
-def load(income_id: int) -> tuple[dict, dict, dict]:
-    """(income, settings, catalogs): settings and catalogues from cache, then the detail."""
-    settings, catalogs = upstream.settings_and_catalogs(g.api)
-    return upstream.get_income(g.api, income_id, settings), settings, catalogs
+def load(income_id: int, names=upstream.DETAIL_CATALOGS) -> tuple[dict, dict, dict]:
+    """(income, settings, catalogs) read side by side; catalogues late by the deadline: {}."""
+    found = page_budget.read(upstream.page_reads(g.api, income_id, names), optional=names)
+    settings, income = found["record"]
+    return income, settings, upstream.catalogs_of(found, names)
 
 
 def state_of(income: dict) -> str | None:
@@ -27,19 +31,41 @@ def can_cancel(income: dict, state: str | None) -> bool:
     return "is_cancelled" in (income.get("editable_fields") or []) and state != "reversed"
 
 
+def extras(income: dict, originals: bool = True) -> dict:
+    """The page's secondary reads side by side within its deadline: stornos naming the income
+    and, for a storno, its originals; each is left out when late. Only reads that are needed
+    are made (a late one is one that was needed)."""
+    tasks = {}
+    if upstream.cancelled_numbers([income]):
+        tasks["stornos"] = partial(upstream.reversed_numbers, g.api, [income])
+    if originals and is_storno(income) and income.get("referred_invoice_number"):
+        tasks["originals"] = partial(upstream.find_by_number, g.api,
+                                     income["referred_invoice_number"])
+    found = page_budget.read(tasks, optional=tasks)
+    if "stornos" not in tasks:
+        found["stornos"] = set()
+    return found
+
+
+def cancel_context(found: dict, income: dict) -> dict:
+    """cancel_state and can_cancel for a page; no cancel button when the stornos were late."""
+    if "stornos" not in found:
+        return {"cancel_state": cancel_state(income, set()), "can_cancel": False}
+    state = cancel_state(income, found["stornos"])
+    return {"cancel_state": state, "can_cancel": can_cancel(income, state)}
+
+
 @bp.get("/<int:income_id>")
 def detail(income_id: int):
     """Everything the API says about one income, with links between storno and original."""
     income, settings, catalogs = load(income_id)
-    originals, state = None, state_of(income)
-    if is_storno(income) and income.get("referred_invoice_number"):
-        originals = upstream.find_by_number(g.api, income["referred_invoice_number"])
+    found = extras(income)
     return render_template(
         "incomes/detail.html", income=income, settings=settings, catalogs=catalogs,
-        sections=present.sections(income, catalogs, settings), originals=originals,
+        sections=present.sections(income, catalogs, settings),
+        originals=found.get("originals"),
         columns=present.assignment_columns(income.get("assignments") or []),
-        cell=present.cell, can_storno=can_storno(income), cancel_state=state,
-        can_cancel=can_cancel(income, state))
+        cell=present.cell, can_storno=can_storno(income), **cancel_context(found, income))
 
 
 @bp.get("/<int:income_id>/file")

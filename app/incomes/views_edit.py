@@ -4,11 +4,12 @@ from __future__ import annotations
 from flask import flash, g, render_template, request, url_for
 from flask_babel import gettext as _
 
+from app import page_budget
 from app.errors import lost_write_response
 from app.forms import build_edit_form
 from app.htmx import redirect_to
 from app.incomes import bp, upstream
-from app.incomes.views_detail import can_cancel, state_of
+from app.incomes.views_detail import cancel_context, extras
 from app.numbers import format_date
 from app.upstream import RateLimited, Unavailable, ValidationError
 
@@ -22,8 +23,9 @@ def edit_form(income: dict, settings: dict, catalogs: dict):
 @bp.route("/<int:income_id>/edit", methods=["GET", "POST"])
 def edit(income_id: int):
     """Show the form; on save send only what changed, or show every error on its field."""
-    settings, catalogs = upstream.settings_and_catalogs(g.api, upstream.FORM_CATALOGS)
-    income = upstream.get_income(g.api, income_id, settings)
+    found = page_budget.read(upstream.page_reads(g.api, income_id, upstream.FORM_CATALOGS))
+    settings, income = found["record"]
+    catalogs = upstream.catalogs_of(found, upstream.FORM_CATALOGS)
     form = edit_form(income, settings, catalogs)
     if request.method == "POST" and not form.table_op() and form.check():
         body = form.changes()
@@ -39,9 +41,8 @@ def _page(form, income: dict, settings: dict, problem: str | None = None) -> str
     """The edit page; problem (the save got no answer) goes above the form, input kept."""
     if problem:
         form.upstream_failed(problem)
-    state = state_of(income)
     return render_template("incomes/edit.html", form=form, income=income, settings=settings,
-                           cancel_state=state, can_cancel=can_cancel(income, state))
+                           **cancel_context(extras(income, originals=False), income))
 
 
 def _save(form, income: dict, body: dict, settings: dict):

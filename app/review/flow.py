@@ -11,14 +11,14 @@ from functools import partial
 
 from flask import g, request, url_for
 
+from app import page_budget
 from app.auth import current_actor
-from app.incomes.upstream import FORM_CATALOGS, settings_and_catalogs
+from app.incomes.upstream import FORM_CATALOGS, base_reads, catalogs_of
 from app.review import compare, prefetch, queue, screen, walk
 from app.review.document import describe
 from app.review.filters import Filters, parse
 from app.review.log_view import last_undoable
 from app.review.reasons import Context, reasons
-from app.upstream import run_parallel
 from app.upstream.pagination import id_names
 
 LOOKAHEAD = 2
@@ -35,12 +35,14 @@ class Base:
 
 
 def base(partners: bool = False) -> Base:
-    """Settings and catalogues (cached), the filters of this URL, the reason context.
+    """Settings and catalogues (cached; within the page's deadline), the filters of this URL,
+    the reason context.
 
     partners=True reads the recent partners when the cache has none (the queue page);
     a step never waits for them.
     """
-    settings, catalogs = settings_and_catalogs(g.api, FORM_CATALOGS)
+    found = page_budget.read(base_reads(g.api, FORM_CATALOGS))
+    settings, catalogs = found["settings"], catalogs_of(found, FORM_CATALOGS)
     codes = id_names(catalogs.get("currencies") or [], "code")
     filters = parse(request.args, codes)
     fresh = queue.new_partners(g.api) if partners else queue.cached_partners(g.api)
@@ -50,13 +52,13 @@ def base(partners: bool = False) -> Base:
 
 def ensure_walk(bits: Base, also: dict | None = None) -> tuple[walk.Walk, dict]:
     """This queue's walk from the session, or a new one (the queue read once, in parallel with
-    the `also` reads, whose results are returned)."""
+    the `also` reads, whose results are returned), within the page's deadline."""
     current = walk.load(g.company_id, bits.filters.key)
     tasks = dict(also or {})
     if current is None and bits.filters.params is not None:
         tasks["_scan"] = partial(queue.scan, g.api, bits.filters.params, bits.filters.local,
                                  bits.context)
-    found = run_parallel(tasks) if tasks else {}
+    found = page_budget.read(tasks)
     if "_scan" in found:
         rows, _lookups, capped = found.pop("_scan")
         current = walk.start(g.company_id, bits.filters.key, [r["id"] for r in rows], capped)

@@ -6,13 +6,14 @@ from functools import partial
 from flask import flash, g, request, url_for
 from flask_babel import gettext as _
 
+from app import page_budget
 from app.auth import current_actor
 from app.htmx import redirect_to, render
 from app.review import bp, bulk, compare, flow, prefetch, queue, required, walk
 from app.review.log_view import last_undoable
 from app.review.reasons import Context
 from app.review.rows import queue_rows
-from app.upstream import ValidationError, run_parallel
+from app.upstream import ValidationError
 
 
 @bp.get("/")
@@ -23,9 +24,10 @@ def index():
                                                bits.filters.page_size), [], frozenset()
     if bits.filters.params is not None:
         try:
-            found = run_parallel({"page": partial(queue.load, g.api, bits.filters, bits.context),
-                                  "partners": partial(queue.new_partners, g.api)})
-            page, partners = found["page"], found["partners"]
+            found = page_budget.read({
+                "page": partial(queue.load, g.api, bits.filters, bits.context),
+                "partners": partial(queue.new_partners, g.api)}, optional=["partners"])
+            page, partners = found["page"], found.get("partners", frozenset())
         except ValidationError as exc:
             problems = exc.messages() or [_("The accounting service did not accept the filter.")]
     context = Context(bits.context.policies, bits.context.codes, partners)

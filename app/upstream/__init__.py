@@ -17,7 +17,7 @@ from .errors import (
     ValidationError,
 )
 from .pagination import Page, id_names
-from .parallel import run_parallel
+from .parallel import run_parallel, run_until
 
 __all__ = [
     "AuthenticationError",
@@ -37,6 +37,7 @@ __all__ = [
     "init_app",
     "make_client",
     "run_parallel",
+    "run_until",
 ]
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
 from typing import Any
@@ -40,13 +41,36 @@ def run_parallel(tasks: Mapping[str, Callable[[], Any]]) -> dict[str, Any]:
     # A task that itself runs tasks would wait on the pool it occupies: run those inline.
     if len(tasks) <= 1 or getattr(_local, "in_worker", False):
         return {name: fn() for name, fn in tasks.items()}
-    futures: dict[str, Future] = {
-        name: _executor().submit(_in_worker, fn) for name, fn in tasks.items()
-    }
+    futures = _submit(tasks)
     done, pending = wait(futures.values(), return_when=FIRST_EXCEPTION)
+    _raise_first(futures, done, pending)
+    return {name: future.result() for name, future in futures.items()}
+
+
+def run_until(tasks: Mapping[str, Callable[[], Any]],
+              deadline: float) -> tuple[dict[str, Any], set[str]]:
+    """Run callables concurrently until deadline (time.monotonic()): (results, names unfinished).
+
+    The first error among finished tasks is raised. Unfinished tasks run on in the pool and
+    their results are dropped. The callables follow run_parallel's rule on Flask contexts.
+    """
+    if getattr(_local, "in_worker", False):
+        return {name: fn() for name, fn in tasks.items()}, set()
+    futures = _submit(tasks)
+    done, pending = wait(futures.values(), timeout=max(0.0, deadline - time.monotonic()),
+                         return_when=FIRST_EXCEPTION)
+    _raise_first(futures, done, pending)
+    finished = {name: future.result() for name, future in futures.items() if future in done}
+    return finished, set(futures) - set(finished)
+
+
+def _submit(tasks: Mapping[str, Callable[[], Any]]) -> dict[str, Future]:
+    return {name: _executor().submit(_in_worker, fn) for name, fn in tasks.items()}
+
+
+def _raise_first(futures: dict[str, Future], done: set, pending: set) -> None:
     failed = [f for f in futures.values() if f in done and f.exception() is not None]
     if failed:
         for future in pending:
             future.cancel()
         raise failed[0].exception()
-    return {name: future.result() for name, future in futures.items()}

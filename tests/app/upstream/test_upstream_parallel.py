@@ -1,4 +1,4 @@
-"""run_parallel: concurrent, results by name, first error raised, safe to nest."""
+"""run_parallel and run_until: concurrent, results by name, first error raised, safe to nest."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from app.upstream import NotFound, run_parallel
+from app.upstream import NotFound, run_parallel, run_until
 
 
 def test_results_come_back_by_name_and_run_concurrently():
@@ -43,3 +43,30 @@ def test_nested_calls_run_inline_instead_of_deadlocking_the_pool():
 def test_zero_and_one_task_run_in_the_calling_thread():
     assert run_parallel({}) == {}
     assert run_parallel({"only": threading.current_thread}) == {"only": threading.current_thread()}
+
+
+def test_run_until_returns_what_finished_by_the_deadline_and_names_the_rest():
+    release = threading.Event()
+    started = time.monotonic()
+    found, unfinished = run_until({"quick": lambda: 1, "slow": lambda: release.wait(2.0)},
+                                  started + 0.3)
+    release.set()
+    assert found == {"quick": 1} and unfinished == {"slow"}
+    assert 0.3 <= time.monotonic() - started < 1.0
+
+
+def test_run_until_returns_as_soon_as_everything_is_done():
+    started = time.monotonic()
+    found, unfinished = run_until({"a": lambda: "a", "b": lambda: "b"}, started + 5.0)
+    assert found == {"a": "a", "b": "b"} and unfinished == set()
+    assert time.monotonic() - started < 0.5
+
+
+def test_run_until_raises_the_first_error_before_the_deadline():
+    def fail():
+        raise NotFound("gone", status=404)
+
+    started = time.monotonic()
+    with pytest.raises(NotFound, match="gone"):
+        run_until({"slow": lambda: time.sleep(1.0), "bad": fail}, started + 5.0)
+    assert time.monotonic() - started < 0.9
