@@ -164,7 +164,7 @@ def test_a_10_mb_form_field_is_refused_before_the_accounting_service(app, compan
     assert response.status_code == 413
     assert "a file or a field is over the size Bookdesk accepts" in response.get_data(
         as_text=True)
-    assert not sandbox_log.entries()
+    assert not sandbox_log.entries(company_id=company.id)
 
 
 def test_a_policy_export_of_an_unknown_kind_is_a_400(app, company):

@@ -103,7 +103,7 @@ def test_a_query_value_longer_than_the_setting_is_refused_before_the_view(client
     response = client.get(f"/c/{company.id}/incomes/?q={'x' * 1001}")
     assert response.status_code == 400
     assert "longer than 1000 characters" in response.get_data(as_text=True)
-    assert not sandbox_log.entries()
+    assert not sandbox_log.entries(company_id=company.id)
 
 
 def test_the_message_is_translated(app_config, company):
