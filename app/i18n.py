@@ -7,14 +7,13 @@ from pathlib import Path
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from flask import Blueprint, Flask, abort, current_app, redirect, request, session
-from flask_babel import get_locale
+from flask_babel import Babel, get_locale
 
-from app.i18n_domain import RequestBabel
 from app.nav import safe_next
 from app.numbers import format_amount, format_date, format_datetime, format_number, format_relative
 
 bp = Blueprint("i18n", __name__)
-babel = RequestBabel()
+babel = Babel()
 
 
 def init_app(app: Flask) -> None:

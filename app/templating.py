@@ -4,7 +4,6 @@ from __future__ import annotations
 from flask import Flask
 from flask_babel import gettext
 
-from app.forms import html_params
 from app.identifiers import show_bank_account, show_tax_number
 from app.page_budget import missing_parts
 
@@ -12,8 +11,7 @@ EMPTY = "—"
 
 
 def init_app(app: Flask) -> None:
-    """Expose the helpers to templates; WTForms widgets write attributes the fast way."""
-    html_params.install()
+    """Expose the helpers to templates."""
     app.jinja_env.globals.update(field_attrs=field_attrs, field_display=field_display,
                                 missing_parts=missing_parts)
     app.jinja_env.filters.update(tax_number=show_tax_number, account_number=show_bank_account)

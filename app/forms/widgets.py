@@ -6,9 +6,8 @@ from typing import Any
 from flask_babel import lazy_gettext as _l
 from markupsafe import Markup
 from wtforms import BooleanField, SelectField, SelectMultipleField, StringField, TextAreaField
-from wtforms.widgets import CheckboxInput
+from wtforms.widgets import CheckboxInput, html_params
 
-from app.forms.html_params import html_params
 from app.forms.registry import FieldSpec
 
 SEARCH_PLACEHOLDER = _l("Search by name or tax number…")
