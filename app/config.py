@@ -25,7 +25,7 @@ DEFAULTS = {
     "OAUTH_TOKEN_URL": None,
     "DEFAULT_LOCALE": "hu",
     "LOCALES": ("hu", "en"),
-    # The company's time zone: timestamps are shown in it (app/moments.py).
+    # The company's time zone: timestamps are shown in it (app/numbers.py).
     "TIMEZONE": "Europe/Budapest",
     "DATABASE_URL": None,
     "SESSION_IDLE_MINUTES": 60,

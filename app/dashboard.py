@@ -9,10 +9,10 @@ from flask_babel import lazy_gettext as _l
 
 from app.auth import company_blueprint
 from app.expenses.filters import list_query as expense_query
+from app.forms.filters import ListQuery
 from app.incomes.filters import list_query as income_query
 from app.incomes.labels import cancel_label, cancel_state
 from app.incomes.upstream import reversed_numbers
-from app.list_query import ListQuery
 from app.nav import register_area
 from app.review.filters import queue_query
 from app.upstream import NotFound, catalog, run_parallel

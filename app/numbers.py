@@ -4,18 +4,24 @@ Reading is strict: text that two conventions read as different numbers is refuse
 is rounded or clipped. The accepted and refused forms are the table in docs/number-input.md
 (tests/app/test_number_input_table.py checks every row). Hungarian writes a decimal comma and
 groups by space, no-break space or dot; English writes a decimal point and groups by comma.
+
+Timestamps are shown in the company's time zone: the `TIMEZONE` setting (`BOOKDESK_TIMEZONE`,
+default Europe/Budapest). Timestamps from the API and the local store are UTC; a naive one is
+read as UTC. A date-only value is a day in every zone and is never shifted.
 """
 from __future__ import annotations
 
 import functools
 import re
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import UTC, date, datetime, tzinfo
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from zoneinfo import ZoneInfo
 
 from babel import Locale
 from babel.dates import format_date as babel_date
 from babel.dates import format_datetime as babel_datetime
+from babel.dates import format_timedelta
 from babel.numbers import (
     format_decimal,
     get_currency_precision,
@@ -28,8 +34,7 @@ from flask import current_app, has_app_context
 from flask_babel import get_locale
 from flask_babel import lazy_gettext as _l
 
-from app.moments import local_time, relative_words
-
+DEFAULT_TIMEZONE = "Europe/Budapest"
 SPACES = " \u00a0\u202f\u2009\u2007"
 MINUSES = "-\u2212"
 # The API stores amounts as Numeric(14, 2): twelve digits before the point, two after.
@@ -301,6 +306,49 @@ def format_percent(value, locale=None) -> str:
     if number is None:
         return ""
     return f"{format_number(number.normalize(), locale)}\u00a0%"
+
+
+@functools.lru_cache(maxsize=16)
+def _zone(name: str) -> ZoneInfo:
+    return ZoneInfo(name)
+
+
+def company_zone_name() -> str:
+    """The name of the company's time zone (the TIMEZONE setting)."""
+    name = current_app.config.get("TIMEZONE") if has_app_context() else None
+    return str(name or DEFAULT_TIMEZONE)
+
+
+def company_zone() -> tzinfo:
+    """The company's time zone from the configuration."""
+    return _zone(company_zone_name())
+
+
+def as_utc(value) -> datetime | None:
+    """A datetime or ISO 8601 text as an aware datetime (naive read as UTC); None when not one."""
+    if isinstance(value, str):
+        try:
+            value = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+        except ValueError:
+            return None
+    if not isinstance(value, datetime):
+        return None
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value
+
+
+def local_time(value) -> datetime | None:
+    """The moment in the company's time zone; None when the value is not a timestamp."""
+    moment = as_utc(value)
+    return moment.astimezone(company_zone()) if moment else None
+
+
+def relative_words(value, locale, now: datetime | None = None) -> str:
+    """How long ago (or from now) a timestamp is, in the locale's words: "3 minutes ago"."""
+    moment = as_utc(value)
+    if moment is None:
+        return ""
+    delta = moment - (now or datetime.now(UTC))
+    return format_timedelta(delta, add_direction=True, locale=locale)
 
 
 def format_date(value, locale=None, fmt: str | None = None) -> str:

@@ -15,9 +15,17 @@ from werkzeug.datastructures import MultiDict
 from wtforms import SelectField, StringField
 
 from app.expenses import since as since_time
-from app.forms.filters import ANY, ListFilterForm, amounts, choice, compact, days, page_size
-from app.list_query import ListQuery
-from app.moments import company_zone_name
+from app.forms.filters import (
+    ANY,
+    ListFilterForm,
+    ListQuery,
+    amounts,
+    choice,
+    compact,
+    days,
+    page_size,
+)
+from app.numbers import company_zone_name
 
 # Which filter field an upstream error about a query parameter belongs to.
 FIELD_OF = {"updated_since": "since", "from_date": "created_from", "to_date": "created_to",

@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask_babel import lazy_gettext as _l
 
-from app.moments import DEFAULT_TIMEZONE, company_zone_name
+from app.numbers import DEFAULT_TIMEZONE, company_zone_name
 
 # A "+" left unencoded in a hand-made URL arrives as a space: read it as the plus it was.
 MOMENT = re.compile(r"(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?)"

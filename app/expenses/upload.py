@@ -13,7 +13,7 @@ from flask_babel import lazy_gettext as _l
 from app.expenses import upstream
 from app.expenses.sniff import CONTENT_TYPES, claimed, sniff
 from app.upstream import RateLimited, Unavailable, UpstreamError, ValidationError
-from app.upstream.records import artifact_filenames, created_id
+from app.upstream.responses import artifact_filenames, created_id
 
 PURPOSE = "expenses.upload"
 MAX_BYTES = 10 * 1024 * 1024

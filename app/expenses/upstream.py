@@ -5,7 +5,7 @@ from functools import partial
 
 from app.forms import company_settings
 from app.upstream import catalog, run_parallel
-from app.upstream.records import find_artifact
+from app.upstream.responses import find_artifact
 
 LIST = "/2/expenses"
 DETAIL = "/2/expenses/{id}/"

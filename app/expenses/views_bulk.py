@@ -16,8 +16,8 @@ from flask_babel import lazy_gettext as _l
 from app.auth import current_actor
 from app.expenses import bp, upstream
 from app.expenses.filters import list_query
+from app.forms.filters import filter_args
 from app.htmx import redirect_to
-from app.list_query import filter_args
 from app.once import ExpiredKey, Sent, repeat_response, send_once
 from app.params import small_int
 from app.store import idempotency

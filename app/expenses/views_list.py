@@ -12,8 +12,8 @@ from app.expenses import export as columns
 from app.expenses.filters import api_params, filter_form, list_query, place_upstream, read_params
 from app.expenses.rows import list_rows
 from app.expenses.views_bulk import bulk_context
+from app.forms.filters import filter_args
 from app.htmx import is_htmx, render
-from app.list_query import filter_args
 from app.upstream import Page, ValidationError, catalog
 
 RESYNC = "full_resync_required"

@@ -3,12 +3,22 @@
 An area's filter module declares its form on ListFilterForm and builds its API parameters with
 these helpers: page and page size from the URL, a valid select choice, date ranges and amounts
 with their errors on the fields, and the empty values left out.
+
+A list's filter is also one object, ListQuery: the list's link and the upstream query behind a
+count both come from it, so a number shown somewhere and the list it opens cannot disagree. It
+holds the URL arguments of a list and the list's own reader (URL arguments -> upstream
+parameters, the very function the list view uses). A dashboard card counts with `params()` and
+links with `url()`; the list, opened by that link, reads the same arguments with the same
+reader. Areas give their query builders: `app/incomes/filters.py` (`list_query`),
+`app/expenses/filters.py` (`list_query`), `app/review/filters.py` (`queue_query`).
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from decimal import Decimal
 
+from flask import url_for
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from werkzeug.datastructures import MultiDict
@@ -21,6 +31,9 @@ PAGE_SIZES = (20, 50, 100)
 DEFAULT_PAGE_SIZE = 50
 ANY = ("", _l("Any"))
 DATE_FIELDS = ("issued_at", "fulfilled_at", "due_at")
+Reader = Callable[[MultiDict], "dict | None"]
+# Arguments that say which slice of the list is shown, not which rows belong to it.
+PAGING = ("page", "cursor")
 
 
 class ListFilterForm(FlaskForm):
@@ -99,3 +112,36 @@ def amounts(fields: Iterable[Field]) -> list[Decimal | None]:
 def compact(params: dict) -> dict:
     """params without the empty values."""
     return {key: value for key, value in params.items() if value not in (None, "")}
+
+
+@dataclass(frozen=True)
+class ListQuery:
+    """The URL arguments of a list (endpoint) and the reader that turns them into API params."""
+
+    endpoint: str
+    args: tuple[tuple[str, str], ...]
+    reader: Reader
+
+    @classmethod
+    def of(cls, endpoint: str, reader: Reader, args: Mapping) -> ListQuery:
+        """A query from URL arguments (a dict or a MultiDict); empty values left out."""
+        pairs = MultiDict(args).items(multi=True)
+        return cls(endpoint, tuple((k, str(v)) for k, v in pairs if v not in (None, "")),
+                   reader)
+
+    def multidict(self) -> MultiDict:
+        """The arguments as the list view reads them from its URL."""
+        return MultiDict(list(self.args))
+
+    def params(self) -> dict | None:
+        """The upstream parameters the list sends for these arguments; None when invalid."""
+        return self.reader(self.multidict())
+
+    def url(self, endpoint: str | None = None) -> str:
+        """The list's URL (or another endpoint's, e.g. its export) with these arguments."""
+        return url_for(endpoint or self.endpoint, **self.multidict().to_dict(flat=False))
+
+
+def filter_args(args: MultiDict) -> MultiDict:
+    """The request's arguments without the paging ones: what an export of the list carries."""
+    return MultiDict([(k, v) for k, v in args.items(multi=True) if k not in PAGING])

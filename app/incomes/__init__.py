@@ -18,7 +18,6 @@ def init_app(app: Flask) -> None:
         views_edit,
         views_list,
         views_new,
-        views_totals,
     )
 
     register_area(app, bp, _l("Incomes"), "incomes.index", order=20)

@@ -4,7 +4,7 @@ URL arguments (all optional): q, date_field (issued_at|fulfilled_at|due_at), dat
 date_to, paid_status (1|2|3), type (1|2|6|7), review (to_review|reviewed|none), cancelled
 (yes|no), partner (id), ordering (an API-orderable column, "-" for descending), page, page_size.
 An older link's `due_to=<date>` is read as date_field=due_at, date_to=<date>. Links that promise
-a count are built with `list_query`, never by hand (app/list_query.py).
+a count are built with `list_query`, never by hand (app/forms/filters.py).
 """
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from wtforms import SelectField, StringField
 from app.forms.filters import (
     ANY,
     ListFilterForm,
+    ListQuery,
     choice,
     compact,
     date_field_of,
@@ -28,7 +29,6 @@ from app.forms.filters import (
 )
 from app.forms.widgets import PartnerField
 from app.incomes.labels import PAID_STATUS, TYPES
-from app.list_query import ListQuery
 
 # Columns GET /1/incomes can order by (sandbox incomes_filters.ORDERING; DRF `ordering`).
 ORDERABLE = ("issued_at", "fulfilled_at", "due_at", "invoice_number", "gross_amount",

@@ -6,7 +6,7 @@ from functools import partial
 from app.forms import company_settings
 from app.incomes.labels import ACCOUNTING_DOCUMENT, STORNO
 from app.upstream import catalog, run_parallel
-from app.upstream.records import find_artifact
+from app.upstream.responses import find_artifact
 
 LIST = "/1/incomes"
 DETAIL = "/1/incomes/{id}/"

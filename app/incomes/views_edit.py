@@ -1,17 +1,27 @@
-"""Editing an income: the form comes from its editable_fields; the PATCH carries the changes."""
+"""Editing an income: the form comes from its editable_fields; the PATCH carries the changes.
+
+Also the live totals of every form with amounts (/totals): the income (new and edit) and expense
+forms post themselves there (htmx, on input) and get the answer of app.forms.totals_page.live,
+VAT and gross computed and disagreements flagged, as an HX-Trigger event that
+static/js/forms.js applies to the inputs. Nothing is sent upstream; the catalogues come from the
+cache.
+"""
 from __future__ import annotations
 
-from flask import flash, g, render_template, request, url_for
+from flask import flash, g, make_response, render_template, request, url_for
 from flask_babel import gettext as _
 
 from app import page_budget
 from app.errors import lost_write_response
 from app.forms import build_edit_form
-from app.htmx import redirect_to
+from app.forms.totals_page import live
+from app.htmx import redirect_to, trigger
 from app.incomes import bp, upstream
 from app.incomes.views_detail import cancel_context, extras
 from app.numbers import format_date
-from app.upstream import RateLimited, Unavailable, ValidationError
+from app.upstream import RateLimited, Unavailable, ValidationError, catalog
+
+TOTALS_CATALOGS = ("currencies", "vat_categories")
 
 
 def edit_form(income: dict, settings: dict, catalogs: dict):
@@ -71,3 +81,12 @@ def _note_rounding(body: dict, saved: dict) -> None:
     if sent and stored and sent != stored:
         flash(_("The VAT period start was set to the first day of the period: %(day)s.",
                 day=format_date(stored)), "info")
+
+
+@bp.post("/totals")
+def totals():
+    """Computed VAT / gross and field messages for the posted form (no body; HX-Trigger)."""
+    catalogs = catalog.get_many(g.api, TOTALS_CATALOGS)
+    response = make_response("", 200)
+    trigger(response, "totals", live(request.form, catalogs))
+    return response

@@ -20,6 +20,7 @@ from wtforms import BooleanField, SelectField, StringField
 from app.forms.filters import (
     ANY,
     ListFilterForm,
+    ListQuery,
     amounts,
     compact,
     date_field_of,
@@ -31,7 +32,6 @@ from app.forms.filters import (
 )
 from app.forms.widgets import PartnerField
 from app.incomes.filters import ordering as income_ordering
-from app.list_query import ListQuery
 
 QUEUE = {"needs_review": "true", "review_done": "false"}
 KEY_ARGS = ("partner", "date_field", "date_from", "date_to", "currency", "amount_min", "amount_max",

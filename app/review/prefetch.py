@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from app.incomes.upstream import ARTIFACTS, DETAIL
 from app.upstream import CallStats, UpstreamError
-from app.upstream.records import find_artifact
+from app.upstream.responses import find_artifact
 
 DETAIL_FIELDS = "items"
 PREFETCH_TTL = 120.0

@@ -14,8 +14,7 @@ from datetime import UTC, datetime, timedelta
 from functools import partial
 
 from app.incomes.upstream import LIST, PARTNERS
-from app.moments import as_utc
-from app.numbers import to_decimal
+from app.numbers import as_utc, to_decimal
 from app.review.filters import Filters, LocalFilter
 from app.review.reasons import Context, missing_revenue_type, policy_outcome
 from app.upstream import run_parallel

@@ -16,7 +16,7 @@ from app.incomes import upstream as incomes_upstream
 from app.policies.numbers import to_decimal
 from app.review.compare import amount as compared_amount
 from app.upstream.pagination import parse_page
-from app.upstream.records import (
+from app.upstream.responses import (
     artifact_filenames,
     artifact_owner,
     as_id,
