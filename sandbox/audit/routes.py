@@ -1,15 +1,14 @@
 """POST /2/audit-xml/: audit exports of an invoicing program become incomes (live only).
 
 Body {"audit_xmls": [{"content": <base64>, "filename"}]} -> 201, no body. Each invoice of each
-file is imported as an income from source "audit-xml" (sandbox/audit/importing.py). Any
+file is imported as an income from source "audit-xml" (sandbox/audit/rules.py). Any
 unreadable file or invalid invoice refuses the whole request (one request, one transaction).
 """
 from __future__ import annotations
 
 from flask import request
 
-from sandbox.audit.importing import import_invoice, record_export
-from sandbox.audit.rules import AuditFileError, decode, invoices
+from sandbox.audit.rules import AuditFileError, decode, import_invoice, invoices, record_export
 from sandbox.company.model import Company
 from sandbox.core.auth import current_company, current_token, require_write
 from sandbox.core.db import db

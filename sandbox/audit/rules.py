@@ -7,17 +7,30 @@ and arfolyam (currency code and rate), vevo/nev, vevo/adoszam, vevo/cim/iranyito
 telepules (the customer), osszesites/vegosszeg/nettoarossz, afaertekossz, bruttoarossz (totals),
 and each termek_szolgaltatas_tetelek/termek_szolgaltatas_tetel as a line: termeknev, menny,
 mertekegys, nettoegysar, nettoar, adokulcs (percent), adoertek, bruttoar.
+
+Importing the invoices as incomes (shared by POST /2/audit-xml/ and the seed): each invoice goes
+through the invoicing-software import path (sandbox/policies/importing.py) and the company's
+income policies; an invoice number already imported from an audit export is skipped, so
+uploading an overlapping export again is harmless.
 """
 from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
 from xml.etree.ElementTree import Element
 
 import defusedxml.ElementTree as SafeXml
 from defusedxml import DefusedXmlException
+from sqlalchemy import select
 
+from sandbox.audit.model import AuditXml
+from sandbox.company.model import Company
+from sandbox.core.db import db
 from sandbox.core.filesniff import XML, sniff
+from sandbox.incomes.model import Income
+from sandbox.policies.importing import attach_partner, build_invoice
+from sandbox.policies.rules import evaluate_income, store
 
 SOURCE = "audit-xml"
 ROOT, INVOICE = "szamlak", "szamla"
@@ -96,3 +109,35 @@ def _text(node: Element, path: tuple[str, ...]) -> str | None:
 
 def _local(tag) -> str:
     return tag.rsplit("}", 1)[-1] if isinstance(tag, str) else ""
+
+
+def record_export(company: Company, filename: str, data: bytes, created: list[int | None],
+                  user_name: str) -> AuditXml:
+    """Keep the uploaded file with the incomes it created."""
+    row = AuditXml(company_id=company.id, filename=filename,
+                   sha256=hashlib.sha256(data).hexdigest(), size=len(data),
+                   invoice_count=len(created), income_ids=[i for i in created if i],
+                   user_name=user_name, data=data)
+    db().add(row)
+    return row
+
+
+def import_invoice(body: dict, company: Company) -> int | None:
+    """The new income's id; None when the number was imported before or a policy ignores it.
+    An invalid invoice raises build_invoice's 400."""
+    number = body.get("invoice_number")
+    if number and _already_imported(company, number):
+        return None
+    income = build_invoice(body, company)
+    run = evaluate_income(db(), company, income)
+    if run.outcome.ignored:
+        return None
+    attach_partner(db(), income, company)
+    store(db(), company, income, run)
+    return income.id
+
+
+def _already_imported(company: Company, number: str) -> bool:
+    return db().scalar(select(Income.id).where(
+        Income.company_id == company.id, Income.source == SOURCE,
+        Income.invoice_number == number).limit(1)) is not None

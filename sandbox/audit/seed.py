@@ -10,8 +10,7 @@ from datetime import UTC, date, datetime, timedelta
 
 from sqlalchemy.orm import Session
 
-from sandbox.audit.importing import import_invoice, record_export
-from sandbox.audit.rules import invoices
+from sandbox.audit.rules import import_invoice, invoices, record_export
 from sandbox.company.model import Company
 from sandbox.core.db import bound
 

@@ -17,8 +17,8 @@ from flask import jsonify, request
 from sqlalchemy import select
 
 from sandbox.bank.model import BankTransaction
+from sandbox.bank.routes import account_json, transaction_json
 from sandbox.bank.rules import gross, open_account, paid_so_far, settle
-from sandbox.bank.serialize import account_json, transaction_json
 from sandbox.catalog.model import Currency
 from sandbox.company.model import Company
 from sandbox.core.db import db

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from flask import jsonify, request
 
-from sandbox.schema.collect import build_schema
+from sandbox.schema.build import build_schema
 
 
 def schema():
