@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import sqlite3
+import time
 from typing import Any
 
 from sqlalchemy import URL, Engine, create_engine, event
@@ -61,6 +63,20 @@ def sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cursor = dbapi_conn.cursor()
     cursor.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}")
     # WAL lets readers run while a worker writes; NORMAL sync is safe under WAL.
-    cursor.execute("PRAGMA journal_mode = WAL")
+    _set_wal(cursor)
     cursor.execute("PRAGMA synchronous = NORMAL")
     cursor.close()
+
+
+def _set_wal(cursor: Any) -> None:
+    # Switching a fresh file to WAL can fail with "database is locked" at once, without the busy
+    # handler, while another process switches it too: retry within the busy timeout.
+    deadline = time.monotonic() + SQLITE_BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
