@@ -130,24 +130,28 @@ def _init_compression(app: Flask) -> None:
     Compress(app)
 
 
-# Work areas in navigation order; each package/module exposes init_app(app).
-AREAS = ("dashboard", "incomes", "review", "expenses", "partners", "taxes", "catalog",
-         "settings", "policy_editor")
-
-
 def _register_areas(app: Flask) -> None:
-    """Mount every area; each registers its navigation entry through app.nav.register_area."""
-    import importlib
-    import importlib.util
-
+    """Mount sign-in, navigation and every work area's blueprints."""
     from app import auth, nav
 
     nav.init_app(app)
     auth.init_app(app)
-    for name in AREAS:
-        if importlib.util.find_spec(f"app.{name}") is None:
-            continue
-        module = importlib.import_module(f"app.{name}")
-        # A folder without __init__.py yet is an area still being written: not mounted.
-        if getattr(module, "__file__", None) is not None:
-            module.init_app(app)
+    for blueprint in _area_blueprints():
+        app.register_blueprint(blueprint)
+
+
+def _area_blueprints() -> list:
+    from app import (
+        catalog,
+        dashboard,
+        expenses,
+        incomes,
+        partners,
+        policy_editor,
+        review,
+        settings,
+        taxes,
+    )
+
+    return [dashboard.bp, incomes.bp, review.bp, expenses.bp, partners.bp, *taxes.blueprints,
+            *catalog.blueprints, settings.bp, policy_editor.bp]

@@ -4,8 +4,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 from functools import partial
 
-from flask import Flask, g, render_template, url_for
-from flask_babel import lazy_gettext as _l
+from flask import g, render_template, url_for
 
 from app.auth import company_blueprint
 from app.expenses.filters import list_query as expense_query
@@ -13,7 +12,6 @@ from app.forms.filters import ListQuery
 from app.incomes.filters import list_query as income_query
 from app.incomes.labels import cancel_label, cancel_state
 from app.incomes.upstream import reversed_numbers
-from app.nav import register_area
 from app.review.filters import queue_query
 from app.upstream import NotFound, catalog, run_parallel
 
@@ -25,11 +23,6 @@ RECENT_SIZE = 10
 # /2/expenses is a cursor list without a count: one page of this size, "100+" beyond it.
 EXPENSE_COUNT_CAP = 100
 INCOME_CARDS = ("needs_review", "unpaid", "overdue")
-
-
-def init_app(app: Flask) -> None:
-    """Register the dashboard as the first navigation entry."""
-    register_area(app, bp, _l("Overview"), "dashboard.index", order=0)
 
 
 def cards(today: date) -> dict[str, ListQuery]:

@@ -1,18 +1,7 @@
-"""Navigation registry: an area appears in the layout only once its blueprint is registered.
+"""Navigation, defined once: `ENTRIES` lists every entry in order; the layout reads `nav_entries()`.
 
-Usage in an area module::
-
-    from app.auth import company_blueprint
-    from app.nav import register_area
-
-    bp = company_blueprint("incomes", __name__, url_prefix="/incomes")
-
-    def init_app(app):
-        register_area(app, bp, _l("Incomes"), "incomes.index", order=20)
-
-`register_area` registers the blueprint and adds its navigation entry. Extra entries for the
-same area (e.g. the catalogue pages) go through `add_nav_entry`; entries sharing a `group`
-label are shown together in a drop-down menu. The layout reads `nav_entries()`.
+An entry whose endpoint is not registered (an app built without that area) is left out. Entries
+sharing a `group` label are shown together in a drop-down menu.
 """
 from __future__ import annotations
 
@@ -20,10 +9,10 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Blueprint, Flask, current_app, g, request, url_for
+from flask import Flask, current_app, g, request, url_for
+from flask_babel import lazy_gettext as _l
 from werkzeug.routing import BuildError
 
-EXTENSION = "bookdesk_nav"
 CACHE = "bookdesk_nav_cache"
 CACHE_SIZE = 4096
 
@@ -34,40 +23,37 @@ class NavEntry:
 
     label: Any
     endpoint: str
-    order: int = 100
     group: Any = None
-    blueprint: str | None = None
+
+    @property
+    def blueprint(self) -> str:
+        """The blueprint whose pages this entry marks as current."""
+        return self.endpoint.split(".")[0]
+
+
+_CATALOGUES = _l("Catalogues")
+ENTRIES = (
+    NavEntry(_l("Overview"), "dashboard.index"),
+    NavEntry(_l("Incomes"), "incomes.index"),
+    NavEntry(_l("Review"), "review.index"),
+    NavEntry(_l("Expenses"), "expenses.index"),
+    NavEntry(_l("Partners"), "partners.index"),
+    NavEntry(_l("Taxes"), "taxes.index"),
+    NavEntry(_l("Salaries"), "salaries.index"),
+    NavEntry(_l("Tags"), "tags.index", _CATALOGUES),
+    NavEntry(_l("Expense types"), "expense_types.index", _CATALOGUES),
+    NavEntry(_l("Revenue types"), "revenue_types.index", _CATALOGUES),
+    NavEntry(_l("VAT categories"), "vat_categories.index", _CATALOGUES),
+    NavEntry(_l("Currencies"), "currencies.index", _CATALOGUES),
+    NavEntry(_l("Documents"), "documents.index", _CATALOGUES),
+    NavEntry(_l("Settings"), "settings.index"),
+    NavEntry(_l("Income policies"), "policy_editor.index"),
+)
 
 
 def init_app(app: Flask) -> None:
-    """Create the registry and expose the layout helpers to templates."""
-    app.extensions.setdefault(EXTENSION, [])
+    """Expose the layout helpers to templates."""
     app.jinja_env.globals.update(nav_entries=nav_entries, url_with=url_with)
-
-
-def register_area(
-    app: Flask,
-    blueprint: Blueprint,
-    nav_label: Any = None,
-    endpoint: str | None = None,
-    order: int = 100,
-    group: Any = None,
-    **register_options,
-) -> None:
-    """Register an area's blueprint and, when `nav_label` is given, its navigation entry."""
-    app.register_blueprint(blueprint, **register_options)
-    if nav_label is not None:
-        add_nav_entry(app, nav_label, endpoint or f"{blueprint.name}.index", order, group,
-                      blueprint=blueprint.name)
-
-
-def add_nav_entry(app: Flask, label: Any, endpoint: str, order: int = 100, group: Any = None,
-                  blueprint: str | None = None) -> None:
-    """Add one more navigation entry (an area with several pages, e.g. catalogues)."""
-    entries = app.extensions.setdefault(EXTENSION, [])
-    entries.append(NavEntry(label, endpoint, order, group, blueprint or endpoint.split(".")[0]))
-    entries.sort(key=lambda entry: entry.order)
-    app.extensions.pop(CACHE, None)
 
 
 def nav_entries() -> list[dict]:
@@ -89,25 +75,24 @@ def nav_entries() -> list[dict]:
 
 
 def _build_entries() -> list[dict]:
-    entries = current_app.extensions.get(EXTENSION, [])
     items = []
-    for entry in entries:
+    for entry in ENTRIES:
         try:
             url = url_for(entry.endpoint, company_id=g.company_id)
         except BuildError:
             continue
         items.append({"label": entry.label, "url": url, "group": entry.group,
-                      "active": _is_active(entry, entries)})
+                      "active": _is_active(entry)})
     return _grouped(items)
 
 
-def _is_active(entry: NavEntry, entries: list[NavEntry]) -> bool:
+def _is_active(entry: NavEntry) -> bool:
     """The entry's own page, or any page of a blueprint that has just this one entry."""
     if request.endpoint == entry.endpoint:
         return True
-    if entry.blueprint is None or request.blueprint != entry.blueprint:
+    if request.blueprint != entry.blueprint:
         return False
-    return sum(1 for other in entries if other.blueprint == entry.blueprint) == 1
+    return sum(1 for other in ENTRIES if other.blueprint == entry.blueprint) == 1
 
 
 def _grouped(items: list[dict]) -> list[dict]:

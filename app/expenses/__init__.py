@@ -3,26 +3,9 @@ editable_fields, exclusion from accounting, upload of files (URLs under /c/<comp
 DESIGN.md; spec 2.3, 3, 4.3)."""
 from __future__ import annotations
 
-from flask import Flask
-from flask_babel import lazy_gettext as _l
-
 from app.auth import company_blueprint
-from app.nav import register_area
 
 bp = company_blueprint("expenses", __name__, url_prefix="/expenses")
-
-
-def init_app(app: Flask) -> None:
-    """Register the expense pages and their navigation entry."""
-    from app.expenses import (  # noqa: F401
-        views_bulk,
-        views_detail,
-        views_edit,
-        views_list,
-        views_new,
-    )
-
-    register_area(app, bp, _l("Expenses"), "expenses.index", order=30)
 
 
 @bp.context_processor
@@ -32,3 +15,11 @@ def _helpers() -> dict:
     return {"paid_label": labels.paid_label, "paid_badge": labels.paid_badge,
             "status_label": labels.status_label, "status_badge": labels.status_badge,
             "method_label": labels.method_label}
+
+from app.expenses import (  # noqa: E402,F401
+    views_bulk,
+    views_detail,
+    views_edit,
+    views_list,
+    views_new,
+)

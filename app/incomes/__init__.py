@@ -2,25 +2,9 @@
 documents and stornos, cancelling (URLs under /c/<company_id>/incomes/, DESIGN.md)."""
 from __future__ import annotations
 
-from flask import Flask
-from flask_babel import lazy_gettext as _l
-
 from app.auth import company_blueprint
-from app.nav import register_area
 
 bp = company_blueprint("incomes", __name__, url_prefix="/incomes")
-
-
-def init_app(app: Flask) -> None:
-    """Register the incomes pages and their navigation entry."""
-    from app.incomes import (  # noqa: F401
-        views_detail,
-        views_edit,
-        views_list,
-        views_new,
-    )
-
-    register_area(app, bp, _l("Incomes"), "incomes.index", order=20)
 
 
 @bp.context_processor
@@ -32,3 +16,5 @@ def _labels() -> dict:
             "payment_method_label": labels.payment_method_label,
             "accounting_label": labels.ACCOUNTING_STATUS.get,
             "cancel_label": labels.cancel_label}
+
+from app.incomes import views_detail, views_edit, views_list, views_new  # noqa: E402,F401

@@ -16,27 +16,9 @@ How it works:
 """
 from __future__ import annotations
 
-from flask import Flask
-from flask_babel import lazy_gettext as _l
-
 from app.auth import company_blueprint
-from app.nav import register_area
 
 bp = company_blueprint("policy_editor", __name__, url_prefix="/policies")
-
-
-def init_app(app: Flask) -> None:
-    """Register the editor's pages and its navigation entry."""
-    from app.policy_editor import (  # noqa: F401
-        views_editor,
-        views_history,
-        views_preview,
-        views_rule,
-        views_save,
-        views_transfer,
-    )
-
-    register_area(app, bp, _l("Income policies"), "policy_editor.index", order=90)
 
 
 @bp.context_processor
@@ -48,3 +30,12 @@ def _helpers() -> dict:
             "action_items": summary.action_items, "part_share": summary.part_share,
             "split_check": summary.split_check, "section_titles": SECTION_TITLES,
             "op_kind": op_kind, "field_kind": field_kind}
+
+from app.policy_editor import (  # noqa: E402,F401
+    views_editor,
+    views_history,
+    views_preview,
+    views_rule,
+    views_save,
+    views_transfer,
+)

@@ -9,20 +9,9 @@ proxy), flow (what a step shows next), views_*.
 """
 from __future__ import annotations
 
-from flask import Flask
-from flask_babel import lazy_gettext as _l
-
 from app.auth import company_blueprint
-from app.nav import register_area
 
 bp = company_blueprint("review", __name__, url_prefix="/review")
-
-
-def init_app(app: Flask) -> None:
-    """Register the review pages and their navigation entry."""
-    from app.review import views_log, views_queue, views_screen  # noqa: F401
-
-    register_area(app, bp, _l("Review"), "review.index", order=25)
 
 
 @bp.context_processor
@@ -31,3 +20,5 @@ def _helpers() -> dict:
     from app.review.log_view import action_label
 
     return {"kind_label": labels.type_label, "action_label": action_label}
+
+from app.review import views_log, views_queue, views_screen  # noqa: E402,F401

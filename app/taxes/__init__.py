@@ -10,13 +10,10 @@ from __future__ import annotations
 
 from functools import partial, update_wrapper
 
-from flask import Blueprint, Flask
+from flask import Blueprint
 
 from app.auth import company_blueprint
-from app.nav import register_area
 from app.taxes.kinds import SALARIES, TAXES, Kind
-
-NAV_ORDER = {"taxes": 60, "salaries": 61}
 
 
 def make_blueprint(kind: Kind) -> Blueprint:
@@ -38,13 +35,6 @@ def _bound(view, kind: Kind):
     return update_wrapper(partial(view, kind), view)
 
 
-def init_app(app: Flask) -> None:
-    """Register the taxes and salaries pages and their navigation entries."""
-    for kind in (TAXES, SALARIES):
-        register_area(app, make_blueprint(kind), kind.title, f"{kind.name}.index",
-                      order=NAV_ORDER[kind.name])
-
-
 def _context(kind: Kind) -> dict:
     from app.taxes import labels
 
@@ -52,3 +42,6 @@ def _context(kind: Kind) -> dict:
             "paid_label": labels.paid_label, "paid_badge": labels.PAID_BADGE.get,
             "count_label": partial(labels.count_label, kind.name),
             "month_label": labels.month_label}
+
+
+blueprints = (make_blueprint(TAXES), make_blueprint(SALARIES))
