@@ -15,8 +15,8 @@ from app.forms import (
     readonly_reason,
     spec_for,
 )
-from app.forms.kinds import KINDS
-from app.forms.readonly import lock_summary
+from app.forms.display import lock_summary
+from app.forms.registry import KINDS
 from app.upstream import ValidationError
 
 CATALOGS = {
