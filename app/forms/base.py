@@ -27,6 +27,7 @@ from app.forms.display import (
     readonly_reason,
     record_reason,
     ref_label,
+    select_choices,
     truthy,
     with_current,
 )
@@ -308,7 +309,7 @@ def _keep_submitted_partner(form: RecordForm) -> None:
     for spec in form.layout.specs.values():
         if spec.widget_name == "partner" and spec.name in form._fields:
             field = form[spec.name]
-            field.choices = with_current(list(field.choices), field.data, None)
+            field.choices = select_choices(with_current(list(field.choices), field.data, None))
 
 
 def _choices(spec: FieldSpec, layout: Layout) -> list:

@@ -18,13 +18,14 @@ changes the settings calls invalidate_settings(company_id).
 from __future__ import annotations
 
 import threading
-import time
 from typing import Any
 
+from cachetools import TLRUCache
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from markupsafe import Markup
 from wtforms import BooleanField, SelectField, SelectMultipleField, StringField, TextAreaField
+from wtforms.fields.choices import SelectChoice
 from wtforms.widgets import CheckboxInput, html_params
 
 from app.forms.registry import FieldSpec, ref_id
@@ -66,11 +67,22 @@ def catalog_choices(spec: FieldSpec, catalogs: dict[str, list]) -> list[tuple[st
     return [(str(item["id"]), entry_label(name, item)) for item in items if "id" in item]
 
 
+def select_choices(choices) -> list[SelectChoice]:
+    """WTForms options from (value, label) pairs; SelectChoice items pass as they are."""
+    return [choice if isinstance(choice, SelectChoice) else SelectChoice(str(choice[0]), choice[1])
+            for choice in choices or ()]
+
+
+def option_value(choice) -> str:
+    """The submitted value of an option, a SelectChoice or a (value, label) pair."""
+    return choice.value if isinstance(choice, SelectChoice) else choice[0]
+
+
 def with_current(choices: list, value: Any, label: Any) -> list:
     """Keep a record's current value selectable even when the catalogue lacks it."""
     if value in (None, "", []):
         return choices
-    known = {key for key, _label in choices}
+    known = {option_value(choice) for choice in choices}
     values = value if isinstance(value, list) else [value]
     labels = label if isinstance(label, list) else [label]
     extra = [(str(v), str(lab or _l("#%(id)s", id=v))) for v, lab in zip(values, labels,
@@ -310,9 +322,9 @@ def make_field(spec: FieldSpec, choices: list | None = None, label: Any = None,
     widget = spec.widget_name
     if widget in ("select", "partner"):
         cls = PartnerField if widget == "partner" else SelectField
-        return cls(choices=choices or [], validate_choice=False, **kw)
+        return cls(choices=select_choices(choices), validate_choice=False, **kw)
     if widget == "multi":
-        return SelectMultipleField(choices=choices or [], validate_choice=False,
+        return SelectMultipleField(choices=select_choices(choices), validate_choice=False,
                                    widget=TagPicker(), **kw)
     if widget == "checkbox":
         return BooleanField(widget=MarkedCheckbox(), **kw)
@@ -334,22 +346,24 @@ def _input_attrs(widget: str) -> dict:
 
 PATH = "/2/company-info/"
 _lock = threading.Lock()
-_entries: dict[tuple, tuple[float, dict]] = {}
+# Each entry lives for its client's catalog_ttl, stored with it; at most 512 scopes are kept.
+_settings: TLRUCache = TLRUCache(512, ttu=lambda _key, entry, now: now + entry[0])
 _generations: dict[str, int] = {}
 
 
 def company_settings(api) -> dict:
-    """The company object (spec 2.1), from cache while fresh (TTL of the catalogue cache)."""
+    """The company object (GET /2/company-info/), from cache while fresh (the catalogue TTL)."""
     key = api.scope
     with _lock:
-        entry = _entries.get(key)
+        entry = _settings.get(key)
         generation = _generations.get(key[1], 0)
-    if entry and entry[0] > time.monotonic():
+    if entry is not None:
         return dict(entry[1])
     info = api.get(PATH) or {}
     with _lock:
+        # An invalidate_settings() during this read must win: store only if none came.
         if api.catalog_ttl > 0 and _generations.get(key[1], 0) == generation:
-            _entries[key] = (time.monotonic() + api.catalog_ttl, dict(info))
+            _settings[key] = (api.catalog_ttl, dict(info))
     return dict(info)
 
 
@@ -358,11 +372,11 @@ def invalidate_settings(company_id) -> None:
     company = str(company_id)
     with _lock:
         _generations[company] = _generations.get(company, 0) + 1
-        for key in [k for k in _entries if k[1] == company]:
-            del _entries[key]
+        for key in [k for k in _settings if k[1] == company]:
+            _settings.pop(key, None)
 
 
 def clear_settings() -> None:
     """Forget every cached company (tests)."""
     with _lock:
-        _entries.clear()
+        _settings.clear()
