@@ -5,20 +5,9 @@ from pathlib import Path
 
 from flask import Flask
 
-from app.config import ConfigError, instance_path_from, load_config
+from app.config import ConfigError, data_dir, instance_path_from, load_config
 
-__all__ = ["create_app", "ConfigError"]
-
-_PACKAGE_DIR = Path(__file__).resolve().parent
-
-
-def data_dir(name: str) -> str:
-    """Locate `templates`, `static` or `translations`: repo top level, or app/_data in a wheel."""
-    for candidate in (_PACKAGE_DIR.parent / name, _PACKAGE_DIR / "_data" / name):
-        if candidate.is_dir():
-            return str(candidate)
-    return str(_PACKAGE_DIR.parent / name)
-
+__all__ = ["create_app", "ConfigError", "data_dir"]
 
 def create_app(overrides: dict | None = None) -> Flask:
     """Build the Bookdesk application; `overrides` win over the environment."""
@@ -100,7 +89,7 @@ def _init_upstream(app: Flask) -> None:
 
 
 def _init_store(app: Flask) -> None:
-    from app.store.db import init_app
+    from app.store import init_app
 
     init_app(app)
 

@@ -8,6 +8,16 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask import Flask
 
+_PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def data_dir(name: str) -> str:
+    """Locate `templates`, `static` or `translations`: repo top level, or app/_data in a wheel."""
+    for candidate in (_PACKAGE_DIR.parent / name, _PACKAGE_DIR / "_data" / name):
+        if candidate.is_dir():
+            return str(candidate)
+    return str(_PACKAGE_DIR.parent / name)
+
 ENV_PREFIX = "BOOKDESK"
 # The spec's name and the one public clients of the live service send.
 COMPANY_HEADERS = ("Service-Company-Id", "Quick-Company-Id")

@@ -22,8 +22,8 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from app.auth.session import company_entry, drop_company
-from app.htmx import is_htmx, redirect_to, retarget_to_messages
-from app.page_budget import PageTimedOut
+from app.templating import is_htmx, redirect_to, retarget_to_messages
+from app.upstream.parallel import PageTimedOut
 
 TITLES = {
     400: _l("The request could not be processed"),

@@ -9,6 +9,7 @@ from babel.messages.pofile import read_po
 from flask import Blueprint, Flask, abort, current_app, redirect, request, session
 from flask_babel import Babel, get_locale
 
+from app.config import data_dir
 from app.nav import safe_next
 from app.numbers import format_amount, format_date, format_datetime, format_number, format_relative
 
@@ -18,8 +19,6 @@ babel = Babel()
 
 def init_app(app: Flask) -> None:
     """Set up Flask-Babel with the translations folder, the filters and /lang/<code>."""
-    from app import data_dir
-
     app.config.setdefault("BABEL_DEFAULT_LOCALE", app.config["DEFAULT_LOCALE"])
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", data_dir("translations"))
     compile_catalogs(app.config["BABEL_TRANSLATION_DIRECTORIES"])

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
+from cachetools import LRUCache
 from flask import Flask, current_app, g, request, url_for
 from flask_babel import lazy_gettext as _l
 from werkzeug.routing import BuildError
@@ -64,12 +65,10 @@ def nav_entries() -> list[dict]:
     """
     if g.get("company_id") is None:
         return []
-    cache = current_app.extensions.setdefault(CACHE, {})
+    cache = current_app.extensions.setdefault(CACHE, LRUCache(CACHE_SIZE))
     key = (g.company_id, request.endpoint, request.blueprint, request.script_root)
     found = cache.get(key)
     if found is None:
-        if len(cache) >= CACHE_SIZE:
-            cache.clear()
         found = cache[key] = _build_entries()
     return found
 

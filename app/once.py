@@ -23,8 +23,8 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 from app.errors import error_response
-from app.htmx import redirect_to
 from app.store import idempotency
+from app.templating import redirect_to
 from app.upstream import RateLimited, Unavailable, ValidationError
 
 EXPIRED = _l("This form has expired. Reload the page and try again.")

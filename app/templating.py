@@ -1,11 +1,27 @@
-"""Small Jinja helpers behind the form and table macros."""
+"""What templates get: Jinja helpers, htmx responses, list cells formatted in Python.
+
+Small Jinja helpers behind the form and table macros.
+
+htmx helpers: tell htmx requests apart, render a page or its fragment, redirect either way.
+
+Table cells formatted in Python, once per page, for the long lists (incomes, expenses).
+
+A 100-row page is over a thousand cells. A Jinja macro, a lazy-string lookup and a Babel
+formatter per cell cost more than the page's whole overhead budget, so the lists build their
+rows here: labels translated once per page (`Words`), each distinct date formatted once per
+page (`Days`), amounts with the precomputed currency format (app/numbers.py).
+"""
+
 from __future__ import annotations
 
-from flask import Flask
-from flask_babel import gettext
+from dataclasses import dataclass
+
+from flask import Flask, make_response, redirect, render_template, request
+from flask_babel import get_locale, gettext
 
 from app.identifiers import show_bank_account, show_tax_number
-from app.page_budget import missing_parts
+from app.numbers import currency_format, format_date, format_number, to_decimal
+from app.upstream.parallel import missing_parts
 
 EMPTY = "—"
 
@@ -38,3 +54,95 @@ def field_display(field) -> str:
         return ", ".join(chosen) or EMPTY
     value = field._value() if hasattr(field, "_value") else field.data
     return str(value) if value not in (None, "") else EMPTY
+
+
+
+
+MESSAGES_TARGET = "#messages"
+
+
+def is_htmx() -> bool:
+    """True for an htmx request that wants a fragment (not a history restore)."""
+    return (
+        request.headers.get("HX-Request") == "true"
+        and request.headers.get("HX-History-Restore-Request") != "true"
+    )
+
+
+def htmx_target() -> str | None:
+    """The id of the element the htmx request will swap into, if any."""
+    return request.headers.get("HX-Target") if is_htmx() else None
+
+
+def render(page_template: str, fragment_template: str, **context) -> str:
+    """Render the fragment for htmx requests and the full page otherwise.
+
+    The page normally `{% include %}`s the fragment, so both show the same markup.
+    """
+    return render_template(fragment_template if is_htmx() else page_template, **context)
+
+
+def redirect_to(location: str, code: int = 303):
+    """Redirect a normal request, or tell htmx to load `location` as a full page."""
+    if is_htmx():
+        response = make_response("", 204)
+        response.headers["HX-Redirect"] = location
+        return response
+    return redirect(location, code=code)
+
+
+def retarget_to_messages(response, swap: str = "innerHTML"):
+    """Make htmx put this response into the page's message area instead of its own target."""
+    response.headers["HX-Retarget"] = MESSAGES_TARGET
+    response.headers["HX-Reswap"] = swap
+    return response
+
+
+def trigger(response, event: str, detail=None):
+    """Ask htmx to fire `event` on the page after this response (HX-Trigger)."""
+    import json
+
+    response.headers["HX-Trigger"] = json.dumps({event: detail}) if detail is not None else event
+    return response
+
+
+
+
+@dataclass(slots=True)
+class Amount:
+    """A formatted amount and whether it is negative (shown in red)."""
+
+    text: str
+    negative: bool = False
+
+
+class Words:
+    """The page's labels as plain strings, lazy ones translated once, not once per row; and
+    its locale name (`locale`), for amount()."""
+
+    def __init__(self, **labels) -> None:
+        self.locale = str(get_locale())
+        self._labels = {name: ({k: str(v) for k, v in value.items()}
+                               if isinstance(value, dict) else str(value))
+                        for name, value in labels.items()}
+
+    def __getitem__(self, name: str):
+        return self._labels[name]
+
+
+def amount(value, code: str | None, locale: str) -> Amount:
+    """An amount in a currency for a locale (code None: a plain number with two decimals)."""
+    parsed = to_decimal(value)
+    if parsed is None:
+        return Amount("")
+    text = (currency_format(locale, code.upper()).apply(parsed) if code
+            else format_number(parsed, locale, places=2))
+    return Amount(text, parsed < 0)
+
+
+class Days(dict):
+    """Dates formatted for the page's locale, each distinct one once."""
+
+    def __missing__(self, value) -> str:
+        text = self[value] = format_date(value)
+        return text

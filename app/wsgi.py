@@ -5,6 +5,6 @@ The app is built from the environment (BOOKDESK_*) and warmed in each worker (ap
 from __future__ import annotations
 
 from app import create_app
-from app.warmup import warm
+from app.cli import warm
 
 application = warm(create_app())

@@ -137,7 +137,7 @@ def start_bookdesk(upstream_url: str, **overrides) -> Server:
     """Bookdesk from create_app, warmed as a production worker is (app/warmup), on werkzeug's
     threaded server in a daemon thread."""
     from app import create_app
-    from app.warmup import warm
+    from app.cli import warm
 
     quiet()
     app = warm(create_app(bookdesk_config(upstream_url, **overrides)))

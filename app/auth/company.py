@@ -10,8 +10,8 @@ from urllib.parse import urlsplit
 from flask import Blueprint, Flask, current_app, g, request, url_for
 
 from app.auth.session import company_entry
-from app.htmx import redirect_to
-from app.store.identity import Actor, actor_for
+from app.store.history import Actor, actor_for
+from app.templating import redirect_to
 
 COMPANY_PREFIX = "/c/<int:company_id>"
 

@@ -17,7 +17,7 @@ from flask_babel import gettext as _
 from flask_limiter import Limiter, RequestLimit
 from flask_limiter.util import get_remote_address
 
-from app.store.identity import fingerprint
+from app.store.history import fingerprint
 
 LIMITED_ENDPOINTS = ("auth.login",)
 

@@ -9,7 +9,7 @@ from flask import g, request
 from flask_babel import lazy_gettext as _l
 
 from app.auth import company_blueprint
-from app.htmx import render
+from app.templating import render
 
 bp = company_blueprint("documents", __name__, url_prefix="/documents")
 

@@ -16,9 +16,9 @@ from app.auth import company_blueprint
 from app.catalog import named
 from app.catalog.forms import NameForm, TagFilterForm
 from app.catalog.report import delete_report
-from app.htmx import redirect_to
 from app.once import Recovery, create_once
 from app.params import small_int
+from app.templating import redirect_to
 from app.upstream import RateLimited, Unavailable, ValidationError
 
 NAME_MAX = 100

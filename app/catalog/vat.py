@@ -10,7 +10,7 @@ from wtforms import SelectField, StringField
 from wtforms.validators import InputRequired, Regexp, ValidationError
 
 from app.catalog.forms import REQUIRED, PageForm, name_field, options, strip
-from app.forms.fields import VAT_AREAS
+from app.forms.registry import VAT_AREAS
 from app.numbers import InputError, format_number, parse_percent
 from app.upstream import catalog
 

@@ -6,8 +6,8 @@ from flask_babel import gettext as _
 
 from app.auth import company_blueprint
 from app.catalog import vat
-from app.htmx import redirect_to
 from app.once import Recovery, create_once
+from app.templating import redirect_to
 from app.upstream import RateLimited, Unavailable, ValidationError, catalog
 
 bp = company_blueprint("vat_categories", __name__, url_prefix="/vat-categories")

@@ -9,7 +9,7 @@ from flask import url_for
 from flask_babel import gettext as _
 
 from app.forms import EXPENSE_ASSIGNMENT_FIELDS, EXPENSE_FIELDS, build_edit_form
-from app.forms.readonly import MANUAL_SOURCES, record_state
+from app.forms.display import MANUAL_SOURCES, record_state
 from app.forms.registry import variant
 
 NOT_EDITED_HERE = ("excluded_from_accounting", "net_amount", "vat_amount", "gross_amount")

@@ -10,7 +10,7 @@ from flask_babel import lazy_gettext as _l
 
 from app.expenses.labels import source_label
 from app.forms import EXPENSE_ASSIGNMENT_FIELDS, display_text, spec_for
-from app.forms.readonly import truthy
+from app.forms.display import truthy
 from app.forms.registry import group_label
 from app.numbers import format_datetime, format_number, to_decimal
 

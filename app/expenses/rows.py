@@ -5,9 +5,9 @@ from dataclasses import dataclass, field
 
 from flask_babel import lazy_gettext as _l
 
-from app.cells import Amount, Days, Words, amount
 from app.expenses import labels
 from app.expenses.present import totals
+from app.templating import Amount, Days, Words, amount
 
 FILE_ATTACHED = _l("File attached: %(kind)s")
 

@@ -17,10 +17,10 @@ from app.auth import current_actor
 from app.expenses import bp, upstream
 from app.expenses.filters import list_query
 from app.forms.filters import filter_args
-from app.htmx import redirect_to
 from app.once import ExpiredKey, Sent, repeat_response, send_once
 from app.params import small_int
 from app.store import idempotency
+from app.templating import redirect_to
 from app.upstream import PermissionDenied
 
 PURPOSE = "expense-bulk"

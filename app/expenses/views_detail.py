@@ -8,7 +8,7 @@ from flask_babel import gettext as translate
 from app.expenses import bp, present, upstream
 from app.expenses.files import file_response, inline_kind
 from app.expenses.labels import action_label
-from app.htmx import redirect_to
+from app.templating import redirect_to
 from app.upstream import ValidationError
 
 EXCLUDED = "excluded_from_accounting"

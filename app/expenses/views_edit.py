@@ -6,7 +6,7 @@ from flask_babel import gettext as _
 
 from app.errors import lost_write_response
 from app.expenses import bp, editing, upstream
-from app.htmx import redirect_to
+from app.templating import redirect_to
 from app.upstream import RateLimited, Unavailable, ValidationError
 
 

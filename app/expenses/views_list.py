@@ -13,7 +13,7 @@ from app.expenses.filters import api_params, filter_form, list_query, place_upst
 from app.expenses.rows import list_rows
 from app.expenses.views_bulk import bulk_context
 from app.forms.filters import filter_args
-from app.htmx import is_htmx, render
+from app.templating import is_htmx, render
 from app.upstream import Page, ValidationError, catalog
 
 RESYNC = "full_resync_required"

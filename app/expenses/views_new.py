@@ -9,7 +9,6 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 
 from app.expenses import bp, upload
-from app.htmx import render
 from app.once import (
     EXPIRED,
     ExpiredKey,
@@ -21,6 +20,7 @@ from app.once import (
     send_once,
 )
 from app.store import idempotency
+from app.templating import render
 from app.upstream import RateLimited
 
 

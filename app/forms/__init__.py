@@ -1,8 +1,8 @@
 """Forms built from the API's own metadata: the field registry, edit/create forms, diffing.
 
-Field registry (app.forms.registry, fields registered in app.forms.fields)
+Field registry (app.forms.registry, fields registered in app.forms.registry)
     REGISTRY[name] -> FieldSpec(name, label (lazy), kind, group, widget, catalog, choices,
-    required, conditional, wide, money, max_length, help). Kinds (app.forms.kinds): text, date,
+    required, conditional, wide, money, max_length, help). Kinds (app.forms.registry): text, date,
     amount, rate, percent, bool, choice, ref (one id), refs (id list); each knows load (record
     value, ids or {id, name} objects alike), parse (form text, Hungarian or English formats),
     dump (JSON payload) and to_form. `register(FieldSpec(...))` adds a field.
@@ -52,22 +52,29 @@ Company settings
     company_settings(api) -> company object, cached per token like a catalogue;
     invalidate_settings(company_id) after changing them.
 """
-from app.forms.base import FieldView, Layout, RecordForm, RowView
-from app.forms.build import build_edit_form, build_new_form
-from app.forms.choices import catalog_names
-from app.forms.display import display_text
-from app.forms.fields import (
+from app.forms.base import FieldView, Layout, RecordForm, RowView, build_edit_form, build_new_form
+from app.forms.display import (
+    catalog_names,
+    company_settings,
+    display_text,
+    invalidate_settings,
+    readonly_reason,
+    record_reason,
+)
+from app.forms.registry import (
     EXPENSE_ASSIGNMENT_FIELDS,
     EXPENSE_FIELDS,
     INCOME_ASSIGNMENT_FIELDS,
     INCOME_FIELDS,
     ITEM_FIELDS,
     PAIRS,
+    REGISTRY,
     WHOLE_LISTS,
+    FieldSpec,
+    register,
+    spec_for,
+    variant,
 )
-from app.forms.readonly import readonly_reason, record_reason
-from app.forms.registry import REGISTRY, FieldSpec, register, spec_for, variant
-from app.forms.settings import company_settings, invalidate_settings
 
 __all__ = [
     "EXPENSE_ASSIGNMENT_FIELDS", "EXPENSE_FIELDS", "INCOME_ASSIGNMENT_FIELDS", "INCOME_FIELDS",

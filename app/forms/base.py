@@ -1,15 +1,54 @@
-"""RecordForm: the form class every built form derives from, and its template views."""
+"""RecordForm and the builders that make one per request from a record's fields.
+
+RecordForm: the form class every built form derives from, and its template views.
+
+build_edit_form / build_new_form: a form class made per request from the record's fields.
+"""
+
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import json
+from dataclasses import dataclass
 from typing import Any
 
+from flask_babel import gettext as _
 from flask_wtf import FlaskForm
+from wtforms import HiddenField
 
-from app.forms.display import display_text
-from app.forms.readonly import lock_summary, readonly_reason, record_reason
-from app.forms.registry import FieldSpec, group_label
-from app.forms.tables import Table, template_row
+from app.forms.check import apply_upstream, check_form, default_currency_id
+from app.forms.diff import changes, create_payload, snapshot
+from app.forms.display import (
+    ADVANCED_ONLY,
+    EMPTY_CHOICE,
+    catalog_choices,
+    display_text,
+    lock_summary,
+    make_field,
+    readonly_reason,
+    record_reason,
+    ref_label,
+    select_choices,
+    truthy,
+    with_current,
+)
+from app.forms.registry import (
+    INCOME_ASSIGNMENT_FIELDS,
+    INCOME_FIELDS,
+    FieldSpec,
+    group_label,
+    spec_for,
+)
+from app.forms.tables import (
+    RowView,
+    Table,
+    initial_rows,
+    make_table,
+    table_field,
+    table_op,
+    table_rows,
+    template_row,
+)
+from app.forms.totals_page import page_inputs
 
 
 @dataclass
@@ -36,15 +75,6 @@ class FieldView:
     readonly: bool
     reason: str | None
     display: str | None
-
-
-@dataclass
-class RowView:
-    """One table row: its form entry (None when read-only), cells and row-level errors."""
-
-    entry: Any
-    cells: list[tuple[FieldSpec, Any, str]]
-    errors: list[str] = field(default_factory=list)
 
 
 class RecordForm(FlaskForm):
@@ -99,8 +129,6 @@ class RecordForm(FlaskForm):
 
     def table_rows(self, name: str = "assignments") -> list[RowView]:
         """Row views for a table: form entries where editable, record rows otherwise."""
-        from app.forms.views import table_rows
-
         return table_rows(self, name)
 
     def template_row(self, name: str = "assignments"):
@@ -135,26 +163,18 @@ class RecordForm(FlaskForm):
 
     def check(self) -> bool:
         """CSRF, then parse every input and apply the rules checked before sending."""
-        from app.forms.check import check_form
-
         return check_form(self)
 
     def totals_inputs(self) -> dict[str, str]:
         """The hidden inputs of the live totals request (app.forms.totals_page.page_inputs)."""
-        from app.forms.totals_page import page_inputs
-
         return page_inputs(self)
 
     def changes(self) -> dict:
         """The PATCH body: what the user changed, pair partners, whole lists (after check)."""
-        from app.forms.diff import changes
-
         return changes(self)
 
     def create_payload(self) -> dict:
         """The create body: every filled field and every table row (after check)."""
-        from app.forms.diff import create_payload
-
         return create_payload(self)
 
     def upstream_failed(self, message: str) -> None:
@@ -170,12 +190,170 @@ class RecordForm(FlaskForm):
 
     def apply_upstream(self, error) -> None:
         """Place an upstream ValidationError's messages on fields, cells and the form."""
-        from app.forms.errors import apply_upstream
-
         apply_upstream(self, error)
 
     def table_op(self) -> bool:
         """Handle an add-row / remove-row button sent without JavaScript; True if handled."""
-        from app.forms.views import table_op
-
         return table_op(self)
+
+
+
+
+@dataclass(frozen=True)
+class Options:
+    """Per-form rendering options: where the partner search lives."""
+
+    search_url: str | None = None
+
+
+# Inputs whose change the live totals request answers (app/forms/totals.py).
+LIVE_INPUTS = ("net_amount", "vat_amount", "gross_amount", "currency", "referred_invoice_number")
+LIVE_CELLS = ("net_amount", "vat_amount", "gross_amount", "vat")
+
+
+def live_attrs(url: str, name: str) -> dict:
+    """htmx attributes that send the form to the totals endpoint when this input changes."""
+    trigger = "change" if name in ("vat", "currency") else "input changed delay:300ms"
+    return {"hx-post": url, "hx-trigger": trigger, "hx-include": "closest form",
+            "hx-swap": "none", "hx-sync": "closest form:queue last", "data-totals": name}
+
+
+def build_edit_form(record: dict, catalogs: dict, *, company: dict | None = None,
+                    fields=INCOME_FIELDS,
+                    assignment_fields=INCOME_ASSIGNMENT_FIELDS,
+                    search_url: str | None = None, totals_url: str | None = None,
+                    **form_kwargs) -> RecordForm:
+    """The edit form of a record: inputs for editable_fields, read-only text for the rest."""
+    editable = set(record.get("editable_fields") or [])
+    top = {name for name in editable if "." not in name}
+    specs = [spec_for(n) for n in fields if _shown(spec_for(n), record, top)]
+    cells = {n.split(".", 1)[1] for n in editable if n.startswith("assignments.")}
+    table = None
+    if "assignments" in record or "assignments" in top:
+        table = make_table("assignments", tuple(assignment_fields),
+                           record.get("assignments") or [],
+                           cells if "assignments" in top else set(), catalogs, record,
+                           required=_required(assignment_fields))
+    layout = Layout(record, {s.name: s for s in specs}, top & {s.name for s in specs},
+                    catalogs, company, table, totals_url=totals_url)
+    return _instantiate(layout, Options(search_url=search_url), **form_kwargs)
+
+
+def build_new_form(catalogs: dict, *, initial: dict | None = None, company: dict | None = None,
+                   fields=INCOME_FIELDS,
+                   assignment_fields=INCOME_ASSIGNMENT_FIELDS, item_fields=(),
+                   search_url: str | None = None, totals_url: str | None = None,
+                   **form_kwargs) -> RecordForm:
+    """A create form: every field an input, prefilled from `initial` (record-shaped values)."""
+    record = dict(initial or {})
+    specs = [spec_for(name) for name in fields]
+    if company is not None and not company.get("advanced_accounting"):
+        assignment_fields = tuple(f for f in assignment_fields
+                                  if spec_for(f).name not in ADVANCED_ONLY)
+    table, items = _new_tables(record, catalogs, assignment_fields, item_fields)
+    layout = Layout(record, {s.name: s for s in specs}, {s.name for s in specs}, catalogs,
+                    company, table, items, new=True, totals_url=totals_url)
+    return _instantiate(layout, Options(search_url=search_url), **form_kwargs)
+
+
+def _new_tables(record: dict, catalogs: dict, assignment_fields, item_fields) -> tuple:
+    """The create form's assignments (at least one row) and optional line items."""
+    table = make_table("assignments", tuple(assignment_fields), record.get("assignments") or [],
+                       _names(assignment_fields), catalogs, record, fixed=False, min_rows=1,
+                       required=_required(assignment_fields))
+    items = None
+    if item_fields:
+        items = make_table("items", tuple(item_fields), record.get("items") or [],
+                           _names(item_fields), catalogs, record, fixed=False,
+                           required=_required(item_fields))
+    return table, items
+
+
+def _names(fields) -> set[str]:
+    return {spec_for(f).name for f in fields}
+
+
+def _required(fields) -> tuple[str, ...]:
+    names = _names(fields)
+    return tuple(spec_for(f).name for f in fields if spec_for(f).required) + tuple(
+        n for n in ("net_amount", "gross_amount") if n in names)
+
+
+def _shown(spec: FieldSpec, record: dict, editable: set[str]) -> bool:
+    if spec.name in editable:
+        return True
+    if spec.conditional:
+        return truthy(record.get(spec.name))
+    return spec.name in record
+
+
+def _instantiate(layout: Layout, options: Options, **form_kwargs) -> RecordForm:
+    attrs: dict[str, Any] = {"base_state": HiddenField()}
+    for spec in layout.specs.values():
+        attrs[spec.name] = make_field(spec, _choices(spec, layout), render_kw=_render_kw(
+            spec, layout, options))
+    if layout.table is not None and layout.totals_url:
+        layout.table.live = {name: live_attrs(layout.totals_url, name) for name in LIVE_CELLS}
+    for table in (layout.table, layout.items):
+        if table is not None and table.editable:
+            attrs[table.name] = table_field(table)
+    form_class = type("RecordEditForm", (RecordForm,), attrs)
+    form = form_class(data=_initial_data(layout), layout=layout, **form_kwargs)
+    _keep_submitted_partner(form)
+    return form
+
+
+def _keep_submitted_partner(form: RecordForm) -> None:
+    """A partner picked by search is not among the rendered choices: keep it selectable, so a
+    form sent back with an error still holds it."""
+    for spec in form.layout.specs.values():
+        if spec.widget_name == "partner" and spec.name in form._fields:
+            field = form[spec.name]
+            field.choices = select_choices(with_current(list(field.choices), field.data, None))
+
+
+def _choices(spec: FieldSpec, layout: Layout) -> list:
+    raw = layout.record.get(spec.name)
+    if spec.widget_name == "partner":
+        label = ref_label(layout.record.get("partner")) or layout.record.get("partner_name")
+        return with_current([EMPTY_CHOICE], ref_label_id(raw), label)
+    choices = catalog_choices(spec, layout.catalogs)
+    if spec.kind == "refs":
+        return with_current(choices, [ref_label_id(v) for v in raw or []], ref_label(raw or []))
+    choices = with_current(choices, ref_label_id(raw), ref_label(raw))
+    return choices if spec.required or spec.kind == "bool" else [EMPTY_CHOICE, *choices]
+
+
+def ref_label_id(raw: Any) -> Any:
+    """The id inside a reference value (object or plain), for keeping it selectable."""
+    return raw.get("id") if isinstance(raw, dict) else raw
+
+
+def _render_kw(spec: FieldSpec, layout: Layout, options: Options) -> dict:
+    render_kw: dict[str, Any] = {}
+    if spec.widget_name == "partner" and options.search_url:
+        render_kw["data-search-url"] = options.search_url
+    if spec.name == "currency" and layout.company:
+        render_kw["data-default-currency"] = default_currency_id(layout.company,
+                                                                 layout.catalogs) or ""
+    if spec.name == "exchange_rate" and layout.company:
+        render_kw["data-rate-message"] = _(
+            "Enter the actual exchange rate: the currency is not %(code)s, the company's own.",
+            code=layout.company.get("default_currency_name"))
+    if layout.totals_url and spec.name in LIVE_INPUTS:
+        render_kw.update(live_attrs(layout.totals_url, spec.name))
+    if spec.name == "accounting_period_start":
+        render_kw["data-not-after"] = "accounting_period_end"
+        render_kw["data-not-after-message"] = _("The start may not be after the end of the "
+                                                "period.")
+    return render_kw
+
+
+def _initial_data(layout: Layout) -> dict:
+    data = {spec.name: spec.value_kind.to_form(spec.value_kind.load(layout.record.get(spec.name)))
+            for spec in layout.specs.values()}
+    for table in (layout.table, layout.items):
+        if table is not None and table.editable:
+            data[table.name] = initial_rows(table)
+    data["base_state"] = json.dumps(snapshot(layout), separators=(",", ":"))
+    return data

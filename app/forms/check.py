@@ -1,18 +1,33 @@
-"""Reading a submitted form: CSRF, parsing every input, the rules checked before sending.
+"""Checking a submitted form: parsing, rules before sending, upstream errors on inputs.
+
+Reading a submitted form: CSRF, parsing every input, the rules checked before sending.
 
 A field missing from the submitted data counts as unchanged (a crafted or partial POST cannot
 clear what it did not send); multi-selects and checkboxes carry an empty marker value so that
 "nothing chosen" is told apart from "not sent".
+
+Rules checked before anything is sent (the API checks them too; this keeps the round trip
+and shows the message on the right field): pairs together, start not after end, exchange rate,
+totals that add up (app/forms/totals.py).
+
+Upstream 400s onto the form: field messages on their inputs, row messages on their cells,
+the rest above the form. Nothing the user typed is lost: the form is re-rendered as submitted.
 """
+
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
+from flask import request
+from flask_babel import gettext
 from flask_babel import gettext as _
+from flask_babel import gettext as translate
 
 from app.forms.diff import base_rows, base_values
-from app.forms.rules import apply_rules
+from app.forms.registry import PAIRS
 from app.forms.tables import parse_rows
+from app.forms.totals import check_form_totals
 
 FALSE_WORDS = ("", "false", "0", "n", "no", "off")
 
@@ -87,8 +102,128 @@ def _parse_table(form, table) -> bool:
 
 
 def _table_sent(form, name: str) -> bool:
-    from flask import request
 
     prefix = f"{name}-"
     return any(key.startswith(prefix) for key in request.form)
 
+
+
+
+def apply_rules(form) -> bool:
+    """Run every rule; True when none complained."""
+    results = [rule(form) for rule in (pairs_together, period_order, exchange_rate,
+                                         check_form_totals)]
+    return all(results)
+
+
+def pairs_together(form) -> bool:
+    """vat_period_type + start, accounting period start + end: both filled or both empty."""
+    ok = True
+    for first, second in PAIRS:
+        if not (form.is_editable(first) and form.is_editable(second)):
+            continue
+        filled = {name: form.values.get(name) is not None for name in (first, second)}
+        if filled[first] != filled[second]:
+            empty, other = (first, second) if not filled[first] else (second, first)
+            form.add_error(empty, _("Fill in “%(other)s” as well, or leave both empty.",
+                                    other=form.layout.specs[other].label))
+            ok = False
+    return ok
+
+
+def period_order(form) -> bool:
+    """The accounting period may not start after it ends."""
+    start = form.values.get("accounting_period_start")
+    end = form.values.get("accounting_period_end")
+    if start and end and start > end and form.is_editable("accounting_period_start"):
+        form.add_error("accounting_period_start",
+                       _("The start may not be after the end of the period."))
+        return False
+    return True
+
+
+def default_currency_id(company: dict | None, catalogs: dict) -> int | None:
+    """The id of the company's default currency, from the currency catalogue."""
+    code = (company or {}).get("default_currency_name")
+    for item in catalogs.get("currencies") or []:
+        if code and item.get("code") == code:
+            return item.get("id")
+    return None
+
+
+def exchange_rate(form) -> bool:
+    """A currency other than the company's needs an actual exchange rate (not empty, not 1)."""
+    if "currency" not in form.layout.specs or not _rate_in_play(form):
+        return True
+    default = default_currency_id(form.layout.company, form.layout.catalogs)
+    currency, rate = form.values.get("currency"), form.values.get("exchange_rate")
+    if default is None or currency is None or currency == default:
+        return True
+    if rate is not None and rate != Decimal(1):
+        return True
+    target = "exchange_rate" if form.is_editable("exchange_rate") else "currency"
+    form.add_error(target, _("Enter the actual exchange rate: the currency is not %(code)s, "
+                             "the company's own.", code=form.layout.company.get(
+                                 "default_currency_name")))
+    return False
+
+
+def _rate_in_play(form) -> bool:
+    if form.layout.new:
+        return True
+    base = base_values(form)
+    return any(form.is_editable(name) and form.values.get(name) != base.get(name)
+               for name in ("currency", "exchange_rate"))
+
+
+
+
+GENERIC = "The accounting service did not accept the data sent."
+
+
+def _translated(message: str) -> str:
+    # Upstream messages that are also Bookdesk msgids (DRF's standard texts) get translated;
+    # any other text is shown as the upstream wrote it.
+    return translate(message)
+
+
+def apply_upstream(form, error) -> None:
+    """Distribute an app.upstream.ValidationError over the form."""
+    placed = False
+    for message in error.non_field_errors:
+        form.form_errors.append(_translated(message))
+        placed = True
+    for key, messages in error.field_errors.items():
+        _place(form, key, [_translated(m) for m in messages])
+        placed = True
+    if not placed:
+        form.form_errors.append(gettext(GENERIC))
+
+
+def _place(form, key: str, messages: list[str]) -> None:
+    head, _sep, rest = key.partition(".")
+    table = form.table(head)
+    if table is None:
+        for message in messages:
+            form.add_error(head, message)
+        return
+    index, _sep, column = rest.partition(".")
+    if not index.isdigit():
+        form.row_errors.setdefault(head, {}).setdefault(-1, []).extend(messages)
+        form.form_errors.extend(messages)
+        return
+    _place_cell(form, table, int(index), column or "non_field_errors", messages)
+
+
+def _place_cell(form, table, position: int, column: str, messages: list[str]) -> None:
+    rows = form.rows.get(table.name) or []
+    entry_index = rows[position].get("_entry", position) if position < len(rows) else position
+    entries = form[table.name].entries if table.editable else []
+    if column in table.editable and entry_index < len(entries):
+        cell = entries[entry_index][column]
+        cell.errors = [*cell.errors, *messages]
+        return
+    label = next((str(spec.label) for spec in table.columns if spec.name == column), None)
+    texts = [f"{label}: {m}" if label else m for m in messages]
+    form.row_errors.setdefault(table.name, {}).setdefault(entry_index, []).extend(texts)
+    form.form_errors.extend(texts if not entries else [])

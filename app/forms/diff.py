@@ -13,7 +13,7 @@ from typing import Any
 from flask_babel import gettext as _
 
 from app.forms.display import display_text
-from app.forms.fields import PAIRS
+from app.forms.registry import PAIRS
 from app.forms.tables import dump_rows, load_rows, rows_changed
 
 

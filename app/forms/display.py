@@ -1,15 +1,178 @@
-"""Read-only text for a field value: names for references, locale formats for money and dates."""
+"""How a field shows: select options, read-only reasons, display text, widgets, company settings.
+
+Select options from catalogues (cached lists) and from the record's own reference objects.
+
+Why a field is read-only, as far as the record says (booked, processed, synced, settings).
+
+Read-only text for a field value: names for references, locale formats for money and dates.
+
+WTForms fields for registry specs, with two widgets of our own: tag picker, partner picker.
+
+The company's settings (GET /2/company-info/), cached like a catalogue.
+
+Forms need them on every page (default currency, advanced accounting, enable_accounting_id,
+enable_vat_period); the cache keeps them to zero upstream calls on a warm page. Whoever
+changes the settings calls invalidate_settings(company_id).
+"""
+
 from __future__ import annotations
 
+import threading
 from typing import Any
 
+from cachetools import TLRUCache
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from markupsafe import Markup
+from wtforms import BooleanField, SelectField, SelectMultipleField, StringField, TextAreaField
+from wtforms.fields.choices import SelectChoice
+from wtforms.widgets import CheckboxInput, html_params
 
-from app.forms.choices import entry_label, ref_label
-from app.forms.kinds import ref_id
-from app.forms.registry import FieldSpec
+from app.forms.registry import FieldSpec, ref_id
 from app.identifiers import show_bank_account, show_tax_number
 from app.numbers import format_amount, format_date, format_number
+
+EMPTY_CHOICE = ("", "—")
+NEEDED = {"tags": "tags", "revenue_types": "revenue_types", "expense_types": "expense_types",
+          "vat_categories": "vat_categories", "ledger_numbers": "ledger_numbers",
+          "currencies": "currencies"}
+
+
+def catalog_names(specs) -> list[str]:
+    """The catalogues a set of specs chooses from (load them once, in parallel)."""
+    names = {spec.catalog.split(":")[0] for spec in specs if spec.catalog}
+    return sorted(name for name in names if name in NEEDED)
+
+
+def entry_label(catalog: str, item: dict) -> str:
+    """How a catalogue entry is named in a select."""
+    if catalog == "currencies":
+        return str(item.get("code") or item.get("name") or item.get("id"))
+    if catalog == "ledger_numbers" and item.get("code"):
+        return f"{item['code']} – {item.get('name') or ''}".strip(" –")
+    if catalog == "vat_categories" and item.get("vat_area") not in (None, "HU"):
+        return f"{item.get('name')} ({item['vat_area']})"
+    return str(item.get("name") or item.get("code") or item.get("id"))
+
+
+def catalog_choices(spec: FieldSpec, catalogs: dict[str, list]) -> list[tuple[str, str]]:
+    """(value, label) pairs for a reference field; static choices as they are."""
+    if spec.choices:
+        return [(str(value), label) for value, label in spec.choices]
+    if not spec.catalog:
+        return []
+    name, _sep, only_type = spec.catalog.partition(":")
+    items = [item for item in catalogs.get(name) or []
+             if not only_type or item.get("type") in (None, only_type)]
+    return [(str(item["id"]), entry_label(name, item)) for item in items if "id" in item]
+
+
+def select_choices(choices) -> list[SelectChoice]:
+    """WTForms options from (value, label) pairs; SelectChoice items pass as they are."""
+    return [choice if isinstance(choice, SelectChoice) else SelectChoice(str(choice[0]), choice[1])
+            for choice in choices or ()]
+
+
+def option_value(choice) -> str:
+    """The submitted value of an option, a SelectChoice or a (value, label) pair."""
+    return choice.value if isinstance(choice, SelectChoice) else choice[0]
+
+
+def with_current(choices: list, value: Any, label: Any) -> list:
+    """Keep a record's current value selectable even when the catalogue lacks it."""
+    if value in (None, "", []):
+        return choices
+    known = {option_value(choice) for choice in choices}
+    values = value if isinstance(value, list) else [value]
+    labels = label if isinstance(label, list) else [label]
+    extra = [(str(v), str(lab or _l("#%(id)s", id=v))) for v, lab in zip(values, labels,
+                                                                           strict=False)
+             if str(v) not in known]
+    return choices + extra
+
+
+def ref_label(value: Any) -> Any:
+    """The name carried by a detail record's reference object ({id, name|code})."""
+    if isinstance(value, list):
+        return [ref_label(item) for item in value]
+    if isinstance(value, dict):
+        return value.get("name") or value.get("code")
+    return None
+
+
+
+
+MANUAL_SOURCES = ("manual", "api", None, "")
+SETTING_SWITCHES = {"accounting_id": "enable_accounting_id",
+                    "vat_period_type": "enable_vat_period",
+                    "vat_period_started_at": "enable_vat_period"}
+ADVANCED_ONLY = ("vat_ledger_number_id", "company_vat_category_id", "vat_ledger_number",
+                 "company_vat_category")
+
+
+def record_state(record: dict) -> str | None:
+    """booked, processed, checked or None: the strongest lock the record reports."""
+    status = record.get("accounting_status")
+    if status == "booked" or record.get("booked"):
+        return "booked"
+    if status == "processed" or record.get("processed"):
+        return "processed"
+    if record.get("checked"):
+        return "checked"
+    return None
+
+
+def readonly_reason(record: dict, name: str, company: dict | None = None) -> str:
+    """The reason shown under a read-only field."""
+    switch = SETTING_SWITCHES.get(name)
+    if switch and company is not None and not company.get(switch):
+        return _("Switched off in the company settings.")
+    if name in ADVANCED_ONLY and company is not None and not company.get("advanced_accounting"):
+        return _("Applies under advanced accounting only.")
+    return record_reason(record)
+
+
+def record_reason(record: dict) -> str:
+    """The record-wide reason: its accounting state, else its source, else its type."""
+    state = record_state(record)
+    if state == "booked":
+        return _("Booked: no longer editable.")
+    if state == "processed":
+        return _("Processed in the accounting: no longer editable.")
+    if state == "checked":
+        return _("Checked: no longer editable.")
+    source = record.get("source")
+    if source not in MANUAL_SOURCES:
+        return _("Synced from %(source)s: kept as the integration sent it.", source=source)
+    return _("Not editable on this kind of document.")
+
+
+def lock_summary(record: dict) -> str | None:
+    """One sentence for the top of a form when the record is locked (wholly or partly), else None.
+
+    A lock that leaves fields in the record's editable_fields only freezes some of them.
+    """
+    state, source = record_state(record), record.get("source")
+    if not state and source in MANUAL_SOURCES:
+        return None
+    if not record.get("editable_fields"):
+        return record_reason(record)
+    if state == "booked":
+        return _("Booked: some fields can no longer change.")
+    if state == "processed":
+        return _("Processed in the accounting: some fields can no longer change.")
+    if state == "checked":
+        return _("Checked: some fields can no longer change.")
+    return _("Synced from %(source)s: some fields are kept as the integration sent them.",
+             source=source)
+
+
+def truthy(value: Any) -> bool:
+    """A filled value: not None, not empty text, not an empty list."""
+    return value not in (None, "", [], {})
+
+
+
 
 EMPTY = "—"
 
@@ -69,3 +232,151 @@ def display_text(spec: FieldSpec, raw: Any, record: dict, catalogs: dict) -> str
     if kind == "choice":
         return next((str(label) for value, label in spec.choices if value == raw), str(raw))
     return str(raw)
+
+
+
+
+SEARCH_PLACEHOLDER = _l("Search by name or tax number…")
+
+
+class RequiredFlag:
+    """Marks a field required (asterisk, `required` attribute); the check itself is ours."""
+
+    field_flags = {"required": True}
+
+    def __call__(self, form, field) -> None:
+        return None
+
+
+def params(**attrs) -> Markup:
+    """HTML attributes as safe markup (html_params escapes every name and value)."""
+    return html_params(**attrs)
+
+
+class TagPicker:
+    """A drop-down of checkboxes (native <details>): dense in tables, no JavaScript needed."""
+
+    def __call__(self, field, **kwargs) -> Markup:
+        kwargs.pop("required", None)
+        css = " ".join(c for c in ("picker", kwargs.pop("class_", ""), kwargs.pop("class", ""))
+                       if c)
+        choices = list(field.iter_choices())
+        summary = ", ".join(str(label) for _v, label, selected, _r in choices if selected)
+        options = Markup("").join(
+            Markup('<label class="picker__option"><input {}> {}</label>').format(
+                params(type="checkbox", name=field.name, value=value, checked=selected), label)
+            for value, label, selected, _r in choices)
+        if not choices:
+            options = Markup('<p class="picker__empty">{}</p>').format(_l("No options"))
+        return Markup(
+            '<details {} data-picker><summary class="picker__summary" aria-label="{}">{}'
+            '</summary><div class="picker__options">{}</div>{}</details>').format(
+            params(id=field.id, class_=css, **kwargs), field.label.text, summary or "—",
+            options, marker(field))
+
+
+def marker(field) -> Markup:
+    """An empty hidden value after the inputs: "nothing chosen" is then told from "not sent"."""
+    return Markup("<input {}>").format(params(type="hidden", name=field.name, value=""))
+
+
+class MarkedCheckbox(CheckboxInput):
+    """A checkbox followed by its marker (the marker comes second: BooleanField reads the
+    first value)."""
+
+    def __call__(self, field, **kwargs) -> Markup:
+        return super().__call__(field, **kwargs) + marker(field)
+
+
+class PartnerPicker:
+    """A select of partners plus a search box that refills it through htmx."""
+
+    def __call__(self, field, **kwargs) -> Markup:
+        url = kwargs.pop("data-search-url", None)
+        kwargs.pop("required", None)
+        select = field.widget_select(field, **kwargs)
+        if not url:
+            return select
+        search = params(
+            type="search", form="no-form", name="partner_q", class_="field__input picker__search",
+            placeholder=SEARCH_PLACEHOLDER, aria_label=_l("Search partners"), autocomplete="off",
+            **{"hx-get": url, "hx-trigger": "input changed delay:300ms, search",
+               "hx-target": f"#{field.id}", "hx-swap": "innerHTML"})
+        return Markup('<div class="partner-picker"><input {}>{}</div>').format(search, select)
+
+
+class PartnerField(SelectField):
+    """A SelectField rendered with the partner picker."""
+
+    widget = PartnerPicker()
+    widget_select = SelectField.widget
+
+
+def make_field(spec: FieldSpec, choices: list | None = None, label: Any = None,
+               render_kw: dict | None = None):
+    """An unbound WTForms field for a spec (values stay raw; kinds parse them)."""
+    kw: dict[str, Any] = {"label": label if label is not None else spec.label,
+                          "description": spec.help or "",
+                          "validators": [RequiredFlag()] if spec.required else [],
+                          "render_kw": dict(render_kw or {})}
+    widget = spec.widget_name
+    if widget in ("select", "partner"):
+        cls = PartnerField if widget == "partner" else SelectField
+        return cls(choices=select_choices(choices), validate_choice=False, **kw)
+    if widget == "multi":
+        return SelectMultipleField(choices=select_choices(choices), validate_choice=False,
+                                   widget=TagPicker(), **kw)
+    if widget == "checkbox":
+        return BooleanField(widget=MarkedCheckbox(), **kw)
+    if spec.max_length:
+        kw["render_kw"].setdefault("maxlength", spec.max_length)
+    kw["render_kw"].update(_input_attrs(widget))
+    return (TextAreaField if widget == "textarea" else StringField)(**kw)
+
+
+def _input_attrs(widget: str) -> dict:
+    if widget == "date":
+        return {"type": "date"}
+    if widget == "decimal":
+        return {"inputmode": "decimal", "autocomplete": "off"}
+    return {}
+
+
+
+
+PATH = "/2/company-info/"
+_lock = threading.Lock()
+# Each entry lives for its client's catalog_ttl, stored with it; at most 512 scopes are kept.
+_settings: TLRUCache = TLRUCache(512, ttu=lambda _key, entry, now: now + entry[0])
+_generations: dict[str, int] = {}
+
+
+def company_settings(api) -> dict:
+    """The company object (GET /2/company-info/), from cache while fresh (the catalogue TTL)."""
+    key = api.scope
+    with _lock:
+        entry = _settings.get(key)
+        generation = _generations.get(key[1], 0)
+    if entry is not None:
+        return dict(entry[1])
+    info = api.get(PATH) or {}
+    with _lock:
+        # An invalidate_settings() during this read must win: store only if none came.
+        if api.catalog_ttl > 0 and _generations.get(key[1], 0) == generation:
+            _settings[key] = (api.catalog_ttl, dict(info))
+    return dict(info)
+
+
+def invalidate_settings(company_id) -> None:
+    """Forget a company's cached settings (after Bookdesk changed them)."""
+    company = str(company_id)
+    with _lock:
+        _generations[company] = _generations.get(company, 0) + 1
+        for key in [k for k in _settings if k[1] == company]:
+            _settings.pop(key, None)
+
+
+def clear_settings() -> None:
+    """Forget every cached company (tests)."""
+    with _lock:
+        _settings.clear()

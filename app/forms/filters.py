@@ -23,7 +23,9 @@ from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from werkzeug.datastructures import MultiDict
 from wtforms import Field, SelectField
+from wtforms.fields.choices import SelectChoice
 
+from app.forms.display import option_value
 from app.numbers import InputError, parse_amount, parse_date
 from app.params import arg_int, arg_page, whole
 
@@ -52,8 +54,10 @@ class ListFilterForm(FlaskForm):
 
 def date_field_select() -> SelectField:
     """The select of which document date a date range filters on."""
-    return SelectField(_l("Date"), choices=[("issued_at", _l("Issue date")), (
-        "fulfilled_at", _l("Fulfilment date")), ("due_at", _l("Due date"))])
+    return SelectField(_l("Date"), choices=[
+        SelectChoice("issued_at", _l("Issue date")),
+        SelectChoice("fulfilled_at", _l("Fulfilment date")),
+        SelectChoice("due_at", _l("Due date"))])
 
 
 def date_field_of(field: Field) -> str:
@@ -79,7 +83,7 @@ def page_size(args: MultiDict) -> int:
 
 def choice(field: SelectField) -> str | None:
     """The select's value when it is one of its choices, else None."""
-    return field.data if field.data in {value for value, _label in field.choices} else None
+    return field.data if field.data in {option_value(c) for c in field.choices} else None
 
 
 def days(pairs: Iterable[tuple[Field, str]], params: dict, date_field: str) -> bool:

@@ -1,23 +1,33 @@
-"""Editable row tables (assignments, line items): columns from editable_fields, rows by id.
+"""Row tables of a form and their template views.
+
+Editable row tables (assignments, line items): columns from editable_fields, rows by id.
 
 A table whose amount columns are read-only has fixed rows (the API then only lets some
 columns change); otherwise rows can be added and removed. Read-only cells always come from the
 record, never from the submitted form.
+
+Table views for templates and the no-JavaScript add/remove row buttons.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
+from flask import request
 from flask_babel import lazy_gettext as _l
 from wtforms import FieldList, Form, FormField, HiddenField
 
-from app.forms.choices import EMPTY_CHOICE, catalog_choices, ref_label, with_current
-from app.forms.display import display_text
-from app.forms.kinds import ref_id
-from app.forms.readonly import truthy
-from app.forms.registry import FieldSpec, spec_for
-from app.forms.widgets import make_field
+from app.forms.display import (
+    EMPTY_CHOICE,
+    catalog_choices,
+    display_text,
+    make_field,
+    ref_label,
+    truthy,
+    with_current,
+)
+from app.forms.registry import FieldSpec, ref_id, spec_for
 
 TEMPLATE_INDEX = "__index__"
 REQUIRED_MSG = _l("This field is required.")
@@ -195,3 +205,60 @@ def rows_changed(table: Table, before: list[dict], after: list[dict]) -> bool:
         return True
     return any(not spec.value_kind.same(old.get(spec.name), new.get(spec.name))
                for old, new in zip(before, after, strict=True) for spec in table.columns)
+
+
+
+
+OP_FIELD = "table_op"
+
+
+@dataclass
+class RowView:
+    """One table row: its form entry (None when read-only), cells and row-level errors."""
+
+    entry: Any
+    cells: list[tuple[FieldSpec, Any, str]]
+    errors: list[str] = field(default_factory=list)
+
+
+def table_rows(form, name: str) -> list:
+    """RowViews of a table: entries matched to the record's rows by id (or position)."""
+    table = form.table(name)
+    if table is None:
+        return []
+    errors = form.row_errors.get(name, {})
+    if not table.editable:
+        return [RowView(None, [(spec, None, table.display(spec, row)) for spec in table.columns],
+                        errors.get(index, [])) for index, row in enumerate(table.rows)]
+    views = []
+    for index, entry in enumerate(form[name].entries):
+        original = _original(table, entry, index)
+        cells = [(spec, entry[spec.name] if spec.name in table.editable else None,
+                  table.display(spec, original)) for spec in table.columns]
+        views.append(RowView(entry, cells, errors.get(index, [])))
+    return views
+
+
+def _original(table: Table, entry, index: int) -> dict | None:
+    if table.fixed:
+        return table.rows[index] if index < len(table.rows) else None
+    try:
+        return table.row_by_id(ref_id(entry["id"].data))
+    except ValueError:
+        return None
+
+
+def table_op(form) -> bool:
+    """`add:<table>` appends a blank row, `remove:<table>:<index>` drops one; re-render."""
+    op = request.form.get(OP_FIELD, "") if request.method == "POST" else ""
+    action, _sep, rest = op.partition(":")
+    name, _sep, index = rest.partition(":")
+    table = form.table(name)
+    if action not in ("add", "remove") or table is None or table.fixed or not table.editable:
+        return False
+    rows = form[name]
+    if action == "add":
+        rows.append_entry()
+    elif index in map(str, range(len(rows.entries))):
+        rows.entries.pop(int(index))
+    return True

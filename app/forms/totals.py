@@ -2,7 +2,7 @@
 form with amounts passes before anything is sent.
 
 One sheet (the header's net / VAT / gross and the categorisation rows with their VAT category)
-is checked the same way from a submitted form (app.forms.rules runs `check_form_totals`) and
+is checked the same way from a submitted form (app.forms.check runs `check_form_totals`) and
 from the live request the page sends while the user types (app/forms/totals_page.py), so the
 page can never show a total the submit would refuse, nor the reverse.
 
@@ -22,8 +22,11 @@ from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
+from flask import request
 from flask_babel import gettext as _
 
+from app.forms.diff import base_rows, base_values
+from app.forms.tables import load_rows
 from app.numbers import WHOLE_CURRENCIES, amount_places, format_amount, format_number
 
 AMOUNTS = ("net_amount", "vat_amount", "gross_amount")
@@ -204,7 +207,7 @@ def _negative(value: Any) -> bool:
         return False
 
 
-# --- A submitted form (app.forms.rules) -------------------------------------------------------
+# --- A submitted form (app.forms.check) -------------------------------------------------------
 
 def form_rules(form) -> Rules:
     """The rules of a built form: its currency and the sign its document type allows."""
@@ -218,8 +221,6 @@ def form_rules(form) -> Rules:
 
 def form_sheet(form) -> Sheet:
     """The sheet of a checked form (form.values and form.rows filled)."""
-    from app.forms.diff import base_rows, base_values
-    from app.forms.tables import load_rows
 
     header = {name: form.values.get(name) for name in AMOUNTS if form.is_editable(name)}
     base = base_values(form)
@@ -252,7 +253,6 @@ def check_form_totals(form) -> bool:
 def _follow_page(form, sheet: Sheet, rates: dict, rules: Rules) -> None:
     """Cells the page computed (totals_auto) and the user left alone follow their sources, as
     they would have had the page's last answer come before the submit."""
-    from flask import request
 
     auto = read_json(request.form.get("totals_auto"))
     free = {cell for cell, field in cell_fields(form).items()

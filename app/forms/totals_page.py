@@ -12,8 +12,7 @@ import re
 from decimal import Decimal
 from typing import Any
 
-from app.forms.kinds import ref_id
-from app.forms.registry import spec_for
+from app.forms.registry import ref_id, spec_for
 from app.forms.totals import (
     AMOUNTS,
     EITHER,

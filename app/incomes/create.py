@@ -12,8 +12,8 @@ from decimal import Decimal
 from flask import g
 
 from app.forms import ITEM_FIELDS
-from app.forms.kinds import ref_id
-from app.forms.rules import default_currency_id
+from app.forms.check import default_currency_id
+from app.forms.registry import ref_id
 from app.incomes import upstream
 from app.numbers import to_decimal
 

@@ -14,6 +14,7 @@ from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 from wtforms import SelectField, StringField
 
+from app.forms.display import PartnerField
 from app.forms.filters import (
     ANY,
     ListFilterForm,
@@ -27,7 +28,6 @@ from app.forms.filters import (
     page_number,
     page_size,
 )
-from app.forms.widgets import PartnerField
 from app.incomes.labels import PAID_STATUS, TYPES
 
 # Columns GET /1/incomes can order by (sandbox incomes_filters.ORDERING; DRF `ordering`).

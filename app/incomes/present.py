@@ -7,8 +7,7 @@ from typing import Any
 from flask_babel import lazy_gettext as _l
 
 from app.forms import INCOME_ASSIGNMENT_FIELDS, display_text, spec_for
-from app.forms.display import currency_code
-from app.forms.readonly import truthy
+from app.forms.display import currency_code, truthy
 from app.forms.registry import group_label
 from app.numbers import format_number
 

@@ -5,8 +5,8 @@ from dataclasses import dataclass, field
 
 from flask_babel import gettext as _
 
-from app.cells import Amount, Days, Words, amount
 from app.incomes import labels
+from app.templating import Amount, Days, Words, amount
 
 
 @dataclass(slots=True)

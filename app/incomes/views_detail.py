@@ -6,12 +6,12 @@ from functools import partial
 from flask import abort, flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
-from app import page_budget
 from app.errors import lost_write_response
-from app.htmx import redirect_to
 from app.incomes import bp, present, upstream
 from app.incomes.labels import can_storno, cancel_state, is_storno
+from app.templating import redirect_to
 from app.upstream import RateLimited, Unavailable, ValidationError
+from app.upstream import parallel as page_budget
 
 
 def load(income_id: int, names=upstream.DETAIL_CATALOGS) -> tuple[dict, dict, dict]:

@@ -11,15 +11,15 @@ from __future__ import annotations
 from flask import flash, g, make_response, render_template, request, url_for
 from flask_babel import gettext as _
 
-from app import page_budget
 from app.errors import lost_write_response
 from app.forms import build_edit_form
 from app.forms.totals_page import live
-from app.htmx import redirect_to, trigger
 from app.incomes import bp, upstream
 from app.incomes.views_detail import cancel_context, extras
 from app.numbers import format_date
+from app.templating import redirect_to, trigger
 from app.upstream import RateLimited, Unavailable, ValidationError, catalog
+from app.upstream import parallel as page_budget
 
 TOTALS_CATALOGS = ("currencies", "vat_categories")
 

@@ -8,11 +8,11 @@ from flask_babel import gettext as _
 
 from app.csv_export import EXPORT_PAGE_SIZE, csv_body, csv_response
 from app.forms.filters import filter_args
-from app.htmx import is_htmx, render
 from app.incomes import bp, upstream
 from app.incomes import export as columns
 from app.incomes.filters import api_params, filter_form, list_query, read_params
 from app.incomes.rows import list_rows
+from app.templating import is_htmx, render
 from app.upstream import Page, ValidationError, catalog
 
 

@@ -5,11 +5,11 @@ from flask import flash, g, render_template, request, url_for
 from flask_babel import gettext as _
 
 from app.errors import lost_write_response
-from app.htmx import redirect_to, render
 from app.once import Recovery, create_once
 from app.params import arg_page
 from app.partners import bp, upstream
 from app.partners.form import PartnerForm, initial
+from app.templating import redirect_to, render
 from app.upstream import Page, RateLimited, Unavailable, ValidationError
 
 

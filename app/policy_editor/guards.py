@@ -4,9 +4,9 @@ from __future__ import annotations
 from flask import abort, flash, url_for
 from flask_babel import gettext as _
 
-from app.htmx import redirect_to
 from app.params import whole
 from app.policy_editor.rules import SECTIONS
+from app.templating import redirect_to
 
 
 def target(values) -> tuple[str, int | None]:

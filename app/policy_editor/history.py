@@ -9,9 +9,8 @@ from sqlalchemy import select
 from app.params import whole
 from app.policies import diff_configs
 from app.store.db import store_session
-from app.store.identity import Actor
+from app.store.history import Actor, add_version, get_version, latest_version, list_versions
 from app.store.models import PolicyVersion
-from app.store.policy_history import add_version, get_version, latest_version, list_versions
 
 FOUND = "found"
 DELETE = "delete"

@@ -6,7 +6,7 @@ from functools import partial
 from app.policies import LEDGER_NUMBERS, REVENUE_TYPES, TAGS, names_in_config
 from app.policy_editor.refs import Catalogs
 from app.upstream import NotFound, catalog, run_parallel
-from app.upstream.bodies import detail_text
+from app.upstream.responses import detail_text
 
 COMPANY_INFO = "/2/company-info/"
 UPDATE = "/2/company-info/update/{company_id}/"

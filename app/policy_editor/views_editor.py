@@ -5,11 +5,11 @@ from flask import flash, g, request, url_for
 from flask_babel import gettext as _
 
 from app.auth import current_actor
-from app.htmx import is_htmx, redirect_to, render
 from app.policy_editor import bp, drafts, rules
 from app.policy_editor.cards import editor_model
 from app.policy_editor.guards import editor_url, refuse_if_readonly, refuse_if_stale, target
 from app.policy_editor.state import load_state, update_draft
+from app.templating import is_htmx, redirect_to, render
 
 LIST_ACTIONS = {
     "move-up": lambda config, section, index: rules.move_rule(config, section, index, -1),

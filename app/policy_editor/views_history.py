@@ -4,13 +4,13 @@ from __future__ import annotations
 from flask import abort, flash, g, render_template, request, url_for
 from flask_babel import gettext as _
 
-from app.htmx import redirect_to
 from app.policies import diff_configs
 from app.policy_editor import bp, history
 from app.policy_editor.cards import editor_model
 from app.policy_editor.guards import refuse_if_readonly, refuse_if_stale
 from app.policy_editor.limits import limit_problems
 from app.policy_editor.state import all_problems, load_state, update_draft
+from app.templating import redirect_to
 
 
 @bp.get("/history")

@@ -6,7 +6,6 @@ from functools import partial
 
 from flask import g, request
 
-from app.htmx import render
 from app.params import arg_int
 from app.policies import has_errors
 from app.policy_editor import bp
@@ -20,6 +19,7 @@ from app.policy_editor.preview import (
 )
 from app.policy_editor.state import load_state
 from app.policy_editor.stored import editor_data, editor_tasks
+from app.templating import render
 from app.upstream import run_parallel
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 from flask import abort, flash, request
 from flask_babel import gettext as _
 
-from app.htmx import is_htmx, redirect_to, render
 from app.policy_editor import bp
 from app.policy_editor.editing import open_edit, posted_edit
 from app.policy_editor.guards import (
@@ -17,6 +16,7 @@ from app.policy_editor.guards import (
 from app.policy_editor.limits import limit_problems
 from app.policy_editor.rules import RuleNotFound
 from app.policy_editor.state import load_state, update_draft
+from app.templating import is_htmx, redirect_to, render
 
 
 @bp.route("/rule", methods=["GET", "POST"])

@@ -6,7 +6,6 @@ from flask_babel import gettext as _
 
 from app.auth import current_actor
 from app.errors import lost_write_response
-from app.htmx import redirect_to
 from app.policies import has_errors
 from app.policy_editor import bp, drafts
 from app.policy_editor.cards import editor_model, flat_problems
@@ -14,6 +13,7 @@ from app.policy_editor.guards import refuse_if_readonly, refuse_if_stale
 from app.policy_editor.history import DELETE, record_found, record_landed, record_save
 from app.policy_editor.state import load_state
 from app.policy_editor.stored import forget_created_records, refusal_text, save_stored
+from app.templating import redirect_to
 from app.upstream import PermissionDenied, RateLimited, Unavailable, ValidationError
 
 

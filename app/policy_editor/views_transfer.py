@@ -4,7 +4,6 @@ from __future__ import annotations
 from flask import abort, g, render_template, request, url_for
 from flask_babel import gettext as _
 
-from app.htmx import redirect_to
 from app.params import arg_choice
 from app.policies import diff_configs
 from app.policy_editor import bp, history
@@ -19,6 +18,7 @@ from app.policy_editor.transfer import (
     file_name,
     read_upload,
 )
+from app.templating import redirect_to
 
 EXPORTS = ("stored", "draft", "version")
 

@@ -20,7 +20,7 @@ from app.params import whole
 from app.review import compare
 from app.review.actions import DONE, NOT_DONE, write
 from app.review.values import state
-from app.store.review_log import record_action
+from app.store.history import record_action
 from app.upstream import PermissionDenied, UpstreamError, ValidationError, run_parallel
 
 MAX_BULK = 500

@@ -17,6 +17,7 @@ from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 from wtforms import BooleanField, SelectField, StringField
 
+from app.forms.display import PartnerField
 from app.forms.filters import (
     ANY,
     ListFilterForm,
@@ -30,7 +31,6 @@ from app.forms.filters import (
     page_number,
     page_size,
 )
-from app.forms.widgets import PartnerField
 from app.incomes.filters import ordering as income_ordering
 
 QUEUE = {"needs_review": "true", "review_done": "false"}

@@ -11,7 +11,6 @@ from functools import partial
 
 from flask import g, request, url_for
 
-from app import page_budget
 from app.auth import current_actor
 from app.incomes.upstream import FORM_CATALOGS, base_reads, catalogs_of
 from app.review import compare, prefetch, queue, screen, walk
@@ -19,7 +18,8 @@ from app.review.document import describe
 from app.review.filters import Filters, parse
 from app.review.log_view import last_undoable
 from app.review.reasons import Context, reasons
-from app.upstream.pagination import id_names
+from app.upstream import parallel as page_budget
+from app.upstream.responses import id_names
 
 LOOKAHEAD = 2
 

@@ -9,7 +9,7 @@ from flask_babel import lazy_gettext as _l
 from app.review.compare import describe, label
 from app.review.undo import can_undo
 from app.review.values import STATE_KEYS
-from app.store.review_log import recent_actions
+from app.store.history import recent_actions
 
 LABELS = {"done": _l("Done"), "save_done": _l("Saved and done"), "skip": _l("Skipped"),
           "bulk_done": _l("Bulk: marked done"), "undo": _l("Undo"),

@@ -5,10 +5,10 @@ from dataclasses import dataclass, field
 
 from flask_babel import lazy_gettext as _l
 
-from app.cells import Amount, Days, Words, amount
 from app.incomes import labels
 from app.review import compare
 from app.review.reasons import LABELS, Context, reasons
+from app.templating import Amount, Days, Words, amount
 
 SELECT = _l("Select %(number)s")
 

@@ -13,7 +13,7 @@ from app.forms.diff import base_rows, base_values
 from app.forms.tables import rows_changed
 from app.review.compare import ref
 from app.review.values import ROW_KEYS, payload_row
-from app.upstream.pagination import id_names
+from app.upstream.responses import id_names
 
 FIELDS = ("tags", "note")
 ASSIGNMENT_FIELDS = ("revenue_type", "net_amount", "gross_amount", "tags", "job_number",

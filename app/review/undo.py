@@ -19,7 +19,7 @@ from app.review import bulk
 from app.review.actions import write
 from app.review.bulk import _message
 from app.review.values import STATE_KEYS, stands
-from app.store.review_log import mark_undone
+from app.store.history import mark_undone
 from app.upstream import NotFound, PermissionDenied, UpstreamError
 
 UNDOABLE = ("done", "save_done", "bulk_done", "skip")

@@ -5,14 +5,14 @@ from flask import abort, flash, g, render_template, request, url_for
 from flask_babel import gettext as _
 
 from app.auth import current_actor
-from app.htmx import is_htmx, redirect_to
 from app.incomes.upstream import FORM_CATALOGS, settings_and_catalogs
 from app.nav import safe_next
 from app.params import whole
 from app.review import bp, flow, log_view, prefetch, screen, walk
 from app.review.undo import can_undo, undo
 from app.review.views_screen import _show
-from app.store.review_log import get_action, recent_actions
+from app.store.history import get_action, recent_actions
+from app.templating import is_htmx, redirect_to
 
 PAGE = 100
 

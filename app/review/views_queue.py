@@ -6,14 +6,14 @@ from functools import partial
 from flask import flash, g, request, url_for
 from flask_babel import gettext as _
 
-from app import page_budget
 from app.auth import current_actor
-from app.htmx import redirect_to, render
 from app.review import bp, bulk, compare, flow, prefetch, queue, required, walk
 from app.review.log_view import last_undoable
 from app.review.reasons import Context
 from app.review.rows import queue_rows
+from app.templating import redirect_to, render
 from app.upstream import ValidationError
+from app.upstream import parallel as page_budget
 
 
 @bp.get("/")

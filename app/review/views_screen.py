@@ -9,9 +9,9 @@ from flask_babel import gettext as _
 from app.auth import current_actor
 from app.errors import lost_write_response
 from app.expenses.files import file_response
-from app.htmx import is_htmx, redirect_to, render
 from app.incomes import upstream as income_upstream
 from app.review import actions, bp, compare, flow, prefetch, required, screen, walk
+from app.templating import is_htmx, redirect_to, render
 from app.upstream import RateLimited, Unavailable, UpstreamError, ValidationError
 
 

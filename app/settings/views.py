@@ -5,8 +5,8 @@ from flask import flash, g, render_template, url_for
 from flask_babel import gettext as _
 
 from app.errors import lost_write_response
-from app.htmx import redirect_to
 from app.settings import bp, company
+from app.templating import redirect_to
 from app.upstream import PermissionDenied, RateLimited, Unavailable, ValidationError
 
 

@@ -1,16 +1,180 @@
-"""Engine, sessions and Flask wiring for Bookdesk's own database."""
+"""The store's database: engine, migrations to head, per-request sessions.
+
+Engines for the store: SQLite tuned for several web workers, anything else as given.
+
+Run the store's Alembic migrations to head, safely when several processes start at once.
+
+To add a migration after changing models.py:
+    .venv/bin/python -c "from app.store.migrate import new_revision; new_revision('what changed')"
+then review the generated file in app/store/migrations/versions/.
+
+Engine, sessions and Flask wiring for Bookdesk's own database.
+"""
 
 from __future__ import annotations
 
 import os
+import sqlite3
+import tempfile
+import threading
+import time
+import zlib
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from flask import Flask, current_app, g
-from sqlalchemy import Engine
+from sqlalchemy import URL, Connection, Engine, create_engine, event, text
+from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.pool import NullPool, StaticPool
 
-from app.store.engine import is_sqlite_memory, make_engine
-from app.store.migrate import upgrade_to_head
+from app.store.models import Base
+
+SQLITE_BUSY_TIMEOUT_MS = 30_000
+
+
+def is_sqlite_memory(url: URL) -> bool:
+    """Tell whether url names an in-memory SQLite database."""
+    return url.get_backend_name() == "sqlite" and url.database in (None, "", ":memory:")
+
+
+def make_engine(url: str | URL) -> Engine:
+    """Create an engine for url; SQLite gets WAL, a busy timeout and cross-thread use."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite":
+        return create_engine(parsed, pool_pre_ping=True)
+    memory = is_sqlite_memory(parsed)
+    if not memory:
+        os.makedirs(os.path.dirname(os.path.abspath(parsed.database)), exist_ok=True)
+    engine = create_engine(
+        parsed,
+        connect_args=_sqlite_connect_args(),
+        # One shared connection is the only way threads see the same in-memory database.
+        poolclass=StaticPool if memory else None,
+    )
+    event.listen(engine, "connect", sqlite_pragmas)
+    return engine
+
+
+def make_sqlite_locking_engine(url: URL) -> Engine:
+    """Create a SQLite engine whose transactions take the write lock at BEGIN."""
+    engine = create_engine(url, poolclass=NullPool, connect_args=_sqlite_connect_args())
+
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_conn: Any, record: Any) -> None:
+        sqlite_pragmas(dbapi_conn, record)
+        # Let SQLAlchemy emit BEGIN itself, so DDL runs inside the transaction too.
+        dbapi_conn.isolation_level = None
+
+    @event.listens_for(engine, "begin")
+    def _begin(conn: Any) -> None:
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+    return engine
+
+
+def _sqlite_connect_args() -> dict[str, Any]:
+    return {"check_same_thread": False, "timeout": SQLITE_BUSY_TIMEOUT_MS / 1000}
+
+
+def sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    """Set the per-connection SQLite pragmas the store relies on."""
+    cursor = dbapi_conn.cursor()
+    cursor.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}")
+    # WAL lets readers run while a worker writes; NORMAL sync is safe under WAL.
+    _set_wal(cursor)
+    cursor.execute("PRAGMA synchronous = NORMAL")
+    cursor.close()
+
+
+def _set_wal(cursor: Any) -> None:
+    # Switching a fresh file to WAL can fail with "database is locked" at once, without the busy
+    # handler, while another process switches it too: retry within the busy timeout.
+    deadline = time.monotonic() + SQLITE_BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+
+
+
+
+MIGRATIONS_DIR = Path(__file__).parent / "migrations"
+# Any fixed 64-bit number works; deriving it from a name keeps it recognisable in pg_locks.
+ADVISORY_LOCK_ID = zlib.crc32(b"bookdesk.store.migrations")
+# Alembic's `context` is a module-global proxy, so two threads must never migrate at once.
+_THREAD_LOCK = threading.Lock()
+
+
+def alembic_config() -> Config:
+    """Return an Alembic Config for the migrations shipped inside this package."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    return config
+
+
+def head_revision() -> str | None:
+    """Return the newest revision id of the shipped migrations."""
+    return ScriptDirectory.from_config(alembic_config()).get_current_head()
+
+
+def current_revision(engine: Engine) -> str | None:
+    """Return the revision the database is at (None when never migrated)."""
+    with engine.connect() as conn:
+        return MigrationContext.configure(conn).get_current_revision()
+
+
+def upgrade_to_head(engine: Engine) -> None:
+    """Migrate the engine's database to head in one transaction, holding a migration lock."""
+    migration_engine = _migration_engine(engine)
+    try:
+        with _THREAD_LOCK, migration_engine.begin() as conn:
+            _take_lock(conn)
+            config = alembic_config()
+            config.attributes["connection"] = conn
+            command.upgrade(config, "head")
+    finally:
+        if migration_engine is not engine:
+            migration_engine.dispose()
+
+
+def new_revision(message: str) -> None:
+    """Autogenerate a revision from the models' difference to a scratch database at head."""
+    with tempfile.TemporaryDirectory() as scratch:
+        engine = make_engine(f"sqlite:///{scratch}/scratch.db")
+        upgrade_to_head(engine)
+        with engine.begin() as conn:
+            config = alembic_config()
+            config.attributes["connection"] = conn
+            command.revision(config, message=message, autogenerate=True)
+        engine.dispose()
+
+
+def _migration_engine(engine: Engine) -> Engine:
+    """Return the engine to migrate with: on a SQLite file, one that locks at BEGIN."""
+    if engine.dialect.name != "sqlite" or is_sqlite_memory(engine.url):
+        return engine
+    # BEGIN IMMEDIATE makes a second starting process wait, then find the schema at head.
+    return make_sqlite_locking_engine(engine.url)
+
+
+def _take_lock(conn: Connection) -> None:
+    """Serialise concurrent migrators on PostgreSQL (released at commit)."""
+    if conn.dialect.name == "postgresql":
+        conn.execute(text("SELECT pg_advisory_xact_lock(:id)"), {"id": ADVISORY_LOCK_ID})
+
+
+
 
 EXTENSION = "bookdesk.store"
 _G_SESSION = "bookdesk_store_session"
@@ -36,13 +200,14 @@ def make_store(url: str) -> Store:
     return Store(engine, sessionmaker(engine, expire_on_commit=False))
 
 
-def init_app(app: Flask) -> Store:
-    """Open the store from DATABASE_URL, migrate it to head and wire per-request sessions."""
+def init_app(app: Flask, *, on_open: Iterable[Callable[..., Any]] = ()) -> Store:
+    """Open the store from DATABASE_URL, migrate it to head and wire per-request sessions;
+    each `on_open(session=...)` runs once on the fresh store (house-keeping)."""
     url = app.config.get("DATABASE_URL") or default_url(app.instance_path)
     store = make_store(url)
     app.extensions[EXTENSION] = store
     app.teardown_appcontext(_close_session)
-    _purge_expired_keys(store)
+    _on_open(store, on_open)
     # Workers forked after start-up (gunicorn --preload) must not share these connections;
     # an in-memory database lives only in its one connection, so it is kept.
     if not is_sqlite_memory(store.engine.url):
@@ -50,18 +215,14 @@ def init_app(app: Flask) -> Store:
     return store
 
 
-def _purge_expired_keys(store: Store) -> None:
-    # Imported here: idempotency builds on this module.
-    from app.store.idempotency import purge_expired
-
-    with store.sessions() as session:
-        purge_expired(session=session)
+def _on_open(store: Store, hooks: Iterable[Callable[..., Any]]) -> None:
+    for hook in hooks:
+        with store.sessions() as session:
+            hook(session=session)
 
 
 def clear_records(store: Store) -> None:
     """Delete every row of Bookdesk's own records: form keys, review log, policy history."""
-    from app.store.models import Base
-
     with store.sessions.begin() as session:
         for table in reversed(Base.metadata.sorted_tables):
             session.execute(table.delete())

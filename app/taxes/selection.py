@@ -4,9 +4,9 @@ from __future__ import annotations
 from flask import flash, request, url_for
 from flask_babel import gettext as _
 
-from app.htmx import redirect_to
 from app.nav import safe_next
 from app.params import small_int
+from app.templating import redirect_to
 
 MAX_SELECTED = 500
 

@@ -5,11 +5,11 @@ from flask import flash, g, render_template, request
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
-from app.htmx import redirect_to
 from app.taxes import edit as grid
 from app.taxes import present, refusals, upstream
 from app.taxes.kinds import Kind
 from app.taxes.selection import back_url, nothing_selected, selected_ids
+from app.templating import redirect_to
 from app.upstream import ValidationError
 
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 from flask import g, request
 from flask_babel import gettext as _
 
-from app.htmx import render
 from app.taxes import present, upstream
 from app.taxes.filters import api_params, filter_form, is_filtered, query
 from app.taxes.kinds import Kind
+from app.templating import render
 from app.upstream import ValidationError
 
 

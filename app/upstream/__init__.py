@@ -16,8 +16,8 @@ from .errors import (
     UpstreamError,
     ValidationError,
 )
-from .pagination import Page, id_names
 from .parallel import run_parallel, run_until
+from .responses import Page, id_names
 
 __all__ = [
     "AuthenticationError",

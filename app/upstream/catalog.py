@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from .pagination import id_names
 from .parallel import run_parallel
+from .responses import id_names
 
 PATHS = {
     "currencies": "/2/currencies/",

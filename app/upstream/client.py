@@ -1,24 +1,50 @@
-"""The upstream HTTP client: headers, timeouts, retries, typed errors, pagination."""
+"""The upstream HTTP client: URLs, pooled sessions, headers, timeouts, retries.
+
+The upstream HTTP client: headers, timeouts, retries, typed errors, pagination.
+
+When to send a request again, and how long to wait first.
+
+One pooled requests.Session per thread, shared by every client on that thread.
+
+Building request URLs and query strings, and their loggable form.
+"""
 
 from __future__ import annotations
 
 import functools
 import hashlib
 import logging
+import random
+import re
+import threading
 import time
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from datetime import date, datetime
+from http.cookiejar import DefaultCookiePolicy
 from importlib import metadata
 from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import requests
+from requests.adapters import HTTPAdapter
+from requests.auth import AuthBase
+from requests.exceptions import SSLError
+from urllib3.exceptions import NewConnectionError
 
-from . import urls
 from .accounting import Call, CallStats
 from .errors import Unavailable
-from .pagination import MalformedPage, Page, parse_page, resource_from_path
-from .responses import Target, decode, read_file, unavailable
-from .retry import RetryPolicy
-from .session import TokenAuth, get_session
+from .responses import (
+    MalformedPage,
+    Page,
+    Target,
+    decode,
+    parse_page,
+    read_file,
+    resource_from_path,
+    retry_after_seconds,
+    unavailable,
+)
 
 log = logging.getLogger("app.upstream")
 
@@ -95,7 +121,7 @@ class UpstreamClient:
             return parse_page(body, resource or resource_from_path(path))
         except MalformedPage as exc:
             raise Unavailable(
-                f"malformed list body: {exc}", method="GET", path=urls.path_only(path)
+                f"malformed list body: {exc}", method="GET", path=path_only(path)
             ) from None
 
     def iter_pages(self, path: str, params=None, *, resource=None) -> Iterator[Page]:
@@ -107,7 +133,7 @@ class UpstreamClient:
         while page.next:
             page = self.page(page.next, resource=resource)
             if page.next in seen:
-                raise Unavailable("pagination loops back", path=urls.path_only(path))
+                raise Unavailable("pagination loops back", path=path_only(path))
             seen.add(page.next)
             yield page
 
@@ -118,9 +144,9 @@ class UpstreamClient:
 
     def download(self, url: str) -> tuple[bytes, str]:
         """GET a signed file link, re-rooted at base_url: its bytes and content type."""
-        full = urls.join(self.base_url, url)
+        full = join(self.base_url, url)
         relative = full[len(self.base_url):]
-        target = Target("GET", urls.path_only(relative), urls.loggable(relative))
+        target = Target("GET", path_only(relative), loggable(relative))
         # The link carries its own signature: the token must never travel with it.
         headers = {"Accept": "*/*", "User-Agent": self.app_name}
         if self.stats.request_id:
@@ -132,10 +158,10 @@ class UpstreamClient:
 
     def request(self, method: str, path: str, *, params=None, json=None, data=None, files=None):
         """Send one logical request (with retries) and return the decoded body."""
-        url = urls.join(self.base_url, path)
-        params = urls.clean_params(params)
+        url = join(self.base_url, path)
+        params = clean_params(params)
         target = Target(
-            method, urls.path_only(url[len(self.base_url):]), urls.loggable(url, params)
+            method, path_only(url[len(self.base_url):]), loggable(url, params)
         )
         request = requests.Request(
             method, url, params=params, json=json, data=data, files=files,
@@ -203,3 +229,164 @@ class UpstreamClient:
             target.method, target.loggable, status or error, ms, self.stats.request_id,
             upstream_id,
         )
+
+
+
+
+RETRY_STATUSES = frozenset({429, 502, 503, 504})
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+def never_sent(exc: BaseException) -> bool:
+    """True when the request failed before any byte could reach the server."""
+    if isinstance(exc, requests.ConnectTimeout):
+        return True
+    if isinstance(exc, requests.ConnectionError) and not isinstance(exc, SSLError):
+        # requests wraps urllib3's MaxRetryError; its reason tells a refused connect apart.
+        reason = getattr(exc.args[0], "reason", None) if exc.args else None
+        return isinstance(reason, NewConnectionError)
+    return False
+
+
+def transient(exc: BaseException) -> bool:
+    """True for failures a GET may simply try again."""
+    if isinstance(exc, SSLError):
+        return False
+    return isinstance(
+        exc, requests.ConnectionError | requests.Timeout | requests.exceptions.ChunkedEncodingError
+    )
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """Retry budget: ``retries`` extra attempts, exponential backoff with jitter."""
+
+    retries: int = 3
+    backoff: float = 0.3
+    max_retry_after: float = 5.0
+
+    def backoff_delay(self, attempt: int) -> float:
+        """Delay before retry number ``attempt + 1``: half to full of backoff * 2**attempt."""
+        base = min(self.backoff * (2**attempt), self.max_retry_after)
+        return random.uniform(base / 2, base)
+
+    def after_exception(self, method: str, exc: BaseException, attempt: int) -> float | None:
+        """Seconds to wait before trying again after ``exc``, or None to give up."""
+        if attempt >= self.retries:
+            return None
+        if never_sent(exc) or (method in SAFE_METHODS and transient(exc)):
+            return self.backoff_delay(attempt)
+        return None
+
+    def after_response(
+        self, method: str, status: int, headers: Mapping[str, str], attempt: int
+    ) -> float | None:
+        """Seconds to wait before trying again after a response, or None to keep it."""
+        if attempt >= self.retries or method not in SAFE_METHODS or status not in RETRY_STATUSES:
+            return None
+        asked = retry_after_seconds(headers)
+        if asked is None:
+            return self.backoff_delay(attempt)
+        # Waiting less than asked only earns another refusal: past the cap, give up now.
+        return asked if asked <= self.max_retry_after else None
+
+
+
+
+POOL_CONNECTIONS = 4
+POOL_MAXSIZE = 4
+
+_local = threading.local()
+
+
+def get_session() -> requests.Session:
+    """The calling thread's session, created on first use."""
+    session = getattr(_local, "session", None)
+    if session is None:
+        session = _local.session = _new_session()
+    return session
+
+
+def _new_session() -> requests.Session:
+    session = requests.Session()
+    # The session is shared by clients of different users: never carry cookies between them.
+    session.cookies.set_policy(DefaultCookiePolicy(allowed_domains=[]))
+    # Retries are ours (per method); urllib3 must not resend anything on its own.
+    adapter = HTTPAdapter(
+        pool_connections=POOL_CONNECTIONS, pool_maxsize=POOL_MAXSIZE, max_retries=0
+    )
+    session.mount("http://", adapter)
+    session.mount("https://", adapter)
+    return session
+
+
+class TokenAuth(AuthBase):
+    """Sets ``Authorization: Token <token>``; its repr never shows the token."""
+
+    def __init__(self, token: str) -> None:
+        self._token = token
+
+    def __call__(self, request: requests.PreparedRequest) -> requests.PreparedRequest:
+        request.headers["Authorization"] = f"Token {self._token}"
+        return request
+
+    def __repr__(self) -> str:
+        return "TokenAuth(***)"
+
+
+
+
+_SECRET_PARAM = re.compile(
+    r"token|secret|password|passwd|signature|^sig$|key|auth|credential", re.I
+)
+
+
+def join(base_url: str, path: str) -> str:
+    """Absolute URL for ``path`` under ``base_url``; absolute links are re-rooted there."""
+    base = base_url.rstrip("/")
+    parts = urlsplit(path)
+    if parts.scheme or parts.netloc:
+        # A link from the upstream (``next``) goes back to the configured origin only:
+        # the token never travels to a host or scheme the upstream names.
+        path = _relative_to(base, parts.path) + (f"?{parts.query}" if parts.query else "")
+    return f"{base}/{path.lstrip('/')}"
+
+
+def _relative_to(base: str, path: str) -> str:
+    prefix = urlsplit(base).path.rstrip("/")
+    if prefix and (path == prefix or path.startswith(prefix + "/")):
+        return path[len(prefix):]
+    return path
+
+
+def clean_params(params: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """Params as the API reads them: booleans as true/false, dates ISO 8601, None dropped."""
+    if not params:
+        return None
+    return {key: _value(value) for key, value in params.items() if value is not None}
+
+
+def _value(value: Any) -> Any:
+    if isinstance(value, list | tuple | set):
+        return [_value(item) for item in value]
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, datetime | date):
+        return value.isoformat()
+    return value
+
+
+def loggable(url_or_path: str, params: Mapping[str, Any] | None = None) -> str:
+    """Path and query for logs, with values of secret-looking parameters masked."""
+    parts = urlsplit(url_or_path)
+    pairs = parse_qsl(parts.query, keep_blank_values=True)
+    for key, value in (params or {}).items():
+        values = value if isinstance(value, list | tuple) else [value]
+        pairs.extend((key, str(v)) for v in values if v is not None)
+    masked = [(k, "***" if _SECRET_PARAM.search(k) else v) for k, v in pairs]
+    return parts.path + (f"?{urlencode(masked)}" if masked else "")
+
+
+def path_only(url_or_path: str) -> str:
+    """The path of a URL or of a path with a query string."""
+    return urlsplit(url_or_path).path

@@ -133,13 +133,13 @@ def _store_counts(app) -> dict[str, int]:
 
 
 def _make_records(app) -> None:
-    from app.store import idempotency, policy_history, review_log
-    from app.store.identity import Actor
+    from app.store import history, idempotency
+    from app.store.history import Actor
 
     actor = Actor("Teszt Elek", "0123456789abcdef")
     with app.app_context():
-        policy_history.add_version(1, {"policies": []}, actor)
-        review_log.record_action(1, actor, "done", [7], {"7": {}}, {"7": {}})
+        history.add_version(1, {"policies": []}, actor)
+        history.record_action(1, actor, "done", [7], {"7": {}}, {"7": {}})
         idempotency.claim(idempotency.new_key(), 1, "income-create")
 
 

@@ -9,8 +9,8 @@ from wtforms import BooleanField, SelectField, StringField
 from wtforms.validators import DataRequired
 
 from app.auth import company_blueprint
-from app.htmx import render
 from app.nav import ENTRIES
+from app.templating import render
 from tests.app.conftest import sign_in
 
 

@@ -15,8 +15,8 @@ from app.forms import (
     readonly_reason,
     spec_for,
 )
-from app.forms.kinds import KINDS
-from app.forms.readonly import lock_summary
+from app.forms.display import lock_summary
+from app.forms.registry import KINDS
 from app.upstream import ValidationError
 
 CATALOGS = {
@@ -208,8 +208,8 @@ def test_expense_records_build_with_cost_vat_choices(nocsrf):
     with nocsrf.test_request_context("/"):
         form = build_edit_form(expense, CATALOGS, company=COMPANY, fields=EXPENSE_FIELDS,
                                assignment_fields=EXPENSE_ASSIGNMENT_FIELDS)
-        vat_choices = [c[0] for c in form["assignments"].entries[0]["vat"].choices]
-        partner_choices = [c[0] for c in form["partner"].choices]
+        vat_choices = [c.value for c in form["assignments"].entries[0]["vat"].choices]
+        partner_choices = [c.value for c in form["partner"].choices]
     assert vat_choices == ["", "2"]
     assert partner_choices == ["", "4"]
 

@@ -11,10 +11,10 @@ from babel.dates import format_datetime as babel_datetime
 from flask_babel import force_locale
 
 from app import create_app
-from app.cells import Days
 from app.config import ConfigError
 from app.numbers import format_date, format_datetime, format_relative
-from app.store.review_log import recent_actions
+from app.store.history import recent_actions
+from app.templating import Days
 from tests.app.expenses_helpers import list_args
 from tests.app.expenses_helpers import signed_in as expenses_signed_in
 from tests.app.test_review_support import open_screen, review_base, step, waiting

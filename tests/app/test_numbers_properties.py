@@ -12,7 +12,7 @@ from flask_babel import force_locale
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.forms.kinds import AMOUNT, PERCENT, RATE
+from app.forms.registry import AMOUNT, PERCENT, RATE
 from app.numbers import (
     WHOLE_CURRENCIES,
     InputError,

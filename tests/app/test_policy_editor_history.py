@@ -3,8 +3,7 @@ from __future__ import annotations
 
 import re
 
-from app.store.identity import fingerprint
-from app.store.policy_history import list_versions
+from app.store.history import fingerprint, list_versions
 from tests.app.test_policy_editor_kit import Editor, config, policy, set_stored, stored
 
 

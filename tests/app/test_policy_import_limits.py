@@ -99,8 +99,7 @@ def test_limit_problems_walks_deep_structures_without_recursion():
 
 def test_a_kept_version_with_infinity_is_shown_as_a_problem(app, client, company):
     from app.store.db import store_session
-    from app.store.identity import Actor
-    from app.store.policy_history import add_version
+    from app.store.history import Actor, add_version
 
     editor = Editor(client, company)
     with app.app_context():

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from app.store.review_log import recent_actions
+from app.store.history import recent_actions
 from tests.app.conftest import csrf_token
 from tests.app.incomes_helpers import catalogue
 from tests.app.test_review_support import (

@@ -1,4 +1,4 @@
-"""Alembic environment for Bookdesk's store; normally driven by app.store.migrate."""
+"""Alembic environment for Bookdesk's store; normally driven by app.store.db."""
 
 from alembic import context
 from sqlalchemy import Connection, create_engine
@@ -22,7 +22,7 @@ def run_offline() -> None:
 
 
 def run_online() -> None:
-    """Migrate over the connection app.store.migrate passes, or one to sqlalchemy.url."""
+    """Migrate over the connection app.store.db passes, or one to sqlalchemy.url."""
     connection = config.attributes.get("connection")
     if connection is not None:
         _run(connection)

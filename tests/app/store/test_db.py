@@ -9,8 +9,7 @@ from flask import Flask
 from sqlalchemy import inspect
 
 from app.store import idempotency, init_app, store_session
-from app.store.db import current_store
-from app.store.migrate import current_revision, head_revision
+from app.store.db import current_revision, current_store, head_revision
 
 
 def _app(tmp_path: Path, **config: str) -> Flask:

@@ -7,7 +7,7 @@ import hmac
 
 import pytest
 
-from app.store.identity import Actor, actor_for, fingerprint
+from app.store.history import Actor, actor_for, fingerprint
 
 
 def test_fingerprint_is_the_first_16_hex_chars_of_hmac_sha256() -> None:

@@ -5,8 +5,7 @@ from __future__ import annotations
 from sqlalchemy.orm import Session
 
 from app.store.db import Store
-from app.store.identity import actor_for
-from app.store.policy_history import add_version, get_version, latest_version, list_versions
+from app.store.history import actor_for, add_version, get_version, latest_version, list_versions
 
 ANNA = actor_for("Anna", "secret-token-anna", "app-secret")
 CONFIG = {

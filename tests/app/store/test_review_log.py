@@ -8,8 +8,14 @@ from concurrent.futures import ThreadPoolExecutor
 from sqlalchemy.orm import Session
 
 from app.store.db import Store
-from app.store.identity import Actor, actor_for
-from app.store.review_log import get_action, mark_undone, recent_actions, record_action
+from app.store.history import (
+    Actor,
+    actor_for,
+    get_action,
+    mark_undone,
+    recent_actions,
+    record_action,
+)
 
 ANNA = actor_for("Anna", "secret-token-anna", "app-secret")
 BELA = actor_for("Béla", "secret-token-bela", "app-secret")

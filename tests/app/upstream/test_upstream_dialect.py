@@ -10,18 +10,18 @@ from decimal import Decimal
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.cells import amount as cell_amount
 from app.expenses import upstream as expenses_upstream
 from app.incomes import upstream as incomes_upstream
 from app.policies.numbers import to_decimal
 from app.review.compare import amount as compared_amount
-from app.upstream.pagination import parse_page
+from app.templating import amount as cell_amount
 from app.upstream.responses import (
     artifact_filenames,
     artifact_owner,
     as_id,
     created_id,
     find_artifact,
+    parse_page,
 )
 
 RECORD = st.fixed_dictionaries({"id": st.integers(1, 10**9),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from app.upstream import Unavailable
-from app.upstream.pagination import MalformedPage, Page, id_names, parse_page, resource_from_path
+from app.upstream.responses import MalformedPage, Page, id_names, parse_page, resource_from_path
 
 
 def test_bare_list():
