@@ -44,6 +44,9 @@ AMOUNT_MAX = Decimal("999999999999.99")
 DATE_FORMATS = {"hu": "short", "en": "medium"}
 # CLDR gives HUF two decimals; Hungarian bookkeeping shows forints whole.
 WHOLE_CURRENCIES = {"HUF"}
+# ISO 4217 minor units where CLDR differs: CLDR 47 (Babel 2.19) gives HUF 0 digits, its cash
+# rounding; invoices and the API keep fillér, so typed HUF amounts may carry two decimals.
+ISO_MINOR_UNITS = {"HUF": 2}
 _SPACE_RUN = re.compile(f"[{SPACES}]")
 _FRACTION = re.compile(r"[0-9]+")
 
@@ -141,7 +144,8 @@ def amount_places(currency=None) -> int:
     """Decimals an amount of the currency may have: the currency's, at most the API's two."""
     if not currency:
         return AMOUNT_PLACES
-    return min(AMOUNT_PLACES, get_currency_precision(str(currency).upper()))
+    code = str(currency).upper()
+    return min(AMOUNT_PLACES, ISO_MINOR_UNITS.get(code) or get_currency_precision(code))
 
 
 def _without_currency(text: str, currency, locale) -> str:
