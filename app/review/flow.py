@@ -1,25 +1,373 @@
-"""What the review screen shows: the walk of the current queue, the next income, its context.
+"""What the review screen walks through: the queue read from the API, the walk of its ids in
+the session, the incomes read ahead, and what a step shows next.
 
-A step (done, skip, next) takes the next open income of the walk from the prefetch cache,
+The queue: a queue filtered only by what the API understands costs one list call per page.
+Amount range, missing revenue type and policy outcome are applied here, so such a queue is read
+whole (pages of 100, side by side, at most SCAN_CAP incomes) and paged locally; `capped` says
+when the queue was longer than that.
+
+The walk: the queue is read once when a walk starts (scan); after that, stepping from one income
+to the next needs no list call. Incomes marked done here, or found already reviewed by someone
+else, drop out of the walk; skipped ones stay (the reviewer may come back to them).
+
+Read ahead: when the review screen shows an income, the next ones in the walk (and the previous
+one) are read on a small thread pool after the view returns: the detail and, when it has a
+file, its artifact record. The step that follows finds them here. A read still under way is
+waited for; a missing or failed one is read on the spot. Entries live PREFETCH_TTL seconds: an
+older copy is read again. Freshness is not trusted for writing anyway: every write compares what
+the reviewer saw with the record the API returns (forms.changes). The cache is per process;
+with several worker processes a step that lands on another process reads the income itself
+(one more read, same result).
+
+A step (done, skip, next) takes the next open income of the walk from the read-ahead cache,
 renders it, and starts reading the ones after it; no upstream read waits on the step itself
 when the cache is warm. Incomes found reviewed by someone else meanwhile are dropped on the way.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import copy
+import threading
+import time
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime, timedelta
 from functools import partial
 
-from flask import g, request, url_for
+from flask import g, request, session, url_for
 
 from app import page_budget
 from app.auth import current_actor
-from app.incomes.upstream import FORM_CATALOGS, base_reads, catalogs_of
-from app.review import compare, prefetch, queue, screen, walk
-from app.review.document import describe
-from app.review.filters import Filters, parse
-from app.review.log_view import last_undoable
-from app.review.reasons import Context, reasons
+from app.incomes.upstream import (
+    ARTIFACTS,
+    DETAIL,
+    FORM_CATALOGS,
+    LIST,
+    PARTNERS,
+    base_reads,
+    catalogs_of,
+)
+from app.numbers import as_utc, to_decimal
+from app.review.forms import Filters, LocalFilter, encode, parse, view
+from app.review.present import (
+    Context,
+    build_form,
+    can_mark_done,
+    document_of,
+    last_undoable,
+    line_items,
+    missing_revenue_type,
+    names,
+    policy_outcome,
+    reasons,
+)
+from app.upstream import CallStats, UpstreamError, run_parallel
 from app.upstream.pagination import id_names
+from app.upstream.responses import find_artifact
+
+# The walk: the queue's ids in the session.
+
+SESSION_KEY = "review_walks"
+WALK_TTL = 30 * 60.0
+
+
+@dataclass
+class Walk:
+    """The ids of one queue (filter key) and what happened to them in this session."""
+
+    key: str
+    ids: list[int]
+    capped: bool = False
+    done: list[int] = field(default_factory=list)
+    gone: list[int] = field(default_factory=list)
+    skipped: list[int] = field(default_factory=list)
+    at: float = field(default_factory=time.time)
+
+    def open_ids(self) -> list[int]:
+        """The ids still waiting for review, in queue order."""
+        closed = set(self.done) | set(self.gone)
+        return [i for i in self.ids if i not in closed]
+
+    @property
+    def left(self) -> int:
+        """How many incomes are still waiting."""
+        return len(self.open_ids())
+
+    def following(self, income_id: int) -> list[int]:
+        """Open ids after income_id, then (wrapping round) earlier ones not skipped."""
+        ids = self.open_ids()
+        start = ids.index(income_id) + 1 if income_id in ids else self._insert_at(income_id, ids)
+        wrapped = [i for i in ids[:start] if i != income_id and i not in self.skipped]
+        return ids[start:] + wrapped
+
+    def before(self, income_id: int) -> int | None:
+        """The open id before income_id, if any."""
+        ids = self.open_ids()
+        start = ids.index(income_id) if income_id in ids else self._insert_at(income_id, ids)
+        return ids[start - 1] if start > 0 else None
+
+    def _insert_at(self, income_id: int, open_ids: list[int]) -> int:
+        """Where a closed id stood among the open ones (so next/previous still make sense)."""
+        if income_id not in self.ids:
+            return 0
+        places = {i: n for n, i in enumerate(self.ids)}
+        return sum(1 for i in open_ids if places[i] < places[income_id])
+
+    def position(self, income_id: int) -> int | None:
+        """1-based place of an open id among the open ones."""
+        ids = self.open_ids()
+        return ids.index(income_id) + 1 if income_id in ids else None
+
+    def close(self, income_id: int, how: str = "done") -> None:
+        """Take an income out of the walk: done by us, or gone (reviewed elsewhere)."""
+        target = self.done if how == "done" else self.gone
+        if income_id not in target:
+            target.append(income_id)
+
+    def reopen(self, income_id: int) -> None:
+        """Put an income back (after an undo), at its old place or at the front."""
+        self.done = [i for i in self.done if i != income_id]
+        self.gone = [i for i in self.gone if i != income_id]
+        if income_id not in self.ids:
+            self.ids.insert(0, income_id)
+
+    def skip(self, income_id: int) -> None:
+        """Remember that the reviewer skipped it."""
+        if income_id not in self.skipped:
+            self.skipped.append(income_id)
+
+
+def load_walk(company_id: int, key: str | None = None) -> Walk | None:
+    """This session's walk of the company, when fresh (and of the same queue, if key given)."""
+    data = (session.get(SESSION_KEY) or {}).get(str(company_id))
+    if not data:
+        return None
+    walk = Walk(**data)
+    if time.time() - walk.at > WALK_TTL or (key is not None and walk.key != key):
+        return None
+    return walk
+
+
+def start_walk(company_id: int, key: str, ids: list[int], capped: bool = False) -> Walk:
+    """A new walk over ids, stored in the session."""
+    walk = Walk(key, list(ids), capped)
+    save_walk(company_id, walk)
+    return walk
+
+
+def save_walk(company_id: int, walk: Walk) -> None:
+    """Store the walk (one per company per session)."""
+    walks = dict(session.get(SESSION_KEY) or {})
+    walks[str(company_id)] = asdict(walk)
+    session[SESSION_KEY] = walks
+    session.modified = True
+
+
+# Incomes read ahead in the background.
+
+DETAIL_FIELDS = "items"
+PREFETCH_TTL = 120.0
+MAX_ENTRIES = 2000
+_pool = ThreadPoolExecutor(2, thread_name_prefix="review-prefetch")
+_entries: dict[tuple, _Entry] = {}
+_lock = threading.Lock()
+
+
+@dataclass
+class _Entry:
+    future: Future
+    expires: float
+
+
+def read_pair(api, income_id: int, with_artifact: bool = True) -> tuple[dict, dict | None]:
+    """(detail, artifact record or None) of one income, read now with api."""
+    detail = api.get(DETAIL.format(id=income_id), {"fields": DETAIL_FIELDS})
+    if not with_artifact or detail.get("has_artifact") is False:
+        return detail, None
+    return detail, find_artifact(api.get(ARTIFACTS, {"ids": income_id}), income_id)
+
+
+def cached_pair(api, income_id: int, wait: float = 15.0) -> tuple[dict, dict | None] | None:
+    """The prefetched pair, waiting for one under way; None when absent, stale or failed."""
+    with _lock:
+        entry = _entries.get((*api.scope, income_id))
+    if entry is None or entry.expires < time.monotonic():
+        return None
+    try:
+        return entry.future.result(timeout=wait)
+    except (UpstreamError, TimeoutError):
+        return None
+
+
+def get_pair(api, income_id: int, with_artifact: bool = True) -> tuple[dict, dict | None]:
+    """The prefetched pair, else read on the spot with the request's client (and kept)."""
+    found = cached_pair(api, income_id)
+    if found is None:
+        found = read_pair(api, income_id, with_artifact)
+        keep(api, *found, keep_artifact=not with_artifact)
+    return found
+
+
+def keep(api, detail: dict, artifact: dict | None = None, *, keep_artifact: bool = True) -> None:
+    """Store a record the request already has (e.g. a write's answer)."""
+    if keep_artifact and artifact is None:
+        previous = cached_pair(api, detail["id"], wait=0)
+        artifact = previous[1] if previous else None
+    future: Future = Future()
+    future.set_result((detail, artifact))
+    _store((*api.scope, detail["id"]), future)
+
+
+def read_ahead(api, income_ids: list[int]) -> None:
+    """Start background reads of the incomes not already cached and fresh."""
+    client = None
+    for income_id in income_ids:
+        key = (*api.scope, income_id)
+        with _lock:
+            entry = _entries.get(key)
+        if entry is not None and entry.expires > time.monotonic():
+            continue
+        client = client or background_client(api)
+        _store(key, _pool.submit(read_pair, client, income_id))
+
+
+def submit(fn, *args) -> Future:
+    """Run a background read on the prefetch pool (its errors stay in the future)."""
+    return _pool.submit(fn, *args)
+
+
+def forget(api, income_id: int) -> None:
+    """Drop an income from the cache (after a write whose answer is not kept)."""
+    with _lock:
+        _entries.pop((*api.scope, income_id), None)
+
+
+def background_client(api):
+    """A copy of the request's client that counts its calls apart (not in Server-Timing)."""
+    client = copy.copy(api)
+    client.stats = CallStats(request_id=f"{api.stats.request_id or 'review'}-prefetch")
+    client.app_name = f"{api.app_name} prefetch"
+    return client
+
+
+def _store(key: tuple, future: Future) -> None:
+    with _lock:
+        if len(_entries) >= MAX_ENTRIES:
+            now = time.monotonic()
+            for old in [k for k, e in _entries.items() if e.expires < now] or list(_entries)[:100]:
+                del _entries[old]
+        _entries[key] = _Entry(future, time.monotonic() + PREFETCH_TTL)
+
+
+def clear_cache() -> None:
+    """Forget everything (tests)."""
+    with _lock:
+        _entries.clear()
+
+
+# Reading the queue: one API page, or a scan when Bookdesk filters locally.
+
+SCAN_PAGE = 100
+SCAN_CAP = 1000
+NEW_PARTNER_DAYS = 30
+PARTNER_TTL = 60.0
+_partners: dict[tuple, tuple[float, frozenset]] = {}
+_partners_lock = threading.Lock()
+
+
+@dataclass
+class QueuePage:
+    """Rows of one page of the queue, its size, and the lookup names the API sent along."""
+
+    rows: list[dict]
+    count: int
+    page: int
+    page_size: int
+    lookups: dict = field(default_factory=dict)
+    capped: bool = False
+
+    @property
+    def ids(self) -> list[int]:
+        """The income ids on this page, in order."""
+        return [row["id"] for row in self.rows]
+
+
+def load_page(api, filters: Filters, context: Context) -> QueuePage:
+    """The page the filters ask for (an API page, or a page of the local scan)."""
+    if not filters.local.active:
+        params = {**filters.params, "page": filters.page, "page_size": filters.page_size}
+        page = api.page(LIST, params, resource="incomes")
+        return QueuePage(page.items, page.count or 0, filters.page, filters.page_size,
+                         page.lookups)
+    rows, lookups, capped = scan(api, filters.params, filters.local, context)
+    start = (filters.page - 1) * filters.page_size
+    return QueuePage(rows[start:start + filters.page_size], len(rows), filters.page,
+                     filters.page_size, lookups, capped)
+
+
+def scan(api, params: dict, local: LocalFilter, context: Context,
+         cap: int = SCAN_CAP) -> tuple[list[dict], dict, bool]:
+    """Every queue income (up to cap) that passes the local filter: (rows, lookups, capped)."""
+    first = api.page(LIST, {**params, "page": 1, "page_size": SCAN_PAGE}, resource="incomes")
+    total = min(first.count or len(first.items), cap)
+    pages = [first]
+    if first.next and total > SCAN_PAGE:
+        rest = range(2, (total + SCAN_PAGE - 1) // SCAN_PAGE + 1)
+        found = run_parallel({str(n): partial(api.page, LIST, {
+            **params, "page": n, "page_size": SCAN_PAGE}, resource="incomes") for n in rest})
+        pages += [found[str(n)] for n in rest]
+    lookups: dict = {}
+    for page in pages:
+        for name, table in page.lookups.items():
+            lookups.setdefault(name, {}).update(table)
+    rows = [row for page in pages for row in page.items if passes(row, local, context)]
+    return rows, lookups, (first.count or 0) > cap
+
+
+def passes(row: dict, local: LocalFilter, context: Context) -> bool:
+    """True when an income passes the filters Bookdesk applies itself."""
+    gross = to_decimal(row.get("gross_amount"))
+    if local.amount_min is not None and (gross is None or gross < local.amount_min):
+        return False
+    if local.amount_max is not None and (gross is None or gross > local.amount_max):
+        return False
+    if local.missing and not missing_revenue_type(row):
+        return False
+    return not local.policy or policy_outcome(row, context) == local.policy
+
+
+def new_partners(api) -> frozenset:
+    """Ids of partners created in the last NEW_PARTNER_DAYS (cached briefly per token).
+
+    Partners without created_at (not every upstream sends it) are never called new.
+    """
+    key = api.scope
+    with _partners_lock:
+        cached = _partners.get(key)
+    if cached and cached[0] > time.monotonic():
+        return cached[1]
+    page = api.page(PARTNERS, {"ordering": "-created_at", "page_size": 50}, resource="partners")
+    since = datetime.now(UTC) - timedelta(days=NEW_PARTNER_DAYS)
+    ids = frozenset(p["id"] for p in page.items if _after(p.get("created_at"), since))
+    with _partners_lock:
+        _partners[key] = (time.monotonic() + PARTNER_TTL, ids)
+    return ids
+
+
+def cached_partners(api) -> frozenset:
+    """The recent partners as cached (even when stale), refreshed in the background."""
+    with _partners_lock:
+        cached = _partners.get(api.scope)
+    if cached is None or cached[0] <= time.monotonic():
+        submit(new_partners, background_client(api))
+    return cached[1] if cached else frozenset()
+
+
+def _after(stamp, since: datetime) -> bool:
+    when = as_utc(stamp)
+    return when is not None and when >= since
+
+
+# What a step shows.
 
 LOOKAHEAD = 2
 
@@ -45,30 +393,30 @@ def base(partners: bool = False) -> Base:
     settings, catalogs = found["settings"], catalogs_of(found, FORM_CATALOGS)
     codes = id_names(catalogs.get("currencies") or [], "code")
     filters = parse(request.args, codes)
-    fresh = queue.new_partners(g.api) if partners else queue.cached_partners(g.api)
+    fresh = new_partners(g.api) if partners else cached_partners(g.api)
     return Base(settings, catalogs, filters, Context(settings.get("income_policies"), codes,
                                                      fresh))
 
 
-def ensure_walk(bits: Base, also: dict | None = None) -> tuple[walk.Walk, dict]:
+def ensure_walk(bits: Base, also: dict | None = None) -> tuple[Walk, dict]:
     """This queue's walk from the session, or a new one (the queue read once, in parallel with
     the `also` reads, whose results are returned), within the page's deadline."""
-    current = walk.load(g.company_id, bits.filters.key)
+    current = load_walk(g.company_id, bits.filters.key)
     tasks = dict(also or {})
     if current is None and bits.filters.params is not None:
-        tasks["_scan"] = partial(queue.scan, g.api, bits.filters.params, bits.filters.local,
+        tasks["_scan"] = partial(scan, g.api, bits.filters.params, bits.filters.local,
                                  bits.context)
     found = page_budget.read(tasks)
     if "_scan" in found:
         rows, _lookups, capped = found.pop("_scan")
-        current = walk.start(g.company_id, bits.filters.key, [r["id"] for r in rows], capped)
-    return current or walk.Walk(bits.filters.key, []), found
+        current = start_walk(g.company_id, bits.filters.key, [r["id"] for r in rows], capped)
+    return current or Walk(bits.filters.key, []), found
 
 
-def next_open(current: walk.Walk, after_id: int):
+def next_open(current: Walk, after_id: int):
     """(id, detail, artifact) of the next income still waiting, or None at the end."""
     for income_id in current.following(after_id):
-        detail, artifact = prefetch.get(g.api, income_id)
+        detail, artifact = get_pair(g.api, income_id)
         if waiting(detail):
             return income_id, detail, artifact
         current.close(income_id, "gone")
@@ -85,27 +433,27 @@ def screen_url(income_id: int, key: str) -> str:
     return url_for("review.screen", income_id=income_id) + (f"?{key}" if key else "")
 
 
-def screen_context(bits: Base, current: walk.Walk, record: dict, artifact: dict | None,
+def screen_context(bits: Base, current: Walk, record: dict, artifact: dict | None,
                    **extra) -> dict:
     """Everything _screen.html needs for one income."""
     income_id = record["id"]
     ahead = current.following(income_id)[:LOOKAHEAD]
     previous = current.before(income_id)
-    prefetch.ahead(g.api, ahead + ([previous] if previous else []))
+    read_ahead(g.api, ahead + ([previous] if previous else []))
     # Unbound: within a step's POST the next income's form must not take the posted values.
-    form = extra.pop("form", None) or screen.build_form(record, bits.settings, bits.catalogs,
+    form = extra.pop("form", None) or build_form(record, bits.settings, bits.catalogs,
                                                         formdata=None)
     return {"income": record, "form": form, "reasons": reasons(record, bits.context),
-            "document": describe(artifact), "seen": compare.encode(compare.view(record)),
+            "document": document_of(artifact), "seen": encode(view(record)),
             "walk": current, "position": current.position(income_id),
             "next_id": ahead[0] if ahead else None, "prev_id": previous,
-            "key": bits.filters.key, "can_done": screen.can_mark_done(record),
-            "waiting": waiting(record), "items": screen.line_items(record),
-            "names": screen.names(bits.catalogs), "catalogs": bits.catalogs,
+            "key": bits.filters.key, "can_done": can_mark_done(record),
+            "waiting": waiting(record), "items": line_items(record),
+            "names": names(bits.catalogs), "catalogs": bits.catalogs,
             "last_action": last_undoable(g.company_id, current_actor()), **extra}
 
 
-def end_context(bits: Base, current: walk.Walk, **extra) -> dict:
+def end_context(bits: Base, current: Walk, **extra) -> dict:
     """The "queue cleared" panel."""
     skipped = [i for i in current.open_ids() if i in current.skipped]
     return {"income": None, "walk": current, "key": bits.filters.key,

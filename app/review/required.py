@@ -20,8 +20,8 @@ from functools import partial
 from flask_babel import gettext as _
 
 from app.forms import spec_for
-from app.review.compare import ref
-from app.review.prefetch import read
+from app.review.flow import read_pair
+from app.review.forms import ref
 from app.upstream import UpstreamError, run_parallel
 
 PAIRS = (("vat_period_type", "vat_period_started_at"),
@@ -141,7 +141,7 @@ def refused(api, income_ids: list[int], settings: dict) -> dict[int, str]:
 def _read(api, income_id: int) -> dict | None:
     """The detail now; None when it cannot be read (the write then reports why)."""
     try:
-        return read(api, income_id, False)[0]
+        return read_pair(api, income_id, False)[0]
     except UpstreamError:
         return None
 
