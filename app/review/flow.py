@@ -31,7 +31,7 @@ import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime, timedelta
-from functools import partial
+from functools import cached_property, partial
 
 from flask import g, request, session, url_for
 
@@ -47,7 +47,7 @@ from app.incomes.upstream import (
     catalogs_of,
 )
 from app.numbers import as_utc, to_decimal
-from app.review.forms import Filters, LocalFilter, encode, parse, view
+from app.review.forms import Filters, LocalFilter, encode, key_of, parse, view
 from app.review.present import (
     Context,
     build_form,
@@ -374,17 +374,23 @@ LOOKAHEAD = 2
 
 @dataclass
 class Base:
-    """What every review page needs: settings, catalogues, filters, reason context."""
+    """What every review page needs: settings, catalogues, reason context, the queue's key."""
 
     settings: dict
     catalogs: dict
-    filters: Filters
     context: Context
+    key: str
+
+    @cached_property
+    def filters(self) -> Filters:
+        """The URL's queue filter, parsed when a page needs more than its key (a step whose
+        walk is in the session does not)."""
+        return parse(request.args, self.context.codes)
 
 
 def base(partners: bool = False) -> Base:
-    """Settings and catalogues (cached; within the page's deadline), the filters of this URL,
-    the reason context.
+    """Settings and catalogues (cached; within the page's deadline), the reason context, the
+    queue's key.
 
     partners=True reads the recent partners when the cache has none (the queue page);
     a step never waits for them.
@@ -392,16 +398,15 @@ def base(partners: bool = False) -> Base:
     found = page_budget.read(base_reads(g.api, FORM_CATALOGS))
     settings, catalogs = found["settings"], catalogs_of(found, FORM_CATALOGS)
     codes = id_names(catalogs.get("currencies") or [], "code")
-    filters = parse(request.args, codes)
     fresh = new_partners(g.api) if partners else cached_partners(g.api)
-    return Base(settings, catalogs, filters, Context(settings.get("income_policies"), codes,
-                                                     fresh))
+    return Base(settings, catalogs, Context(settings.get("income_policies"), codes, fresh),
+                key_of(request.args))
 
 
 def ensure_walk(bits: Base, also: dict | None = None) -> tuple[Walk, dict]:
     """This queue's walk from the session, or a new one (the queue read once, in parallel with
     the `also` reads, whose results are returned), within the page's deadline."""
-    current = load_walk(g.company_id, bits.filters.key)
+    current = load_walk(g.company_id, bits.key)
     tasks = dict(also or {})
     if current is None and bits.filters.params is not None:
         tasks["_scan"] = partial(scan, g.api, bits.filters.params, bits.filters.local,
@@ -409,8 +414,8 @@ def ensure_walk(bits: Base, also: dict | None = None) -> tuple[Walk, dict]:
     found = page_budget.read(tasks)
     if "_scan" in found:
         rows, _lookups, capped = found.pop("_scan")
-        current = start_walk(g.company_id, bits.filters.key, [r["id"] for r in rows], capped)
-    return current or Walk(bits.filters.key, []), found
+        current = start_walk(g.company_id, bits.key, [r["id"] for r in rows], capped)
+    return current or Walk(bits.key, []), found
 
 
 def next_open(current: Walk, after_id: int):
@@ -447,7 +452,7 @@ def screen_context(bits: Base, current: Walk, record: dict, artifact: dict | Non
             "document": document_of(artifact), "seen": encode(view(record)),
             "walk": current, "position": current.position(income_id),
             "next_id": ahead[0] if ahead else None, "prev_id": previous,
-            "key": bits.filters.key, "can_done": can_mark_done(record),
+            "key": bits.key, "can_done": can_mark_done(record),
             "waiting": waiting(record), "items": line_items(record),
             "names": names(bits.catalogs), "catalogs": bits.catalogs,
             "last_action": last_undoable(g.company_id, current_actor()), **extra}
@@ -456,6 +461,6 @@ def screen_context(bits: Base, current: Walk, record: dict, artifact: dict | Non
 def end_context(bits: Base, current: Walk, **extra) -> dict:
     """The "queue cleared" panel."""
     skipped = [i for i in current.open_ids() if i in current.skipped]
-    return {"income": None, "walk": current, "key": bits.filters.key,
+    return {"income": None, "walk": current, "key": bits.key,
             "first_skipped": skipped[0] if skipped else None,
             "last_action": last_undoable(g.company_id, current_actor()), **extra}

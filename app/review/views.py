@@ -98,7 +98,7 @@ def _lost(bits, current: flow.Walk, record: dict, form, exc):
     link (htmx leaves the screen as it is and shows the message alone)."""
     pair = flow.cached_pair(g.api, record["id"], wait=0)
     flow.forget(g.api, record["id"])  # its state is unknown now: a reload reads it again
-    here = flow.screen_url(record["id"], bits.filters.key)
+    here = flow.screen_url(record["id"], bits.key)
     return lost_write_response(
         lambda text: _show(flow.screen_context(bits, current, record, pair[1] if pair else None,
                                                form=form, problem=text, reload_url=here)),
@@ -142,10 +142,10 @@ def _step(bits, current: flow.Walk, income_id: int):
     flow.save_walk(g.company_id, current)
     if upcoming is None:
         context = flow.end_context(bits, current)
-        target = flow.screen_url(income_id, bits.filters.key)
+        target = flow.screen_url(income_id, bits.key)
     else:
         context = flow.screen_context(bits, current, upcoming[1], upcoming[2])
-        target = flow.screen_url(upcoming[0], bits.filters.key)
+        target = flow.screen_url(upcoming[0], bits.key)
     if not is_htmx():
         return redirect_to(target)
     return _show(context, push=target)
@@ -207,7 +207,7 @@ def _queue_context(bits, page, context: present.Context, problems: list) -> dict
     tags = page.lookups.get("tags") or {}
     rows = present.queue_rows(page.rows, context, bits.context.codes, tags)
     return {"form": bits.filters.form, "page": page, "rows": rows, "problems": problems,
-            "key": bits.filters.key, "filtered": bits.filters.form.is_filtered(),
+            "key": bits.key, "filtered": bits.filters.form.is_filtered(),
             "local": bits.filters.local.active, "has_policies": context.has_policies,
             "last_action": present.last_undoable(g.company_id, current_actor())}
 
@@ -221,7 +221,7 @@ def _name_partner(form, partners: dict) -> None:
 def bulk_done():
     """Mark the selected rows (or every income matching the filter) done; then the queue."""
     bits = flow.base()
-    back = url_for(".index") + (f"?{bits.filters.key}" if bits.filters.key else "")
+    back = url_for(".index") + (f"?{bits.key}" if bits.key else "")
     selection = _selection(bits)
     if not selection:
         return redirect_to(back)
@@ -340,7 +340,7 @@ def _report_undo(result) -> None:
 def _back_to_screen(income_id: int):
     """Show the income whose action was undone, in place of the current one."""
     bits = flow.base()
-    target = flow.screen_url(income_id, bits.filters.key)
+    target = flow.screen_url(income_id, bits.key)
     if not is_htmx():
         return redirect_to(target)
     current, _found = flow.ensure_walk(bits)
