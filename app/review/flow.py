@@ -268,6 +268,8 @@ def clear_cache() -> None:
 
 SCAN_PAGE = 100
 SCAN_CAP = 1000
+# Rows a bulk "done" reads in one call to check the selection before writing.
+SELECTION_PAGE = 500
 NEW_PARTNER_DAYS = 30
 PARTNER_TTL = 60.0
 _partners: dict[tuple, tuple[float, frozenset]] = {}
@@ -321,6 +323,27 @@ def scan(api, params: dict, local: LocalFilter, context: Context,
             lookups.setdefault(name, {}).update(table)
     rows = [row for page in pages for row in page.items if passes(row, local, context)]
     return rows, lookups, (first.count or 0) > cap
+
+
+def selected_records(api, params: dict, income_ids: list[int]) -> dict[int, dict]:
+    """The selected incomes as the queue lists them: one list read (the queue's first
+    SELECTION_PAGE rows); one not among them (further down, or no longer waiting) is read alone,
+    and one that cannot be read is left out (its write then reports why)."""
+    page = api.page(LIST, {**params, "page": 1, "page_size": SELECTION_PAGE}, resource="incomes")
+    wanted = set(income_ids)
+    found = {row["id"]: row for row in page.items if row["id"] in wanted}
+    rest = [income_id for income_id in income_ids if income_id not in found]
+    if rest:
+        answers = run_parallel({str(i): partial(_detail_or_none, api, i) for i in rest})
+        found.update({int(key): record for key, record in answers.items() if record})
+    return found
+
+
+def _detail_or_none(api, income_id: int) -> dict | None:
+    try:
+        return read_pair(api, income_id, with_artifact=False)[0]
+    except UpstreamError:
+        return None
 
 
 def passes(row: dict, local: LocalFilter, context: Context) -> bool:

@@ -222,10 +222,12 @@ def bulk_done():
     """Mark the selected rows (or every income matching the filter) done; then the queue."""
     bits = flow.base()
     back = url_for(".index") + (f"?{bits.key}" if bits.key else "")
-    selection = _selection(bits)
+    selection, known = _selection(bits)
     if not selection:
         return redirect_to(back)
-    refused = required.refused(g.api, [income_id for income_id, _fp in selection], bits.settings)
+    records = known or flow.selected_records(g.api, bits.filters.params or forms.QUEUE,
+                                             [income_id for income_id, _fp in selection])
+    refused = required.refused(records, bits.settings, bits.context.codes)
     selection = [(income_id, fp) for income_id, fp in selection if income_id not in refused]
     result = actions.mark_done(g.api, g.company_id, current_actor(), selection)
     result.failed.update(refused)
@@ -236,14 +238,15 @@ def bulk_done():
     return redirect_to(back)
 
 
-def _selection(bits) -> list:
+def _selection(bits) -> tuple[list, dict]:
+    """The (id, fingerprint) pairs to mark done, and the list records already read (scope all)."""
     if request.form.get("scope") != "all":
         selection = actions.parse_selection(request.form.getlist("ids"))
         if not selection:
             flash(_("Select the incomes to mark done first."), "info")
-        return selection
+        return selection, {}
     if bits.filters.params is None:
-        return []
+        return [], {}
     rows, _lookups, capped = flow.scan(g.api, bits.filters.params, bits.filters.local,
                                         bits.context, cap=actions.MAX_BULK)
     expected = request.form.get("expected", "")
@@ -253,8 +256,9 @@ def _selection(bits) -> list:
                 now=len(rows), then=expected or "?") if not capped else
               _("More than %(max)s incomes match. Narrow the filter and try again.",
                 max=actions.MAX_BULK), "warning")
-        return []
-    return [(row["id"], forms.fingerprint(row)) for row in rows]
+        return [], {}
+    return ([(row["id"], forms.fingerprint(row)) for row in rows],
+            {row["id"]: row for row in rows})
 
 
 def _close_in_walk(income_ids: list[int]) -> None:
