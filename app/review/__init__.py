@@ -2,9 +2,10 @@
 "done", and undo from Bookdesk's own log (URLs under /c/<company_id>/review/, DESIGN.md).
 
 Modules: views (request -> response), forms (queue filters; what the reviewer saw and
-PATCH-shaped values), flow (the queue, the walk through it, the incomes read ahead, what a step
-shows), actions (the writes and their log: done, save and done, skip, bulk, undo), required
-(what must be filled before Done), present (reasons, rows, the screen's form, document, log).
+PATCH-shaped values), flow (the queue, the walk through it, what a step shows), prefetch (the
+incomes read ahead on a thread pool), actions (the writes and their log: done, save and done,
+skip, bulk, undo), required (what must be filled before Done), present (reasons, rows, the
+screen's form, document, log).
 """
 from __future__ import annotations
 

@@ -34,8 +34,8 @@ from flask_babel import gettext as _
 
 from app.incomes.upstream import DETAIL, UPDATE
 from app.params import whole
-from app.review.flow import DETAIL_FIELDS
 from app.review.forms import STATE_KEYS, before_values, changes, fingerprint, stands, state, view
+from app.review.prefetch import DETAIL_FIELDS
 from app.review.present import can_undo
 from app.store.review_log import mark_undone, record_action
 from app.upstream import (

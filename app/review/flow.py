@@ -1,5 +1,5 @@
 """What the review screen walks through: the queue read from the API, the walk of its ids in
-the session, the incomes read ahead, and what a step shows next.
+the session, and what a step shows next (the incomes ahead come from prefetch.py).
 
 The queue: a queue filtered only by what the API understands costs one list call per page.
 Amount range, missing revenue type and policy outcome are applied here, so such a queue is read
@@ -10,25 +10,14 @@ The walk: the queue is read once when a walk starts (scan); after that, stepping
 to the next needs no list call. Incomes marked done here, or found already reviewed by someone
 else, drop out of the walk; skipped ones stay (the reviewer may come back to them).
 
-Read ahead: when the review screen shows an income, the next ones in the walk (and the previous
-one) are read on a small thread pool after the view returns: the detail and, when it has a
-file, its artifact record. The step that follows finds them here. A read still under way is
-waited for; a missing or failed one is read on the spot. Entries live PREFETCH_TTL seconds: an
-older copy is read again. Freshness is not trusted for writing anyway: every write compares what
-the reviewer saw with the record the API returns (forms.changes). The cache is per process;
-with several worker processes a step that lands on another process reads the income itself
-(one more read, same result).
-
-A step (done, skip, next) takes the next open income of the walk from the read-ahead cache,
+A step (done, skip, next) takes the next open income of the walk from the prefetch cache,
 renders it, and starts reading the ones after it; no upstream read waits on the step itself
 when the cache is warm. Incomes found reviewed by someone else meanwhile are dropped on the way.
 """
 from __future__ import annotations
 
-import copy
 import threading
 import time
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime, timedelta
 from functools import cached_property, partial
@@ -37,16 +26,9 @@ from flask import g, request, session, url_for
 
 from app import page_budget
 from app.auth import current_actor
-from app.incomes.upstream import (
-    ARTIFACTS,
-    DETAIL,
-    FORM_CATALOGS,
-    LIST,
-    PARTNERS,
-    base_reads,
-    catalogs_of,
-)
+from app.incomes.upstream import FORM_CATALOGS, LIST, PARTNERS, base_reads, catalogs_of
 from app.numbers import as_utc, to_decimal
+from app.review import prefetch
 from app.review.forms import Filters, LocalFilter, encode, key_of, parse, view
 from app.review.present import (
     Context,
@@ -60,9 +42,8 @@ from app.review.present import (
     policy_outcome,
     reasons,
 )
-from app.upstream import CallStats, UpstreamError, run_parallel
+from app.upstream import UpstreamError, run_parallel
 from app.upstream.pagination import id_names
-from app.upstream.responses import find_artifact
 
 # The walk: the queue's ids in the session.
 
@@ -162,108 +143,6 @@ def save_walk(company_id: int, walk: Walk) -> None:
     session.modified = True
 
 
-# Incomes read ahead in the background.
-
-DETAIL_FIELDS = "items"
-PREFETCH_TTL = 120.0
-MAX_ENTRIES = 2000
-_pool = ThreadPoolExecutor(2, thread_name_prefix="review-prefetch")
-_entries: dict[tuple, _Entry] = {}
-_lock = threading.Lock()
-
-
-@dataclass
-class _Entry:
-    future: Future
-    expires: float
-
-
-def read_pair(api, income_id: int, with_artifact: bool = True) -> tuple[dict, dict | None]:
-    """(detail, artifact record or None) of one income, read now with api."""
-    detail = api.get(DETAIL.format(id=income_id), {"fields": DETAIL_FIELDS})
-    if not with_artifact or detail.get("has_artifact") is False:
-        return detail, None
-    return detail, find_artifact(api.get(ARTIFACTS, {"ids": income_id}), income_id)
-
-
-def cached_pair(api, income_id: int, wait: float = 15.0) -> tuple[dict, dict | None] | None:
-    """The prefetched pair, waiting for one under way; None when absent, stale or failed."""
-    with _lock:
-        entry = _entries.get((*api.scope, income_id))
-    if entry is None or entry.expires < time.monotonic():
-        return None
-    try:
-        return entry.future.result(timeout=wait)
-    except (UpstreamError, TimeoutError):
-        return None
-
-
-def get_pair(api, income_id: int, with_artifact: bool = True) -> tuple[dict, dict | None]:
-    """The prefetched pair, else read on the spot with the request's client (and kept)."""
-    found = cached_pair(api, income_id)
-    if found is None:
-        found = read_pair(api, income_id, with_artifact)
-        keep(api, *found, keep_artifact=not with_artifact)
-    return found
-
-
-def keep(api, detail: dict, artifact: dict | None = None, *, keep_artifact: bool = True) -> None:
-    """Store a record the request already has (e.g. a write's answer)."""
-    if keep_artifact and artifact is None:
-        previous = cached_pair(api, detail["id"], wait=0)
-        artifact = previous[1] if previous else None
-    future: Future = Future()
-    future.set_result((detail, artifact))
-    _store((*api.scope, detail["id"]), future)
-
-
-def read_ahead(api, income_ids: list[int]) -> None:
-    """Start background reads of the incomes not already cached and fresh."""
-    client = None
-    for income_id in income_ids:
-        key = (*api.scope, income_id)
-        with _lock:
-            entry = _entries.get(key)
-        if entry is not None and entry.expires > time.monotonic():
-            continue
-        client = client or background_client(api)
-        _store(key, _pool.submit(read_pair, client, income_id))
-
-
-def submit(fn, *args) -> Future:
-    """Run a background read on the prefetch pool (its errors stay in the future)."""
-    return _pool.submit(fn, *args)
-
-
-def forget(api, income_id: int) -> None:
-    """Drop an income from the cache (after a write whose answer is not kept)."""
-    with _lock:
-        _entries.pop((*api.scope, income_id), None)
-
-
-def background_client(api):
-    """A copy of the request's client that counts its calls apart (not in Server-Timing)."""
-    client = copy.copy(api)
-    client.stats = CallStats(request_id=f"{api.stats.request_id or 'review'}-prefetch")
-    client.app_name = f"{api.app_name} prefetch"
-    return client
-
-
-def _store(key: tuple, future: Future) -> None:
-    with _lock:
-        if len(_entries) >= MAX_ENTRIES:
-            now = time.monotonic()
-            for old in [k for k, e in _entries.items() if e.expires < now] or list(_entries)[:100]:
-                del _entries[old]
-        _entries[key] = _Entry(future, time.monotonic() + PREFETCH_TTL)
-
-
-def clear_cache() -> None:
-    """Forget everything (tests)."""
-    with _lock:
-        _entries.clear()
-
-
 # Reading the queue: one API page, or a scan when Bookdesk filters locally.
 
 SCAN_PAGE = 100
@@ -341,7 +220,7 @@ def selected_records(api, params: dict, income_ids: list[int]) -> dict[int, dict
 
 def _detail_or_none(api, income_id: int) -> dict | None:
     try:
-        return read_pair(api, income_id, with_artifact=False)[0]
+        return prefetch.read(api, income_id, with_artifact=False)[0]
     except UpstreamError:
         return None
 
@@ -381,7 +260,7 @@ def cached_partners(api) -> frozenset:
     with _partners_lock:
         cached = _partners.get(api.scope)
     if cached is None or cached[0] <= time.monotonic():
-        submit(new_partners, background_client(api))
+        prefetch.submit(new_partners, prefetch.background_client(api))
     return cached[1] if cached else frozenset()
 
 
@@ -444,7 +323,7 @@ def ensure_walk(bits: Base, also: dict | None = None) -> tuple[Walk, dict]:
 def next_open(current: Walk, after_id: int):
     """(id, detail, artifact) of the next income still waiting, or None at the end."""
     for income_id in current.following(after_id):
-        detail, artifact = get_pair(g.api, income_id)
+        detail, artifact = prefetch.get(g.api, income_id)
         if waiting(detail):
             return income_id, detail, artifact
         current.close(income_id, "gone")
@@ -467,7 +346,7 @@ def screen_context(bits: Base, current: Walk, record: dict, artifact: dict | Non
     income_id = record["id"]
     ahead = current.following(income_id)[:LOOKAHEAD]
     previous = current.before(income_id)
-    read_ahead(g.api, ahead + ([previous] if previous else []))
+    prefetch.ahead(g.api, ahead + ([previous] if previous else []))
     # Unbound: within a step's POST the next income's form must not take the posted values.
     form = extra.pop("form", None) or build_form(record, bits.settings, bits.catalogs,
                                                         formdata=None)

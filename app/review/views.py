@@ -17,7 +17,7 @@ from app.incomes import upstream as income_upstream
 from app.incomes.upstream import FORM_CATALOGS, settings_and_catalogs
 from app.nav import safe_next
 from app.params import whole
-from app.review import actions, flow, forms, present, required
+from app.review import actions, flow, forms, prefetch, present, required
 from app.store.review_log import get_action, recent_actions
 from app.upstream import RateLimited, Unavailable, UpstreamError, ValidationError
 
@@ -27,8 +27,8 @@ PAGE = 100
 def screen_page(income_id: int):
     """One income of the queue (the queue is read once per walk; the income usually ahead)."""
     bits = flow.base()
-    current, found = flow.ensure_walk(bits, {"pair": partial(flow.get_pair, g.api, income_id)})
-    record, artifact = found.get("pair") or flow.get_pair(g.api, income_id)
+    current, found = flow.ensure_walk(bits, {"pair": partial(prefetch.get, g.api, income_id)})
+    record, artifact = found.get("pair") or prefetch.get(g.api, income_id)
     return _show(flow.screen_context(bits, current, record, artifact))
 
 
@@ -44,7 +44,7 @@ def act(income_id: int):
         return _step(bits, current, income_id)
     if choice not in ("done", "save_done"):
         abort(400)
-    record, _artifact = flow.get_pair(g.api, income_id, with_artifact=False)
+    record, _artifact = prefetch.get(g.api, income_id, with_artifact=False)
     form = present.build_form(record, bits.settings, bits.catalogs)
     if choice == "save_done" or present.is_dirty(form):
         return _save_done(bits, current, income_id)
@@ -64,7 +64,7 @@ def _done(bits, current: flow.Walk, record: dict, form):
     except (Unavailable, RateLimited) as exc:
         form = present.build_form(record, bits.settings, bits.catalogs)
         return _lost(bits, current, record, form, exc)
-    flow.keep(g.api, result.record)
+    prefetch.keep(g.api, result.record)
     if result.kind == "conflict":
         return _show(flow.screen_context(bits, current, result.record, None,
                                          changes=result.changes), 409)
@@ -74,8 +74,8 @@ def _done(bits, current: flow.Walk, record: dict, form):
 
 def _save_done(bits, current: flow.Walk, income_id: int):
     """Read the income first, so nobody's change is overwritten; then one write."""
-    latest = flow.read_pair(g.api, income_id, with_artifact=False)[0]
-    flow.keep(g.api, latest)
+    latest = prefetch.read(g.api, income_id, with_artifact=False)[0]
+    prefetch.keep(g.api, latest)
     form = present.build_form(latest, bits.settings, bits.catalogs)
     refused = _unsendable(bits, current, form, latest)
     if refused is not None:
@@ -88,7 +88,7 @@ def _save_done(bits, current: flow.Walk, income_id: int):
         return _show(flow.screen_context(bits, current, latest, None, form=form), 400)
     except (Unavailable, RateLimited) as exc:
         return _lost(bits, current, latest, form, exc)
-    flow.keep(g.api, result.record)
+    prefetch.keep(g.api, result.record)
     current.close(income_id)
     return _step(bits, current, income_id)
 
@@ -96,8 +96,8 @@ def _save_done(bits, current: flow.Walk, income_id: int):
 def _lost(bits, current: flow.Walk, record: dict, form, exc):
     """The write got no answer: the same income stays, the reviewer's input kept, a reload
     link (htmx leaves the screen as it is and shows the message alone)."""
-    pair = flow.cached_pair(g.api, record["id"], wait=0)
-    flow.forget(g.api, record["id"])  # its state is unknown now: a reload reads it again
+    pair = prefetch.cached(g.api, record["id"], wait=0)
+    prefetch.forget(g.api, record["id"])  # its state is unknown now: a reload reads it again
     here = flow.screen_url(record["id"], bits.key)
     return lost_write_response(
         lambda text: _show(flow.screen_context(bits, current, record, pair[1] if pair else None,
@@ -161,7 +161,7 @@ def _show(context: dict, status: int = 200, push: str | None = None):
 
 def document(income_id: int):
     """The income's file from this origin (inline for PDF and images; ?download=1 to save)."""
-    pair = flow.cached_pair(g.api, income_id, wait=5)
+    pair = prefetch.cached(g.api, income_id, wait=5)
     content = _content(pair[1]) if pair else None
     record = None
     if content is None:
@@ -232,7 +232,7 @@ def bulk_done():
     result = actions.mark_done(g.api, g.company_id, current_actor(), selection)
     result.failed.update(refused)
     for income_id in result.done + result.changed:
-        flow.forget(g.api, income_id)
+        prefetch.forget(g.api, income_id)
     _close_in_walk(result.done)
     _report_bulk(result)
     return redirect_to(back)
@@ -307,7 +307,7 @@ def undo_action():
         abort(404)
     result = actions.undo(g.api, g.company_id, current_actor(), action)
     for income_id in result.reverted:
-        flow.forget(g.api, income_id)
+        prefetch.forget(g.api, income_id)
     _reopen(result.reverted)
     _report_undo(result)
     if request.form.get("back") == "screen" and result.reverted:
@@ -348,6 +348,6 @@ def _back_to_screen(income_id: int):
     if not is_htmx():
         return redirect_to(target)
     current, _found = flow.ensure_walk(bits)
-    record, artifact = flow.get_pair(g.api, income_id)
+    record, artifact = prefetch.get(g.api, income_id)
     response = _show(flow.screen_context(bits, current, record, artifact), push=target)
     return response

@@ -102,9 +102,9 @@ def test_an_income_reviewed_elsewhere_is_passed_over(client, company, api):
     base = review_base(client, company)
     screen = open_screen(client, f"{base}{first}")
     sandbox_change(api, second, review_done=True)
-    from app.review import flow
+    from app.review import prefetch
 
-    flow.clear_cache()
+    prefetch.clear()
     response = step(client, screen, "done")
     assert response.headers["HX-Push-Url"] == f"{base}{third}"
 

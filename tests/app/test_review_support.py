@@ -6,7 +6,7 @@ import time
 
 import requests
 
-from app.review import flow
+from app.review import prefetch
 from tests.app.conftest import csrf_token
 from tests.app.incomes_helpers import BrowserForm, make_income, signed_in
 
@@ -62,8 +62,8 @@ def settle(timeout: float = 5.0) -> None:
     """Wait until the prefetch pool has nothing under way (a reviewer's think time)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        with flow._lock:
-            pending = [e for e in flow._entries.values() if not e.future.done()]
+        with prefetch._lock:
+            pending = [e for e in prefetch._entries.values() if not e.future.done()]
         if not pending:
             return
         time.sleep(0.02)
