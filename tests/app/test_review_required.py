@@ -13,6 +13,7 @@ from tests.app.test_review_support import (
     income_now,
     open_screen,
     review_base,
+    sandbox_change,
     step,
     waiting,
     writes,
@@ -159,3 +160,18 @@ def test_bulk_done_checked_on_list_rows_still_wants_the_exchange_rate(client, co
     assert "Enter the actual exchange rate" in page
     assert income_now(api, foreign["id"])["review_done"] is False
     assert income_now(api, rated["id"])["review_done"] is True
+
+
+def test_bulk_done_reads_alone_only_a_selected_income_that_left_the_queue(client, company, api,
+                                                                         sandbox_log):
+    stays, leaves = waiting(api), waiting(api)
+    base = review_base(client, company)
+    html = client.get(base).get_data(as_text=True)
+    sandbox_change(api, leaves["id"], review_done=True)
+    sandbox_log.reset()
+    client.post(f"{base}bulk", headers=EN, data={"csrf_token": csrf_token(html),
+                                                 "ids": BOX.findall(html)})
+    reads = [e["path"] for e in sandbox_log.entries(company_id=company.id, method="GET")
+             if from_bookdesk(e) and e["path"].startswith("/1/incomes")]
+    assert reads == ["/1/incomes", f"/1/incomes/{leaves['id']}/"]
+    assert income_now(api, stays["id"])["review_done"] is True
