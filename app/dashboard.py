@@ -12,7 +12,7 @@ from app.forms.filters import ListQuery
 from app.incomes.filters import list_query as income_query
 from app.incomes.labels import cancel_label, cancel_state
 from app.incomes.upstream import reversed_numbers
-from app.review.filters import queue_query
+from app.review.forms import queue_query
 from app.upstream import NotFound, catalog, run_parallel
 
 bp = company_blueprint("dashboard", __name__)

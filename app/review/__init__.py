@@ -1,24 +1,33 @@
 """Review: the queue of incomes waiting for review, the keyboard-first review screen, bulk
 "done", and undo from Bookdesk's own log (URLs under /c/<company_id>/review/, DESIGN.md).
 
-Modules: filters (URL filters), queue (API page or local scan), reasons (why an income needs
-attention), walk (the queue's ids in the session), prefetch (the next incomes read ahead),
-screen (the review form), compare (what the reviewer saw vs. now), required (what must be
-filled before Done), actions / bulk / undo (the writes and their log), document (the image
-proxy), flow (what a step shows next), views_*.
+Modules: views (request -> response), forms (queue filters; what the reviewer saw and
+PATCH-shaped values), flow (the queue, the walk through it, what a step shows), prefetch (the
+incomes read ahead on a thread pool), actions (the writes and their log: done, save and done,
+skip, bulk, undo), required (what must be filled before Done), present (reasons, rows, the
+screen's form, document, log).
 """
 from __future__ import annotations
 
 from app.auth import company_blueprint
+from app.incomes import labels
+from app.review import present, views
 
 bp = company_blueprint("review", __name__, url_prefix="/review")
+
+ROUTES = (
+    ("/", "index", views.index, ["GET"]),
+    ("/bulk", "bulk_done", views.bulk_done, ["POST"]),
+    ("/<int:income_id>", "screen", views.screen_page, ["GET"]),
+    ("/<int:income_id>/done", "act", views.act, ["POST"]),
+    ("/<int:income_id>/document", "document", views.document, ["GET"]),
+    ("/actions", "actions", views.action_log, ["GET"]),
+    ("/undo", "undo_action", views.undo_action, ["POST"]),
+)
+for rule, endpoint, view_func, methods in ROUTES:
+    bp.add_url_rule(rule, endpoint, view_func, methods=methods)
 
 
 @bp.context_processor
 def _helpers() -> dict:
-    from app.incomes import labels
-    from app.review.log_view import action_label
-
-    return {"kind_label": labels.type_label, "action_label": action_label}
-
-from app.review import views_log, views_queue, views_screen  # noqa: E402,F401
+    return {"kind_label": labels.type_label, "action_label": present.action_label}

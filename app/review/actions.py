@@ -1,4 +1,5 @@
-"""The review writes: done, save and done, skip; each one logged in Bookdesk's own records.
+"""The review writes: done, save and done, skip, bulk done, undo; each logged in Bookdesk's own
+records (app/store/review_log.py).
 
 "Done" is the step a reviewer repeats all day, so it costs one upstream call: the PATCH. The
 API has no conditional write, so the check that nobody changed the income since the reviewer
@@ -6,16 +7,46 @@ looked runs on the PATCH's answer (the whole record after the write): if anythin
 flag differs from what was shown, a second PATCH puts the flag back and the reviewer sees what
 changed and decides. "Save and done" sends the reviewer's own changes, so it reads the income
 first (app.forms then holds back any field someone else changed meanwhile) and writes once.
+
+Bulk done: one PATCH each, side by side, logged as one action. Each selected row carries the
+fingerprint of the values the reviewer saw in the list; a row whose PATCH answer no longer
+matches it is put back (its flag reverted) and reported, exactly like the single "done".
+Incomes the API refuses (e.g. processed ones, whose review flag is locked) are reported with the
+API's message. An authorisation refusal (403: a viewer's token, or two-factor authentication
+missing) is not about one income but about every write: the first write goes alone, the rest
+side by side in chunks, and after a 403 nothing more is sent (send_until_refused). What was done
+before it is kept and reported, with the refusal and how many were not sent.
+
+Undo reads each income first (undo is rare; the read makes it safe): a field that no longer
+holds what the action sent was changed again since, by someone, and is left alone; the income
+is reported instead of being overwritten. A document cancelled or reversed by a storno since
+the action (or whose cancellation was revoked since) is left alone too: undo never brings a
+cancelled document back into the review. Works from the database record alone, so it works the
+same after a reload or from another tab.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 
-from app.incomes.upstream import UPDATE
-from app.review import compare
+from flask_babel import gettext as _
+
+from app.incomes.upstream import DETAIL, UPDATE
+from app.params import whole
+from app.review.forms import STATE_KEYS, before_values, changes, fingerprint, stands, state, view
 from app.review.prefetch import DETAIL_FIELDS
-from app.review.values import before_values, state
-from app.store.history import record_action
+from app.review.present import can_undo
+from app.store.history import mark_undone, record_action
+from app.upstream import (
+    NotFound,
+    PermissionDenied,
+    UpstreamError,
+    ValidationError,
+    run_parallel,
+)
+
+# One income: done, save and done, skip.
 
 DONE = {"review_done": True}
 NOT_DONE = {"review_done": False}
@@ -40,7 +71,7 @@ def done(api, company_id: int, actor, income_id: int, seen: dict | None,
          names: dict) -> Result:
     """Mark done with one write; withdraw it when the answer shows someone changed the income."""
     saved = write(api, income_id, DONE)
-    changed = compare.changes(seen, saved, names) if seen is not None else []
+    changed = changes(seen, saved, names) if seen is not None else []
     if changed:
         return _withdraw(api, company_id, actor, saved, seen, changed)
     action = record_action(company_id, actor, "done", [income_id],
@@ -51,7 +82,7 @@ def done(api, company_id: int, actor, income_id: int, seen: dict | None,
 def _withdraw(api, company_id: int, actor, saved: dict, seen: dict, changed: list) -> Result:
     """Put the flag back; log what the reviewer was about to approve and what it is now."""
     reverted = write(api, saved["id"], NOT_DONE)
-    now = compare.view(reverted, tuple(seen))
+    now = view(reverted, tuple(seen))
     action = record_action(company_id, actor, "conflict", [saved["id"]],
                            {str(saved["id"]): seen}, {str(saved["id"]): now})
     return Result("conflict", reverted, action, changed)
@@ -71,3 +102,188 @@ def skip(company_id: int, actor, income_id: int) -> Result:
     """Log a skip (nothing changes upstream; undo brings the reviewer back to it)."""
     action = record_action(company_id, actor, "skip", [income_id], {}, {})
     return Result("skip", None, action)
+
+
+# Many incomes at once.
+
+MAX_BULK = 500
+# Writes sent side by side once the first one was accepted.
+CHUNK = 8
+
+
+@dataclass
+class BulkResult:
+    """Which incomes were marked done, put back after a change, or refused (with why)."""
+
+    done: list[int] = field(default_factory=list)
+    changed: list[int] = field(default_factory=list)
+    failed: dict[int, str] = field(default_factory=dict)
+    action: object | None = None
+    refused: int | None = None
+    not_sent: list[int] = field(default_factory=list)
+
+
+def parse_selection(values: list[str]) -> list[tuple[int, str | None]]:
+    """`<id>:<fingerprint>` (or a bare id) values of the row checkboxes, deduplicated."""
+    seen, out = set(), []
+    for value in values:
+        raw_id, _sep, fp = str(value).partition(":")
+        income_id = whole(raw_id, "ids", minimum=1)
+        if income_id is not None and income_id not in seen:
+            seen.add(income_id)
+            out.append((income_id, fp or None))
+    return out[:MAX_BULK]
+
+
+def mark_done(api, company_id: int, actor, selection: list[tuple[int, str | None]]) -> BulkResult:
+    """PATCH review_done on every selected income; revert those changed since they were seen.
+
+    A 403 stops the run: the incomes after it are not sent (result.refused, result.not_sent).
+    """
+    answers = _run(api, {income_id: DONE for income_id, _fp in selection})
+    result = BulkResult()
+    changed = []
+    for income_id, fp in selection:
+        answer = answers.get(income_id)
+        if answer is None:
+            result.not_sent.append(income_id)
+        elif isinstance(answer, PermissionDenied):
+            result.refused = income_id
+        elif isinstance(answer, UpstreamError):
+            result.failed[income_id] = _message(answer)
+        elif fp and fingerprint(answer) != fp:
+            changed.append(income_id)
+        else:
+            result.done.append(income_id)
+    reverted = _run(api, dict.fromkeys(changed, NOT_DONE))
+    result.changed = [i for i in changed if i in reverted
+                      and not isinstance(reverted[i], UpstreamError)]
+    result.failed.update({i: _message(reverted[i]) for i in changed
+                          if i in reverted and i not in result.changed})
+    if result.done:
+        result.action = record_action(
+            company_id, actor, "bulk_done", result.done,
+            {str(i): NOT_DONE for i in result.done},
+            {str(i): {**DONE, **state(answers[i])} for i in result.done})
+    return result
+
+
+def _run(api, bodies: dict[int, dict]) -> dict[int, object]:
+    """PATCH each income with its body until a 403; an error is returned, not raised."""
+    tasks = {income_id: partial(_safe_write, api, income_id, body)
+             for income_id, body in bodies.items()}
+    return send_until_refused(tasks)
+
+
+def send_until_refused(tasks: dict[int, Callable[[], object]]) -> dict[int, object]:
+    """Run one write per income: the first alone, then the rest side by side in chunks.
+
+    Each task returns its answer or its UpstreamError. After a chunk with a PermissionDenied
+    nothing more is sent: the incomes not sent are missing from the answers.
+    """
+    keys = list(tasks)
+    chunks = [keys[:1]] + [keys[start:start + CHUNK] for start in range(1, len(keys), CHUNK)]
+    answers: dict[int, object] = {}
+    for chunk in chunks:
+        found = run_parallel({str(key): tasks[key] for key in chunk})
+        answers.update({int(key): value for key, value in found.items()})
+        if any(isinstance(value, PermissionDenied) for value in found.values()):
+            break
+    return answers
+
+
+def _safe_write(api, income_id: int, body: dict):
+    try:
+        return write(api, income_id, body)
+    except UpstreamError as exc:
+        return exc
+
+
+def _message(error: UpstreamError) -> str:
+    if isinstance(error, ValidationError):
+        return " ".join(error.messages()) or str(error)
+    return str(error)
+
+
+# Undo a logged action.
+
+NOT_SENT = object()
+
+
+@dataclass
+class UndoResult:
+    """Incomes put back, incomes left alone (changed since, or refused), and whether it ran."""
+
+    ok: bool
+    reverted: list[int] = field(default_factory=list)
+    kept: dict[int, str] = field(default_factory=dict)
+    message: str | None = None
+    refused: int | None = None
+    not_sent: list[int] = field(default_factory=list)
+
+
+def undo(api, company_id: int, actor, action) -> UndoResult:
+    """Revert the action upstream, then mark it undone when anything was reverted.
+
+    Two undos racing each other are safe: the second finds the values no longer standing.
+    """
+    if not can_undo(action):
+        return UndoResult(False, message=_("This action cannot be undone (any more)."))
+    result = UndoResult(True)
+    if action.kind == "skip":
+        result.reverted = list(action.income_ids)
+    else:
+        tasks = {i: partial(_revert, api, i, action.before.get(str(i)) or {},
+                            action.after.get(str(i)) or {}) for i in action.income_ids}
+        answers = send_until_refused(tasks)
+        for income_id in action.income_ids:
+            _sort(result, income_id, answers)
+    if result.reverted and not mark_undone(company_id, action.id, actor):
+        result.message = _("This action was already undone.")
+    result.ok = bool(result.reverted)
+    return result
+
+
+def _sort(result: UndoResult, income_id: int, answers: dict) -> None:
+    """File one income under reverted, kept (with why), refused or not sent (after a 403)."""
+    answer = answers.get(income_id, NOT_SENT)
+    if answer is NOT_SENT:
+        result.not_sent.append(income_id)
+    elif isinstance(answer, PermissionDenied):
+        result.refused = income_id
+    elif answer is None:
+        result.reverted.append(income_id)
+    else:
+        result.kept[income_id] = answer
+
+
+def _revert(api, income_id: int, before: dict, after: dict) -> str | PermissionDenied | None:
+    """None when reverted; the refusal on a 403; else why the income was left as it is."""
+    try:
+        current = api.get(DETAIL.format(id=income_id))
+        changed_state = _state_changed(after, current)
+        if changed_state:
+            return changed_state
+        moved = [key for key, value in after.items()
+                 if key not in STATE_KEYS and not stands(key, value, current)]
+        if moved:
+            return _("changed again since: %(fields)s", fields=", ".join(moved))
+        write(api, income_id, {key: before[key] for key in after if key in before})
+    except NotFound:
+        return _("the income no longer exists")
+    except PermissionDenied as exc:
+        return exc
+    except UpstreamError as exc:
+        return _message(exc)
+    return None
+
+
+def _state_changed(after: dict, current: dict) -> str | None:
+    """Why the document is no longer in the state the action left it in, or None."""
+    # Entries logged before the state was recorded were made on live documents.
+    was_cancelled = bool(after.get("is_cancelled", False))
+    if bool(current.get("is_cancelled")) == was_cancelled:
+        return None
+    if current.get("is_cancelled"):
+        return _("it was cancelled or reversed by a storno since; undo does not bring it back")
+    return _("its cancellation was revoked since")

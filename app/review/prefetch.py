@@ -5,7 +5,7 @@ read on a small thread pool after the view returns: the detail and, when it has 
 artifact record. The step that follows finds them here. A read still under way is waited for;
 a missing or failed one is read on the spot. Entries live PREFETCH_TTL seconds: an older copy
 is read again. Freshness is not trusted for writing anyway: every write compares what the
-reviewer saw with the record the API returns (app.review.compare).
+reviewer saw with the record the API returns (forms.changes).
 
 The cache is per process; with several worker processes a step that lands on another process
 reads the income itself (one more read, same result).
@@ -18,9 +18,8 @@ import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
-from app.incomes.upstream import ARTIFACTS, DETAIL
+from app.incomes.upstream import DETAIL, artifact
 from app.upstream import CallStats, UpstreamError
-from app.upstream.responses import find_artifact
 
 DETAIL_FIELDS = "items"
 PREFETCH_TTL = 120.0
@@ -41,7 +40,7 @@ def read(api, income_id: int, with_artifact: bool = True) -> tuple[dict, dict | 
     detail = api.get(DETAIL.format(id=income_id), {"fields": DETAIL_FIELDS})
     if not with_artifact or detail.get("has_artifact") is False:
         return detail, None
-    return detail, find_artifact(api.get(ARTIFACTS, {"ids": income_id}), income_id)
+    return detail, artifact(api, income_id)
 
 
 def cached(api, income_id: int, wait: float = 15.0) -> tuple[dict, dict | None] | None:

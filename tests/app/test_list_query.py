@@ -12,7 +12,7 @@ from werkzeug.datastructures import MultiDict
 from app.dashboard import cards
 from app.expenses import filters as expense_filters
 from app.incomes import filters as income_filters
-from app.review import filters as review_filters
+from app.review import forms as review_filters
 from tests.app.test_exports_follow_lists import EXPENSE_FILTERS, INCOME_FILTERS, QUEUE_FILTERS
 
 READERS = {"incomes": income_filters.list_query, "expenses": expense_filters.list_query,

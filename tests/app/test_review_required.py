@@ -9,9 +9,11 @@ import pytest
 from tests.app.conftest import csrf_token
 from tests.app.incomes_helpers import catalogue, make_income
 from tests.app.test_review_support import (
+    from_bookdesk,
     income_now,
     open_screen,
     review_base,
+    sandbox_change,
     step,
     waiting,
     writes,
@@ -118,3 +120,58 @@ def test_an_income_already_complete_is_done_under_advanced_accounting(client, ad
     screen = open_screen(client, f"{review_base(client, advanced.company)}{created['id']}")
     assert step(client, screen, "done").status_code == 200
     assert income_now(advanced, created["id"])["review_done"] is True
+
+
+def test_bulk_done_checks_the_selection_with_one_list_read_not_a_read_per_row(
+        client, advanced, sandbox_log):
+    ids = catalogue(advanced)
+    bare = [waiting(advanced, assignments=[{"revenue_type": None}]) for _ in range(2)]
+    ready = [waiting(advanced, assignments=[{"revenue_type": ids.revenue_types[0]}])
+             for _ in range(4)]
+    base = review_base(client, advanced.company)
+    html = client.get(base).get_data(as_text=True)
+    boxes = BOX.findall(html)
+    assert len(boxes) == 6
+    sandbox_log.reset()
+    response = client.post(f"{base}bulk", headers=EN, follow_redirects=False, data={
+        "csrf_token": csrf_token(html), "ids": boxes})
+    assert response.status_code in (302, 303)
+    calls = [(e["method"], e["path"]) for e in sandbox_log.entries(company_id=advanced.company.id)
+             if from_bookdesk(e)]
+    income_reads = [path for method, path in calls
+                    if method == "GET" and path.startswith("/1/incomes")]
+    assert income_reads == ["/1/incomes"]
+    assert sorted(path for method, path in calls if method == "PATCH") == sorted(
+        f"/2/incomes/{income['id']}/update/" for income in ready)
+    assert all(income_now(advanced, income["id"])["review_done"] is False for income in bare)
+
+
+def test_bulk_done_checked_on_list_rows_still_wants_the_exchange_rate(client, company, api,
+                                                                      sandbox_log):
+    euro = catalogue(api).currencies["EUR"]
+    foreign = waiting(api, currency=euro)
+    rated = waiting(api, currency=euro, exchange_rate="395.5")
+    base = review_base(client, company)
+    html = client.get(base).get_data(as_text=True)
+    response = client.post(f"{base}bulk", headers=EN, follow_redirects=True, data={
+        "csrf_token": csrf_token(html), "ids": BOX.findall(html)})
+    page = response.get_data(as_text=True)
+    assert f"#{foreign['id']} was not marked done" in page
+    assert "Enter the actual exchange rate" in page
+    assert income_now(api, foreign["id"])["review_done"] is False
+    assert income_now(api, rated["id"])["review_done"] is True
+
+
+def test_bulk_done_reads_alone_only_a_selected_income_that_left_the_queue(client, company, api,
+                                                                         sandbox_log):
+    stays, leaves = waiting(api), waiting(api)
+    base = review_base(client, company)
+    html = client.get(base).get_data(as_text=True)
+    sandbox_change(api, leaves["id"], review_done=True)
+    sandbox_log.reset()
+    client.post(f"{base}bulk", headers=EN, data={"csrf_token": csrf_token(html),
+                                                 "ids": BOX.findall(html)})
+    reads = [e["path"] for e in sandbox_log.entries(company_id=company.id, method="GET")
+             if from_bookdesk(e) and e["path"].startswith("/1/incomes")]
+    assert reads == ["/1/incomes", f"/1/incomes/{leaves['id']}/"]
+    assert income_now(api, stays["id"])["review_done"] is True

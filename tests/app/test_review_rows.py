@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from flask_babel import force_locale
 
-from app.review import compare
-from app.review.reasons import Context
-from app.review.rows import queue_rows
+from app.review import forms
+from app.review.present import Context, queue_rows
 
 INCOME = {"id": 31, "invoice_number": None, "type": 7, "partner_name": None,
           "issued_at": "2024-03-05", "gross_amount": "-1270.40", "currency": 1, "tags": [],
@@ -18,7 +17,7 @@ def test_a_row_names_its_reasons_and_carries_the_fingerprint(app):
     with app.test_request_context(), force_locale("hu"):
         [row] = queue_rows([INCOME], Context(None, {1: "HUF"}), {1: "HUF"}, {})
     assert row.number == "#31" and row.select_label == "#31 kijelölése"
-    assert row.fingerprint == compare.fingerprint(INCOME)
+    assert row.fingerprint == forms.fingerprint(INCOME)
     assert row.issued == "2024. 03. 05." and row.partner == "—"
     assert row.gross.text == "-1\xa0270\xa0Ft" and row.gross.negative
     assert [(tone, label) for tone, label, _detail in row.reasons] == [
@@ -37,7 +36,7 @@ def test_tags_and_english_labels(app):
 
 
 def test_the_policies_are_validated_once_per_page_not_per_row(app, monkeypatch):
-    import app.review.reasons as reasons_module
+    import app.review.present as reasons_module
 
     checked = []
     real = reasons_module.ensure_valid

@@ -1,0 +1,353 @@
+"""The review pages, request -> response: the queue (filters, sorting, pages, bulk "done"), the
+review screen (one income beside its document; done / save and done / skip step on), the
+document proxy, the log of recent actions and undo."""
+from __future__ import annotations
+
+from functools import partial
+
+from flask import abort, flash, g, make_response, render_template, request, url_for
+from flask_babel import gettext as _
+
+from app.auth import current_actor
+from app.errors import lost_write_response
+from app.expenses.files import file_response
+from app.incomes import upstream as income_upstream
+from app.incomes.upstream import FORM_CATALOGS, settings_and_catalogs
+from app.nav import safe_next
+from app.params import whole
+from app.review import actions, flow, forms, prefetch, present, required
+from app.store.history import get_action, recent_actions
+from app.templating import is_htmx, redirect_to, render
+from app.upstream import RateLimited, Unavailable, UpstreamError, ValidationError
+from app.upstream import parallel as page_budget
+
+PAGE = 100
+
+
+def screen_page(income_id: int):
+    """One income of the queue (the queue is read once per walk; the income usually ahead)."""
+    bits = flow.base()
+    current, found = flow.ensure_walk(bits, {"pair": partial(prefetch.get, g.api, income_id)})
+    record, artifact = found.get("pair") or prefetch.get(g.api, income_id)
+    return _show(flow.screen_context(bits, current, record, artifact))
+
+
+def act(income_id: int):
+    """Done (the default), save and done, or skip (the pressed button); then the next income
+    in place."""
+    bits = flow.base()
+    current, _found = flow.ensure_walk(bits)
+    choice = request.form.get("action") or "done"
+    if choice == "skip":
+        actions.skip(g.company_id, current_actor(), income_id)
+        current.skip(income_id)
+        return _step(bits, current, income_id)
+    if choice not in ("done", "save_done"):
+        abort(400)
+    record, _artifact = prefetch.get(g.api, income_id, with_artifact=False)
+    form = present.build_form(record, bits.settings, bits.catalogs)
+    if choice == "save_done" or present.is_dirty(form):
+        return _save_done(bits, current, income_id)
+    return _done(bits, current, record, form)
+
+
+def _done(bits, current: flow.Walk, record: dict, form):
+    seen = forms.decode(request.form.get("seen"))
+    if not present.can_mark_done(record):
+        return _refused(bits, current, record)
+    found = required.missing(record, bits.settings)
+    if found:
+        return _incomplete(bits, current, record, form, found)
+    try:
+        result = actions.done(g.api, g.company_id, current_actor(), record["id"], seen,
+                              present.names(bits.catalogs))
+    except (Unavailable, RateLimited) as exc:
+        form = present.build_form(record, bits.settings, bits.catalogs)
+        return _lost(bits, current, record, form, exc)
+    prefetch.keep(g.api, result.record)
+    if result.kind == "conflict":
+        return _show(flow.screen_context(bits, current, result.record, None,
+                                         changes=result.changes), 409)
+    current.close(record["id"])
+    return _step(bits, current, record["id"])
+
+
+def _save_done(bits, current: flow.Walk, income_id: int):
+    """Read the income first, so nobody's change is overwritten; then one write."""
+    latest = prefetch.read(g.api, income_id, with_artifact=False)[0]
+    prefetch.keep(g.api, latest)
+    form = present.build_form(latest, bits.settings, bits.catalogs)
+    refused = _unsendable(bits, current, form, latest)
+    if refused is not None:
+        return refused
+    try:
+        result = actions.save_done(g.api, g.company_id, current_actor(), latest,
+                                   present.complete(form.changes(), latest))
+    except ValidationError as exc:
+        form.apply_upstream(exc)
+        return _show(flow.screen_context(bits, current, latest, None, form=form), 400)
+    except (Unavailable, RateLimited) as exc:
+        return _lost(bits, current, latest, form, exc)
+    prefetch.keep(g.api, result.record)
+    current.close(income_id)
+    return _step(bits, current, income_id)
+
+
+def _lost(bits, current: flow.Walk, record: dict, form, exc):
+    """The write got no answer: the same income stays, the reviewer's input kept, a reload
+    link (htmx leaves the screen as it is and shows the message alone)."""
+    pair = prefetch.cached(g.api, record["id"], wait=0)
+    prefetch.forget(g.api, record["id"])  # its state is unknown now: a reload reads it again
+    here = flow.screen_url(record["id"], bits.key)
+    return lost_write_response(
+        lambda text: _show(flow.screen_context(bits, current, record, pair[1] if pair else None,
+                                               form=form, problem=text, reload_url=here)),
+        exc, _("The accounting service did not answer. The income may already be marked done: "
+               "reload it to see, then send again if needed."), reload_url=here)
+
+
+def _unsendable(bits, current: flow.Walk, form, latest: dict):
+    """The screen to show instead of saving (errors, a change underneath, a locked flag)."""
+    if not form.check():
+        return _show(flow.screen_context(bits, current, latest, None, form=form), 400)
+    form.changes()
+    seen = forms.decode(request.form.get("seen")) or forms.view(latest)
+    changed = forms.changes(seen, latest, present.names(bits.catalogs))
+    if form.conflicts or changed:
+        form = present.after_conflict(form, latest, bits.settings, bits.catalogs)
+        return _show(flow.screen_context(bits, current, latest, None, form=form,
+                                         changes=changed), 409)
+    if not present.can_mark_done(latest):
+        return _refused(bits, current, latest)
+    after = required.merged(latest, present.complete(form.changes(), latest))
+    found = required.missing(after, bits.settings)
+    return _incomplete(bits, current, latest, form, found) if found else None
+
+
+def _incomplete(bits, current: flow.Walk, record: dict, form, found: list):
+    """Done refused before any write: what the API will require is on its field."""
+    required.show(form, found)
+    return _show(flow.screen_context(bits, current, record, None, form=form), 400)
+
+
+def _refused(bits, current: flow.Walk, record: dict):
+    message = _("This income's review flag cannot be changed here (it is processed or booked). "
+                "Skip it, or open the income.")
+    return _show(flow.screen_context(bits, current, record, None, problem=message), 400)
+
+
+def _step(bits, current: flow.Walk, income_id: int):
+    """Store the walk, then show the next open income (or the end of the queue)."""
+    upcoming = flow.next_open(current, income_id)
+    flow.save_walk(g.company_id, current)
+    if upcoming is None:
+        context = flow.end_context(bits, current)
+        target = flow.screen_url(income_id, bits.key)
+    else:
+        context = flow.screen_context(bits, current, upcoming[1], upcoming[2])
+        target = flow.screen_url(upcoming[0], bits.key)
+    if not is_htmx():
+        return redirect_to(target)
+    return _show(context, push=target)
+
+
+def _show(context: dict, status: int = 200, push: str | None = None):
+    response = make_response(render("review/screen.html", "review/_screen.html",
+                                    fragment=is_htmx(), **context), status)
+    if push:
+        response.headers["HX-Push-Url"] = push
+    return response
+
+
+def document(income_id: int):
+    """The income's file from this origin (inline for PDF and images; ?download=1 to save)."""
+    pair = prefetch.cached(g.api, income_id, wait=5)
+    content = _content(pair[1]) if pair else None
+    record = None
+    if content is None:
+        record = income_upstream.artifact(g.api, income_id)
+        content = _content(record)
+    if content is None:
+        abort(404)
+    record = record or pair[1]
+    return file_response(content, record.get("filename"), request.args.get("download") == "1")
+
+
+def _content(artifact: dict | None) -> bytes | None:
+    """The bytes behind an artifact record's signed link (None: no link, or it has expired)."""
+    if not artifact or not artifact.get("url"):
+        return None
+    try:
+        return g.api.download(artifact["url"])[0]
+    except UpstreamError:
+        return None
+
+
+def index():
+    """The queue as the URL filters, sorts and pages it (an API page, or a local scan)."""
+    bits = flow.base()
+    page, problems, partners = flow.QueuePage([], 0, bits.filters.page,
+                                               bits.filters.page_size), [], frozenset()
+    if bits.filters.params is not None:
+        try:
+            found = page_budget.read({
+                "page": partial(flow.load_page, g.api, bits.filters, bits.context),
+                "partners": partial(flow.new_partners, g.api)}, optional=["partners"])
+            page, partners = found["page"], found.get("partners", frozenset())
+        except ValidationError as exc:
+            problems = exc.messages() or [_("The accounting service did not accept the filter.")]
+    context = present.Context(bits.context.policies, bits.context.codes, partners)
+    _name_partner(bits.filters.form, page.lookups.get("partners") or {})
+    status = 400 if bits.filters.params is None or problems else 200
+    return render("review/index.html", "review/_queue.html", **_queue_context(
+        bits, page, context, problems)), status
+
+
+def _queue_context(bits, page, context: present.Context, problems: list) -> dict:
+    tags = page.lookups.get("tags") or {}
+    rows = present.queue_rows(page.rows, context, bits.context.codes, tags)
+    return {"form": bits.filters.form, "page": page, "rows": rows, "problems": problems,
+            "key": bits.key, "filtered": bits.filters.form.is_filtered(),
+            "local": bits.filters.local.active, "has_policies": context.has_policies,
+            "last_action": present.last_undoable(g.company_id, current_actor())}
+
+
+def _name_partner(form, partners: dict) -> None:
+    value = form.partner.data
+    if value and str(value).isdigit():
+        form.partner.choices = [("", _("Any")), (value, partners.get(int(value), f"#{value}"))]
+
+
+def bulk_done():
+    """Mark the selected rows (or every income matching the filter) done; then the queue."""
+    bits = flow.base()
+    back = url_for(".index") + (f"?{bits.key}" if bits.key else "")
+    selection, known = _selection(bits)
+    if not selection:
+        return redirect_to(back)
+    records = known or flow.selected_records(g.api, bits.filters.params or forms.QUEUE,
+                                             [income_id for income_id, _fp in selection])
+    refused = required.refused(records, bits.settings, bits.context.codes)
+    selection = [(income_id, fp) for income_id, fp in selection if income_id not in refused]
+    result = actions.mark_done(g.api, g.company_id, current_actor(), selection)
+    result.failed.update(refused)
+    for income_id in result.done + result.changed:
+        prefetch.forget(g.api, income_id)
+    _close_in_walk(result.done)
+    _report_bulk(result)
+    return redirect_to(back)
+
+
+def _selection(bits) -> tuple[list, dict]:
+    """The (id, fingerprint) pairs to mark done, and the list records already read (scope all)."""
+    if request.form.get("scope") != "all":
+        selection = actions.parse_selection(request.form.getlist("ids"))
+        if not selection:
+            flash(_("Select the incomes to mark done first."), "info")
+        return selection, {}
+    if bits.filters.params is None:
+        return [], {}
+    rows, _lookups, capped = flow.scan(g.api, bits.filters.params, bits.filters.local,
+                                        bits.context, cap=actions.MAX_BULK)
+    expected = request.form.get("expected", "")
+    if capped or str(len(rows)) != expected:
+        flash(_("The queue changed since you looked: %(now)s incomes match now, not "
+                "%(then)s. Nothing was marked; check the list and try again.",
+                now=len(rows), then=expected or "?") if not capped else
+              _("More than %(max)s incomes match. Narrow the filter and try again.",
+                max=actions.MAX_BULK), "warning")
+        return [], {}
+    return ([(row["id"], forms.fingerprint(row)) for row in rows],
+            {row["id"]: row for row in rows})
+
+
+def _close_in_walk(income_ids: list[int]) -> None:
+    current = flow.load_walk(g.company_id)
+    if current is None or not income_ids:
+        return
+    for income_id in income_ids:
+        current.close(income_id)
+    flow.save_walk(g.company_id, current)
+
+
+def _report_bulk(result: actions.BulkResult) -> None:
+    if result.done:
+        flash(_("Marked done: %(num)s.", num=len(result.done)), "success")
+    if result.changed:
+        flash(_("Changed since you loaded the list, so left for review: #%(ids)s",
+                ids=", #".join(map(str, result.changed))), "warning")
+    for income_id, message in result.failed.items():
+        flash(_("#%(id)s was not marked done: %(reason)s", id=income_id, reason=message),
+              "error")
+    if result.refused is not None:
+        flash(_("Stopped at the first refusal: the accounting service does not let your token "
+                "change incomes (#%(id)s was refused; a viewer, for example, cannot change "
+                "records). Marked done before that: %(done)s. Not sent: %(left)s.",
+                id=result.refused, done=len(result.done), left=len(result.not_sent)), "error")
+
+
+PAGE = 100
+
+
+def action_log():
+    """The company's latest review actions: who, when, which incomes, before and after."""
+    _settings, catalogs = settings_and_catalogs(g.api, FORM_CATALOGS)
+    names = present.names(catalogs)
+    entries = [{"action": action, "can_undo": present.can_undo(action),
+                "incomes": [(i, present.lines(action, i, names)) for i in action.income_ids]}
+               for action in recent_actions(g.company_id, limit=PAGE)]
+    return render_template("review/actions.html", log_entries=entries)
+
+
+def undo_action():
+    """Undo one logged action; back to the screen (showing the income again) or the page."""
+    action_id = whole(request.form.get("action_id"), "action_id", minimum=1)
+    action = get_action(g.company_id, action_id) if action_id is not None else None
+    if action is None:
+        abort(404)
+    result = actions.undo(g.api, g.company_id, current_actor(), action)
+    for income_id in result.reverted:
+        prefetch.forget(g.api, income_id)
+    _reopen(result.reverted)
+    _report_undo(result)
+    if request.form.get("back") == "screen" and result.reverted:
+        return _back_to_screen(result.reverted[-1])
+    return redirect_to(safe_next(request.form.get("back")) or url_for(".actions"))
+
+
+def _reopen(income_ids: list[int]) -> None:
+    current = flow.load_walk(g.company_id)
+    if current is not None and income_ids:
+        for income_id in income_ids:
+            current.reopen(income_id)
+        flow.save_walk(g.company_id, current)
+
+
+def _report_undo(result) -> None:
+    if result.message and not result.ok:
+        flash(result.message, "warning")
+        return
+    if result.reverted:
+        flash(_("Undone. Incomes back as they were: %(num)s.", num=len(result.reverted)),
+              "success")
+    else:
+        flash(_("Nothing was undone."), "warning")
+    for income_id, why in result.kept.items():
+        flash(_("#%(id)s was left as it is: %(reason)s", id=income_id, reason=why), "warning")
+    if result.refused is not None:
+        flash(_("Stopped at the first refusal: the accounting service does not let your token "
+                "change incomes (#%(id)s was refused). Put back before that: %(done)s. Not "
+                "sent: %(left)s.", id=result.refused, done=len(result.reverted),
+                left=len(result.not_sent)), "error")
+
+
+def _back_to_screen(income_id: int):
+    """Show the income whose action was undone, in place of the current one."""
+    bits = flow.base()
+    target = flow.screen_url(income_id, bits.key)
+    if not is_htmx():
+        return redirect_to(target)
+    current, _found = flow.ensure_walk(bits)
+    record, artifact = prefetch.get(g.api, income_id)
+    response = _show(flow.screen_context(bits, current, record, artifact), push=target)
+    return response
