@@ -102,6 +102,7 @@ def test_axe_finds_no_serious_or_critical_violation_on_any_page(screens, lang):
         page.set_viewport_size({"width": 1280, "height": HEIGHT})
         for violation in axe.run(page).response["violations"]:
             impacts[violation["impact"]] = impacts.get(violation["impact"], 0) + 1
+            print(f"axe {lang} {name}: {violation['impact']} {violation['id']}")
             if violation["impact"] in BLOCKING:
                 targets = [node["target"] for node in violation["nodes"]][:3]
                 found.append(f"{name}: {violation['impact']} {violation['id']} {targets}")
@@ -125,3 +126,29 @@ def test_every_tab_stop_shows_a_focus_ring(screens, name):
             missing.append(focused["label"])
     assert len(set(seen)) >= 10, seen
     assert not missing, missing
+
+
+def test_without_javascript_the_phone_header_shows_the_whole_navigation(browser, bookdesk_url,
+                                                                         seeded):
+    context = browser.new_context(base_url=bookdesk_url, locale="hu-HU",
+                                  java_script_enabled=False,
+                                  viewport={"width": 360, "height": HEIGHT})
+    page = context.new_page()
+    sign_in(page, seeded.company)
+    assert page.locator("button.navtoggle").is_hidden()
+    assert page.locator("#mainnav a", has_text="Költségek").is_visible()
+    assert page.locator(".topbar__logout button").is_visible()
+    assert page.evaluate(PAGE_WIDTH_JS)[0] <= 360
+    context.close()
+
+
+@pytest.mark.parametrize("name", ["income-new", "expense-edit", "partner-edit", "settings"])
+def test_forms_take_one_column_on_a_phone(screens, name):
+    page = _open(screens, name)
+    page.set_viewport_size({"width": 360, "height": HEIGHT})
+    page.reload()
+    lefts = page.eval_on_selector_all(
+        "form .field", "els => [...new Set(els.filter(e => e.checkVisibility() && !e.parentElement"
+        ".closest('.field, table')).map(e => Math.round(e.getBoundingClientRect().left)))]")
+    page.set_viewport_size({"width": 1280, "height": HEIGHT})
+    assert lefts and len(lefts) == 1, lefts
