@@ -7,6 +7,8 @@ grouped on one xdist worker. Screenshots: tests/artifacts/screens/<lang>-<page>-
 """
 from __future__ import annotations
 
+import re
+
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
@@ -152,3 +154,15 @@ def test_forms_take_one_column_on_a_phone(screens, name):
         ".closest('.field, table')).map(e => Math.round(e.getBoundingClientRect().left)))]")
     page.set_viewport_size({"width": 1280, "height": HEIGHT})
     assert lefts and len(lefts) == 1, lefts
+
+
+@pytest.mark.parametrize("name", ["tax-new", "salary-new"])
+def test_grid_inputs_are_labelled_with_their_column_and_their_own_row(screens, name):
+    page = _open(screens, name)
+    labels = page.eval_on_selector_all(
+        "tbody[data-rows] tr[data-row]:nth-of-type(3) [aria-label]",
+        "els => els.map(e => e.getAttribute('aria-label'))")
+    cells = [label.split(" · ") for label in labels if " · " in label]
+    assert len(cells) >= 3, labels
+    assert all(re.search(r"\b3\b", row) for _column, row in cells), labels
+    assert len({column for column, _row in cells}) == len(cells), labels
