@@ -24,6 +24,29 @@
     }
   });
 
+  // Phones: the menu button opens and closes the top bar's panel (navigation, language,
+  // sign-out). Until this runs the button stays hidden and the whole navigation shows.
+  var topbar = document.querySelector(".topbar");
+  var toggle = topbar && topbar.querySelector(".navtoggle");
+  function setNavOpen(open) {
+    topbar.classList.toggle("is-open", open);
+    toggle.setAttribute("aria-expanded", open ? "true" : "false");
+  }
+  if (toggle) {
+    toggle.hidden = false;
+    topbar.classList.add("has-navtoggle");
+    toggle.addEventListener("click", function () {
+      setNavOpen(toggle.getAttribute("aria-expanded") !== "true");
+    });
+    document.addEventListener("keydown", function (event) {
+      if (event.key === "Escape" && topbar.classList.contains("is-open") &&
+          !document.querySelector("details.menu[open]")) {
+        setNavOpen(false);
+        toggle.focus();
+      }
+    });
+  }
+
   // Forms marked data-autosubmit submit when one of their selects/checkboxes changes (filters).
   document.addEventListener("change", function (event) {
     var form = event.target.closest("form[data-autosubmit]");

@@ -13,11 +13,12 @@ def _make_income(sandbox_url: str, company, number: str) -> None:
     assert response.status_code == 201, response.text
 
 
-def test_top_bar_fits_a_phone_and_sign_out_is_fully_visible(signed_in_page, company):
+def test_top_bar_fits_a_phone_and_sign_out_is_fully_visible_in_the_menu(signed_in_page, company):
     page = signed_in_page(company)
     page.set_viewport_size(PHONE)
     page.goto(f"/c/{company.id}/")
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.click("button.navtoggle")
     box = page.locator(".topbar__logout button").bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
     assert page.locator(".topbar__logout button").is_visible()
