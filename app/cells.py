@@ -4,14 +4,37 @@ A 100-row page is over a thousand cells. A Jinja macro, a lazy-string lookup and
 formatter per cell cost more than the page's whole overhead budget, so the lists build their
 rows here: labels translated once per page (`Words`), each distinct date formatted once per
 page (`Days`), amounts with the precomputed currency format (app/numbers.py).
+
+Also the labels every record list shares (payment state and method), written once here.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from flask_babel import get_locale
+from flask_babel import lazy_gettext as _l
 
 from app.numbers import currency_format, format_date, format_number, to_decimal
+
+PAID_STATUS = {1: _l("Unpaid"), 2: _l("Paid"), 3: _l("Partially paid")}
+PAID_BADGE = {1: "warn", 2: "ok", 3: "attention"}
+PAYMENT_METHODS = {"transfer": _l("Bank transfer"), "cash": _l("Cash"), "card": _l("Card"),
+                   "cod": _l("Cash on delivery"), "cancel": _l("Cancellation")}
+
+
+def paid_label(status) -> str:
+    """Unpaid, paid or partially paid."""
+    return str(PAID_STATUS.get(status, status or ""))
+
+
+def paid_badge(status) -> str:
+    """The badge colour of a payment state."""
+    return PAID_BADGE.get(status, "muted")
+
+
+def method_label(method) -> str:
+    """A payment method as words."""
+    return str(PAYMENT_METHODS.get(method, method or "—"))
 
 
 @dataclass(slots=True)

@@ -16,9 +16,9 @@ bp = company_blueprint("review", __name__, url_prefix="/review")
 
 @bp.context_processor
 def _helpers() -> dict:
-    from app.incomes import labels
+    from app.incomes import present
     from app.review.log_view import action_label
 
-    return {"kind_label": labels.type_label, "action_label": action_label}
+    return {"kind_label": present.type_label, "action_label": action_label}
 
 from app.review import views_log, views_queue, views_screen  # noqa: E402,F401

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from app.incomes.upstream import UPDATE
 from app.review import compare
 from app.review.prefetch import DETAIL_FIELDS
 from app.review.values import before_values, state
 from app.store.review_log import record_action
+from app.upstream.incomes import UPDATE
 
 DONE = {"review_done": True}
 NOT_DONE = {"review_done": False}

@@ -31,7 +31,7 @@ from app.forms.filters import (
     page_size,
 )
 from app.forms.widgets import PartnerField
-from app.incomes.filters import ordering as income_ordering
+from app.incomes.forms import ordering as income_ordering
 
 QUEUE = {"needs_review": "true", "review_done": "false"}
 KEY_ARGS = ("partner", "date_field", "date_from", "date_to", "currency", "amount_min", "amount_max",

@@ -13,7 +13,7 @@ from flask import g, request, url_for
 
 from app import page_budget
 from app.auth import current_actor
-from app.incomes.upstream import FORM_CATALOGS, base_reads, catalogs_of
+from app.incomes.flow import FORM_CATALOGS, base_reads, catalogs_of
 from app.review import compare, prefetch, queue, screen, walk
 from app.review.document import describe
 from app.review.filters import Filters, parse

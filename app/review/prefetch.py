@@ -18,8 +18,8 @@ import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
-from app.incomes.upstream import ARTIFACTS, DETAIL
 from app.upstream import CallStats, UpstreamError
+from app.upstream.incomes import ARTIFACTS, DETAIL
 from app.upstream.responses import find_artifact
 
 DETAIL_FIELDS = "items"

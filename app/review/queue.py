@@ -13,11 +13,11 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from functools import partial
 
-from app.incomes.upstream import LIST, PARTNERS
 from app.numbers import as_utc, to_decimal
 from app.review.filters import Filters, LocalFilter
 from app.review.reasons import Context, missing_revenue_type, policy_outcome
 from app.upstream import run_parallel
+from app.upstream.incomes import LIST, PARTNERS
 
 SCAN_PAGE = 100
 SCAN_CAP = 1000

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from flask_babel import lazy_gettext as _l
 
 from app.cells import Amount, Days, Words, amount
-from app.incomes import labels
+from app.incomes import present
 from app.review import compare
 from app.review.reasons import LABELS, Context, reasons
 
@@ -32,7 +32,7 @@ class Row:
 
 def queue_rows(items: list[dict], context: Context, codes: dict, tag_names: dict) -> list[Row]:
     """Rows for the queue table, with why each income waits and its fingerprint for bulk."""
-    words = Words(kinds=labels.TYPES, reasons=LABELS, select=SELECT)
+    words = Words(kinds=present.TYPES, reasons=LABELS, select=SELECT)
     days = Days()
     return [_row(income, context, codes, tag_names, words, days) for income in items]
 

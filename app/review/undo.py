@@ -14,13 +14,13 @@ from functools import partial
 
 from flask_babel import gettext as _
 
-from app.incomes.upstream import DETAIL
 from app.review import bulk
 from app.review.actions import write
 from app.review.bulk import _message
 from app.review.values import STATE_KEYS, stands
 from app.store.review_log import mark_undone
 from app.upstream import NotFound, PermissionDenied, UpstreamError
+from app.upstream.incomes import DETAIL
 
 UNDOABLE = ("done", "save_done", "bulk_done", "skip")
 NOT_SENT = object()

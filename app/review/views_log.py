@@ -6,7 +6,7 @@ from flask_babel import gettext as _
 
 from app.auth import current_actor
 from app.htmx import is_htmx, redirect_to
-from app.incomes.upstream import FORM_CATALOGS, settings_and_catalogs
+from app.incomes.flow import FORM_CATALOGS, settings_and_catalogs
 from app.nav import safe_next
 from app.params import whole
 from app.review import bp, flow, log_view, prefetch, screen, walk

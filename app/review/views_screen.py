@@ -10,9 +10,9 @@ from app.auth import current_actor
 from app.errors import lost_write_response
 from app.expenses.files import file_response
 from app.htmx import is_htmx, redirect_to, render
-from app.incomes import upstream as income_upstream
 from app.review import actions, bp, compare, flow, prefetch, required, screen, walk
 from app.upstream import RateLimited, Unavailable, UpstreamError, ValidationError
+from app.upstream import incomes as income_upstream
 
 
 @bp.get("/<int:income_id>", endpoint="screen")

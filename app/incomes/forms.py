@@ -14,6 +14,7 @@ from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 from wtforms import SelectField, StringField
 
+from app.cells import PAID_STATUS
 from app.forms.filters import (
     ANY,
     ListFilterForm,
@@ -28,7 +29,7 @@ from app.forms.filters import (
     page_size,
 )
 from app.forms.widgets import PartnerField
-from app.incomes.labels import PAID_STATUS, TYPES
+from app.incomes.present import TYPES
 
 # Columns GET /1/incomes can order by (sandbox incomes_filters.ORDERING; DRF `ordering`).
 ORDERABLE = ("issued_at", "fulfilled_at", "due_at", "invoice_number", "gross_amount",
