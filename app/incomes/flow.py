@@ -41,6 +41,7 @@ COPIED = ("partner_id", "partner_name", "partner_tax_number", "partner_zip_code"
           "exchange_rate", "exchange_date", "payment_method", "vat_area", "ledger_number_id")
 NEGATED = ("net_amount", "vat_amount", "gross_amount")
 
+
 def list_page(api, params: dict):
     """One page of incomes plus the currency codes (cached), read side by side."""
     found = run_parallel({"page": partial(upstream.list_page, api, params),

@@ -44,6 +44,7 @@ from app.upstream import incomes as upstream
 
 TOTALS_CATALOGS = ("currencies", "vat_categories")
 
+
 def index():
     """Incomes filtered, sorted and paged as the URL says (one upstream call, warm cache)."""
     form = filter_form(request.args)
