@@ -189,7 +189,7 @@ def new():
 
 def _upload_page(key: str, outcome, problems: list | tuple = (), status: int | None = None):
     status = status or (400 if problems or outcome.refused else 200)
-    return render("expenses/new.html", "expenses/_files.html", form_key=key, outcome=outcome,
+    return render("expenses/new.html", "expenses/_upload.html", form_key=key, outcome=outcome,
                   problems=problems, max_files=files.MAX_FILES), status
 
 
