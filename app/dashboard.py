@@ -7,11 +7,11 @@ from functools import partial
 from flask import g, render_template, url_for
 
 from app.auth import company_blueprint
-from app.expenses.filters import list_query as expense_query
+from app.expenses.forms import list_query as expense_query
 from app.forms.filters import ListQuery
-from app.incomes.filters import list_query as income_query
-from app.incomes.labels import cancel_label, cancel_state
-from app.incomes.upstream import reversed_numbers
+from app.incomes.flow import reversed_numbers
+from app.incomes.forms import list_query as income_query
+from app.incomes.present import cancel_label, cancel_state
 from app.review.forms import queue_query
 from app.upstream import NotFound, catalog, run_parallel
 

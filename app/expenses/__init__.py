@@ -4,22 +4,27 @@ DESIGN.md; spec 2.3, 3, 4.3)."""
 from __future__ import annotations
 
 from app.auth import company_blueprint
+from app.expenses import present, views
+from app.labels import method_label, paid_badge, paid_label
 
 bp = company_blueprint("expenses", __name__, url_prefix="/expenses")
+
+ROUTES = (
+    ("/", "index", views.index, ["GET"]),
+    ("/export", "export", views.export, ["GET"]),
+    ("/bulk", "bulk", views.bulk, ["POST"]),
+    ("/<int:expense_id>", "detail", views.detail, ["GET"]),
+    ("/<int:expense_id>/file", "artifact", views.artifact, ["GET"]),
+    ("/<int:expense_id>/exclude", "exclude", views.exclude, ["GET", "POST"]),
+    ("/<int:expense_id>/edit", "edit", views.edit, ["GET", "POST"]),
+    ("/new", "new", views.new, ["GET", "POST"]),
+)
+for rule, endpoint, view, methods in ROUTES:
+    bp.add_url_rule(rule, endpoint, view, methods=methods)
 
 
 @bp.context_processor
 def _helpers() -> dict:
-    from app.expenses import labels
-
-    return {"paid_label": labels.paid_label, "paid_badge": labels.paid_badge,
-            "status_label": labels.status_label, "status_badge": labels.status_badge,
-            "method_label": labels.method_label}
-
-from app.expenses import (  # noqa: E402,F401
-    views_bulk,
-    views_detail,
-    views_edit,
-    views_list,
-    views_new,
-)
+    return {"paid_label": paid_label, "paid_badge": paid_badge,
+            "status_label": present.status_label, "status_badge": present.status_badge,
+            "method_label": method_label}

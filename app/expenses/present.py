@@ -1,18 +1,61 @@
-"""What the list and the detail show, prepared from the record (amounts from the assignments,
-references with id, name and code)."""
+"""What the expense pages show: names of states, sources and actions, the detail's field groups
+(amounts from the assignments, references with id, name and code), the list's rows (formatted
+once in Python, app/templating.py says why) and the CSV export's columns.
+
+Payment state and method labels are shared with the other record lists: app/labels.py.
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
-from app.expenses.labels import source_label
+from app.csv_export import amount as csv_amount
 from app.forms import EXPENSE_ASSIGNMENT_FIELDS, display_text, spec_for
 from app.forms.display import truthy
 from app.forms.registry import group_label
+from app.labels import PAID_STATUS, method_label, paid_badge, paid_label
 from app.numbers import format_datetime, format_number, to_decimal
+from app.templating import Amount, Days, Words, amount
+
+ACCOUNTING_STATUS = {"unprocessed": _l("Not processed"), "processed": _l("Processed"),
+                     "checked": _l("Checked"), "booked": _l("Booked"),
+                     "excluded": _l("Excluded from accounting")}
+STATUS_BADGE = {"processed": "attention", "checked": "ok", "booked": "ok", "excluded": "muted"}
+SOURCES = {"manual": _l("Entered by hand"), "api": _l("Through the API")}
+ACTIONS = {"exclude_from_accounting": _l("Excluded from accounting"),
+           "include_in_accounting": _l("Included in accounting again")}
+
+
+def status_label(status) -> str:
+    """The accounting state as words (not processed, processed, checked, booked, excluded)."""
+    return str(ACCOUNTING_STATUS.get(status, status or ""))
+
+
+def status_badge(status) -> str:
+    """The badge colour of an accounting state."""
+    return STATUS_BADGE.get(status, "muted")
+
+
+def source_label(source) -> str:
+    """Where an expense came from: by hand, the API, or the integration's own name."""
+    return str(SOURCES.get(source, source or ""))
+
+
+def action_label(kind) -> str:
+    """An expense action (the exclusion history) as words."""
+    return str(ACTIONS.get(kind, kind or ""))
+
+
+# Refusals the API words the same way every time: Bookdesk carries their translations.
+KNOWN_REFUSALS = (_l("This expense is already excluded from accounting."),
+                  _l("This list may not be empty."),
+                  _l("Upload a valid PDF, JPEG, PNG or XML file. The content of the uploaded file "
+                     "is none of these, whatever its name says."))
+
 
 AMOUNTS = ("net_amount", "vat_amount", "gross_amount")
 REFERENCES = ("ledger_number", "vat_ledger_number", "company_vat_category")
@@ -35,16 +78,13 @@ class Section:
     rows: list[tuple[Any, str]] = field(default_factory=list)
 
 
-def _amount(value) -> Decimal:
-    return to_decimal(value) or Decimal(0)
-
-
 def totals(expense: dict) -> dict[str, Decimal]:
     """Net, VAT and gross summed over the assignments (the top-level amounts may be 0)."""
     rows = expense.get("assignments") or []
     if not rows:
-        return {name: _amount(expense.get(name)) for name in AMOUNTS}
-    return {name: sum((_amount(row.get(name)) for row in rows), Decimal(0)) for name in AMOUNTS}
+        return {name: to_decimal(expense.get(name)) or Decimal(0) for name in AMOUNTS}
+    return {name: sum((to_decimal(row.get(name)) or Decimal(0) for row in rows), Decimal(0))
+            for name in AMOUNTS}
 
 
 def sections(expense: dict, catalogs: dict, settings: dict) -> list[Section]:
@@ -111,3 +151,100 @@ def cell(spec, row: dict, expense: dict, catalogs: dict) -> str:
     if spec.name == "expense_type" and isinstance(value, dict):
         return value.get("name") or f"#{value.get('id')}"
     return display_text(spec, value, expense, catalogs)
+
+
+FILE_ATTACHED = _l("File attached: %(kind)s")
+
+
+@dataclass(slots=True)
+class Row:
+    """One expense as the list shows it."""
+
+    id: int
+    filing: str
+    invoice_number: str
+    partner: str
+    file: tuple[str, str, str] | None
+    dates: tuple[str, str]
+    overdue: bool
+    types: list[str]
+    amounts: tuple[Amount, Amount, Amount]
+    paid: tuple[str, str]
+    status: tuple[str, str] | None
+    excluded: bool
+    tags: list[str] = field(default_factory=list)
+
+
+def list_rows(items: list[dict], codes: dict, lookups: dict, today: str) -> list[Row]:
+    """Rows for the expense table: every label and format worked out once per page."""
+    words = Words(paid=PAID_STATUS, status=ACCOUNTING_STATUS, file=FILE_ATTACHED)
+    names = {"types": lookups.get("expense_types", {}), "tags": lookups.get("tags", {})}
+    days = Days()
+    return [_row(expense, codes, names, today, words, days) for expense in items]
+
+
+def _row(expense: dict, codes: dict, names: dict, today: str, words: Words, days: Days) -> Row:
+    code = codes.get(expense.get("currency"))
+    due, paid, status = expense.get("due_at"), expense.get("paid_status"), expense.get(
+        "accounting_status")
+    sums = totals(expense)
+    return Row(
+        id=expense["id"], filing=expense.get("filing_number") or f"#{expense['id']}",
+        invoice_number=expense.get("invoice_number") or "—",
+        partner=expense.get("partner_name") or "—", file=_file(expense, words),
+        dates=(days[expense.get("issued_at")], days[due]),
+        overdue=paid != 2 and bool(due) and due < today,
+        types=_types(expense, names["types"]),
+        amounts=(amount(sums["net_amount"], code, words.locale),
+                 amount(sums["vat_amount"], code, words.locale),
+                 amount(sums["gross_amount"], code, words.locale)),
+        paid=(words["paid"].get(paid, str(paid or "")), paid_badge(paid)),
+        status=(words["status"].get(status, status), status_badge(status))
+        if status else None,
+        excluded=bool(expense.get("excluded_from_accounting")),
+        tags=[names["tags"].get(tag, f"#{tag}") for tag in expense.get("tags") or []])
+
+
+def _file(expense: dict, words: Words) -> tuple[str, str, str] | None:
+    """(icon style, kind shown, description) when the expense has a file."""
+    if not expense.get("has_artifact"):
+        return None
+    extension = expense.get("artifact_extension") or ""
+    kind = extension.upper()
+    return (extension or "file", kind or "?", words["file"] % {"kind": kind})
+
+
+def _types(expense: dict, type_names: dict) -> list[str]:
+    """The names of the expense types its assignments use, each once, in order."""
+    ids = dict.fromkeys(row.get("expense_type") for row in expense.get("assignments") or [])
+    return [type_names.get(type_id, f"#{type_id}") for type_id in ids if type_id]
+
+
+def export_header() -> list[str]:
+    """Column titles."""
+    return [_("Filing number"), _("Invoice number"), _("Partner"), _("Issue date"),
+            _("Fulfilment date"), _("Due date"), _("Created"), _("Net amount"),
+            _("VAT amount"), _("Gross amount"), _("Currency"), _("Payment"),
+            _("Payment method"), _("Expense types"), _("Accounting status"), _("File"),
+            _("Secondary ID"), _("Tags")]
+
+
+def export_row(expense: dict, lookups: dict) -> list:
+    """One expense as CSV cells (dates ISO text, amounts as numbers from the assignments)."""
+    sums = totals(expense)
+    types = lookups.get("expense_types", {})
+    kinds = dict.fromkeys(types.get(a.get("expense_type"), "") for a in
+                          expense.get("assignments") or [])
+    tags = lookups.get("tags", {})
+    return [expense.get("filing_number") or "", expense.get("invoice_number") or "",
+            expense.get("partner_name") or "", expense.get("issued_at") or "",
+            expense.get("fulfilled_at") or "", expense.get("due_at") or "",
+            (expense.get("created_at") or "")[:10],
+            *(csv_amount(sums[key]) for key in ("net_amount", "vat_amount", "gross_amount")),
+            lookups.get("codes", {}).get(expense.get("currency"), ""),
+            paid_label(expense.get("paid_status")), method_label(expense.get("payment_method")),
+            ", ".join(k for k in kinds if k), status_label(expense.get("accounting_status")),
+            _("Yes") if expense.get("has_artifact") else _("No"),
+            expense.get("secondary_id") or "",
+            ", ".join(tags.get(t, str(t)) for t in expense.get("tags") or [])]
+

@@ -9,8 +9,8 @@ count both come from it, so a number shown somewhere and the list it opens canno
 holds the URL arguments of a list and the list's own reader (URL arguments -> upstream
 parameters, the very function the list view uses). A dashboard card counts with `params()` and
 links with `url()`; the list, opened by that link, reads the same arguments with the same
-reader. Areas give their query builders: `app/incomes/filters.py` (`list_query`),
-`app/expenses/filters.py` (`list_query`), `app/review/filters.py` (`queue_query`).
+reader. Areas give their query builders: `app/incomes/forms.py` (`list_query`),
+`app/expenses/forms.py` (`list_query`), `app/review/filters.py` (`queue_query`).
 """
 from __future__ import annotations
 

@@ -3,7 +3,7 @@ live request, and what that request answers while the user types.
 
 A VAT or gross cell is computed only while it is empty or still holds what was computed for
 it (totals_auto); a typed one is checked and flagged, never replaced. The answer goes back as
-an HX-Trigger event (app/incomes/views_edit.py `totals`) that static/js/forms.js applies.
+an HX-Trigger event (app/incomes/views.py `totals`) that static/js/forms.js applies.
 """
 from __future__ import annotations
 

@@ -3,18 +3,29 @@ documents and stornos, cancelling (URLs under /c/<company_id>/incomes/, DESIGN.m
 from __future__ import annotations
 
 from app.auth import company_blueprint
+from app.incomes import present, views
+from app.labels import method_label, paid_badge, paid_label
 
 bp = company_blueprint("incomes", __name__, url_prefix="/incomes")
+
+ROUTES = (
+    ("/", "index", views.index, ["GET"]),
+    ("/export", "export", views.export, ["GET"]),
+    ("/partners", "partner_options", views.partner_options, ["GET"]),
+    ("/<int:income_id>", "detail", views.detail, ["GET"]),
+    ("/<int:income_id>/file", "artifact", views.artifact, ["GET"]),
+    ("/<int:income_id>/cancel", "cancel", views.cancel, ["GET", "POST"]),
+    ("/<int:income_id>/edit", "edit", views.edit, ["GET", "POST"]),
+    ("/totals", "totals", views.totals, ["POST"]),
+    ("/new", "new", views.new, ["GET", "POST"]),
+)
+for rule, endpoint, view, methods in ROUTES:
+    bp.add_url_rule(rule, endpoint, view, methods=methods)
 
 
 @bp.context_processor
 def _labels() -> dict:
-    from app.incomes import labels
-
-    return {"kind_label": labels.type_label, "paid_label": labels.paid_label,
-            "paid_badge": lambda status: labels.PAID_BADGE.get(status, "muted"),
-            "payment_method_label": labels.payment_method_label,
-            "accounting_label": labels.ACCOUNTING_STATUS.get,
-            "cancel_label": labels.cancel_label}
-
-from app.incomes import views_detail, views_edit, views_list, views_new  # noqa: E402,F401
+    return {"kind_label": present.type_label, "paid_label": paid_label,
+            "paid_badge": paid_badge, "payment_method_label": method_label,
+            "accounting_label": present.ACCOUNTING_STATUS.get,
+            "cancel_label": present.cancel_label}

@@ -1,15 +1,70 @@
-"""What the detail page shows, prepared from the record through the shared field registry."""
+"""What the income pages show: names of kinds and states, the detail's field groups, the list's
+rows (formatted once in Python, app/templating.py says why) and the CSV export's columns.
+
+Payment state and method labels are shared with the other record lists: app/labels.py.
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
+from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
+from app.csv_export import amount as csv_amount
 from app.forms import INCOME_ASSIGNMENT_FIELDS, display_text, spec_for
 from app.forms.display import currency_code, truthy
 from app.forms.registry import group_label
+from app.labels import PAID_STATUS, paid_badge, paid_label
 from app.numbers import format_number
+from app.templating import Amount, Days, Words, amount
+
+TYPES = {1: _l("Invoice"), 2: _l("Accounting document"), 6: _l("Cash receipt"),
+         7: _l("Collective receipt")}
+ACCOUNTING_STATUS = {"not_processed": _l("Not processed"), "processed": _l("Processed"),
+                     "booked": _l("Booked")}
+# A cancelled document says how it was cancelled: reversed by a storno document, or directly.
+CANCEL_STATES = {"reversed": _l("Reversed"), "cancelled": _l("Cancelled")}
+ACCOUNTING_DOCUMENT = 2
+STORNO = 1
+
+
+def type_label(kind) -> str:
+    """The income kind's name (type 1, 2, 6, 7)."""
+    return str(TYPES.get(kind, kind))
+
+
+def review_state(income: dict) -> str | None:
+    """'to_review', 'reviewed' or None for an income that never needed review."""
+    if income.get("review_done"):
+        return "reviewed"
+    return "to_review" if income.get("needs_review") else None
+
+
+def is_storno(income: dict) -> bool:
+    """True for a storno document (invoice_type 1)."""
+    return income.get("invoice_type") == STORNO
+
+
+def cancel_state(income: dict, reversed_numbers: set[str]) -> str | None:
+    """'reversed' (a storno names it), 'cancelled' (cancelled directly) or None (neither)."""
+    if not income.get("is_cancelled"):
+        return None
+    reversed_ = (income.get("type") == ACCOUNTING_DOCUMENT and not is_storno(income)
+                 and income.get("invoice_number") in reversed_numbers)
+    return "reversed" if reversed_ else "cancelled"
+
+
+def cancel_label(state: str | None) -> str:
+    """The words for a cancel state ('' for a live document)."""
+    return str(CANCEL_STATES[state]) if state else ""
+
+
+def can_storno(income: dict) -> bool:
+    """A storno can be made of a live accounting document that is not itself a storno."""
+    return (income.get("type") == ACCOUNTING_DOCUMENT and not is_storno(income)
+            and not income.get("is_cancelled"))
+
 
 OVERVIEW = {
     "document": ("issued_at", "fulfilled_at", "due_at", "secondary_id", "vat_area", "source"),
@@ -97,3 +152,91 @@ def cell(spec, row: dict, income: dict, catalogs: dict) -> str:
         return name if percent is None or format_number(percent) in name else \
             f"{name} ({format_number(percent)} %)"
     return display_text(spec, value, income, catalogs)
+
+
+@dataclass(slots=True)
+class Row:
+    """One income as the list shows it."""
+
+    id: int
+    number: str
+    kind: str
+    partner: str
+    tax_number: str | None
+    dates: tuple[str, str, str]
+    overdue: bool
+    amounts: tuple[Amount, Amount, Amount]
+    cancelled: str  # "" for a live document, else "Reversed" or "Cancelled"
+    paid: tuple[str, str]
+    review: tuple[str, str] | None
+    storno_of: str | None = None
+    tags: list[str] = field(default_factory=list)
+
+
+def list_rows(items: list[dict], codes: dict, tag_names: dict, today: str,
+              reversed_numbers: frozenset[str] = frozenset()) -> list[Row]:
+    """Rows for the income table: every label and format worked out once per page.
+
+    reversed_numbers: the numbers a storno names (app.incomes.flow.reversed_numbers).
+    """
+    words = Words(kinds=TYPES, paid=PAID_STATUS, to_review=_("To review"),
+                  reviewed=_("Reviewed"))
+    days = Days()
+    return [_row(income, codes, tag_names, today, words, days, reversed_numbers)
+            for income in items]
+
+
+def _row(income: dict, codes: dict, tag_names: dict, today: str, words: Words,
+         days: Days, reversed_numbers: frozenset[str]) -> Row:
+    code = codes.get(income.get("currency"))
+    due = income.get("due_at")
+    status = income.get("paid_status")
+    overdue = status != 2 and not income.get("is_cancelled") and bool(due) and due < today
+    return Row(
+        id=income["id"], number=income.get("invoice_number") or f"#{income['id']}",
+        kind=words["kinds"].get(income.get("type"), str(income.get("type") or "")),
+        partner=income.get("partner_name") or "—", tax_number=income.get("partner_tax_number"),
+        dates=(days[income.get("issued_at")], days[income.get("fulfilled_at")], days[due]),
+        overdue=overdue,
+        amounts=(amount(income.get("net_amount"), code, words.locale),
+                 amount(income.get("vat_amount"), code, words.locale),
+                 amount(income.get("gross_amount"), code, words.locale)),
+        cancelled=cancel_label(cancel_state(income, reversed_numbers)),
+        paid=(words["paid"].get(status, str(status or "")), paid_badge(status)),
+        review=_review(income, words),
+        storno_of=(income.get("referred_invoice_number") or "?")
+        if is_storno(income) else None,
+        tags=[tag_names.get(tag, f"#{tag}") for tag in income.get("tags") or []])
+
+
+def _review(income: dict, words: Words) -> tuple[str, str] | None:
+    state = review_state(income)
+    if state is None:
+        return None
+    return (words[state], "attention" if state == "to_review" else "ok")
+
+
+def export_header() -> list[str]:
+    """Column titles."""
+    return [_("Invoice number"), _("Kind"), _("Storno"), _("Partner"), _("Tax number"),
+            _("Issue date"), _("Fulfilment date"), _("Due date"), _("Net amount"),
+            _("VAT amount"), _("Gross amount"), _("Currency"), _("Payment"), _("Cancelled"),
+            _("Needs review"), _("Tags")]
+
+
+def export_row(income: dict, lookups: dict) -> list:
+    """One income as CSV cells (dates ISO text, amounts as numbers)."""
+    tags = lookups.get("tags", {})
+    yes, no = _("Yes"), _("No")
+    return [income.get("invoice_number") or "", type_label(income.get("type")),
+            yes if income.get("invoice_type") == 1 else no, income.get("partner_name") or "",
+            income.get("partner_tax_number") or "", income.get("issued_at") or "",
+            income.get("fulfilled_at") or "", income.get("due_at") or "",
+            csv_amount(income.get("net_amount")),
+            csv_amount(income.get("vat_amount")),
+            csv_amount(income.get("gross_amount")),
+            lookups.get("codes", {}).get(income.get("currency"), ""),
+            paid_label(income.get("paid_status")), yes if income.get("is_cancelled") else no,
+            yes if income.get("needs_review") and not income.get("review_done") else no,
+            ", ".join(tags.get(t, str(t)) for t in income.get("tags") or [])]
+

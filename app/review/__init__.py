@@ -10,7 +10,7 @@ screen's form, document, log).
 from __future__ import annotations
 
 from app.auth import company_blueprint
-from app.incomes import labels
+from app.incomes import present as incomes_present
 from app.review import present, views
 
 bp = company_blueprint("review", __name__, url_prefix="/review")
@@ -30,4 +30,4 @@ for rule, endpoint, view_func, methods in ROUTES:
 
 @bp.context_processor
 def _helpers() -> dict:
-    return {"kind_label": labels.type_label, "action_label": present.action_label}
+    return {"kind_label": incomes_present.type_label, "action_label": present.action_label}

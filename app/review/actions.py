@@ -32,7 +32,6 @@ from functools import partial
 
 from flask_babel import gettext as _
 
-from app.incomes.upstream import DETAIL, UPDATE
 from app.params import whole
 from app.review.forms import STATE_KEYS, before_values, changes, fingerprint, stands, state, view
 from app.review.prefetch import DETAIL_FIELDS
@@ -45,6 +44,7 @@ from app.upstream import (
     ValidationError,
     run_parallel,
 )
+from app.upstream import incomes as income_api
 
 # One income: done, save and done, skip.
 
@@ -64,7 +64,7 @@ class Result:
 
 def write(api, income_id: int, body: dict) -> dict:
     """PATCH an income; the answer is its detail (with line items, like the prefetch)."""
-    return api.patch(UPDATE.format(id=income_id) + f"?fields={DETAIL_FIELDS}", json=body)
+    return income_api.update(api, income_id, body, fields=DETAIL_FIELDS)
 
 
 def done(api, company_id: int, actor, income_id: int, seen: dict | None,
@@ -260,7 +260,7 @@ def _sort(result: UndoResult, income_id: int, answers: dict) -> None:
 def _revert(api, income_id: int, before: dict, after: dict) -> str | PermissionDenied | None:
     """None when reverted; the refusal on a 403; else why the income was left as it is."""
     try:
-        current = api.get(DETAIL.format(id=income_id))
+        current = income_api.get(api, income_id)
         changed_state = _state_changed(after, current)
         if changed_state:
             return changed_state

@@ -25,7 +25,7 @@ from functools import cached_property, partial
 from flask import g, request, session, url_for
 
 from app.auth import current_actor
-from app.incomes.upstream import FORM_CATALOGS, LIST, PARTNERS, base_reads, catalogs_of
+from app.incomes.flow import FORM_CATALOGS, base_reads, catalogs_of
 from app.numbers import as_utc, to_decimal
 from app.review import prefetch
 from app.review.forms import Filters, LocalFilter, encode, key_of, parse, view
@@ -42,6 +42,7 @@ from app.review.present import (
     reasons,
 )
 from app.upstream import UpstreamError, run_parallel
+from app.upstream import incomes as income_api
 from app.upstream import parallel as page_budget
 from app.upstream.responses import id_names
 
@@ -176,7 +177,7 @@ def load_page(api, filters: Filters, context: Context) -> QueuePage:
     """The page the filters ask for (an API page, or a page of the local scan)."""
     if not filters.local.active:
         params = {**filters.params, "page": filters.page, "page_size": filters.page_size}
-        page = api.page(LIST, params, resource="incomes")
+        page = income_api.list_page(api, params)
         return QueuePage(page.items, page.count or 0, filters.page, filters.page_size,
                          page.lookups)
     rows, lookups, capped = scan(api, filters.params, filters.local, context)
@@ -188,13 +189,13 @@ def load_page(api, filters: Filters, context: Context) -> QueuePage:
 def scan(api, params: dict, local: LocalFilter, context: Context,
          cap: int = SCAN_CAP) -> tuple[list[dict], dict, bool]:
     """Every queue income (up to cap) that passes the local filter: (rows, lookups, capped)."""
-    first = api.page(LIST, {**params, "page": 1, "page_size": SCAN_PAGE}, resource="incomes")
+    first = income_api.list_page(api, {**params, "page": 1, "page_size": SCAN_PAGE})
     total = min(first.count or len(first.items), cap)
     pages = [first]
     if first.next and total > SCAN_PAGE:
         rest = range(2, (total + SCAN_PAGE - 1) // SCAN_PAGE + 1)
-        found = run_parallel({str(n): partial(api.page, LIST, {
-            **params, "page": n, "page_size": SCAN_PAGE}, resource="incomes") for n in rest})
+        found = run_parallel({str(n): partial(income_api.list_page, api, {
+            **params, "page": n, "page_size": SCAN_PAGE}) for n in rest})
         pages += [found[str(n)] for n in rest]
     lookups: dict = {}
     for page in pages:
@@ -208,7 +209,7 @@ def selected_records(api, params: dict, income_ids: list[int]) -> dict[int, dict
     """The selected incomes as the queue lists them: one list read (the queue's first
     SELECTION_PAGE rows); one not among them (further down, or no longer waiting) is read alone,
     and one that cannot be read is left out (its write then reports why)."""
-    page = api.page(LIST, {**params, "page": 1, "page_size": SELECTION_PAGE}, resource="incomes")
+    page = income_api.list_page(api, {**params, "page": 1, "page_size": SELECTION_PAGE})
     wanted = set(income_ids)
     found = {row["id"]: row for row in page.items if row["id"] in wanted}
     rest = [income_id for income_id in income_ids if income_id not in found]
@@ -247,7 +248,8 @@ def new_partners(api) -> frozenset:
         cached = _partners.get(key)
     if cached and cached[0] > time.monotonic():
         return cached[1]
-    page = api.page(PARTNERS, {"ordering": "-created_at", "page_size": 50}, resource="partners")
+    page = api.page(income_api.PARTNERS, {"ordering": "-created_at", "page_size": 50},
+                    resource="partners")
     since = datetime.now(UTC) - timedelta(days=NEW_PARTNER_DAYS)
     ids = frozenset(p["id"] for p in page.items if _after(p.get("created_at"), since))
     with _partners_lock:

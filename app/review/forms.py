@@ -47,7 +47,7 @@ from app.forms.filters import (
     page_number,
     page_size,
 )
-from app.incomes.filters import ordering as income_ordering
+from app.incomes.forms import ordering as income_ordering
 from app.numbers import to_decimal
 
 QUEUE = {"needs_review": "true", "review_done": "false"}

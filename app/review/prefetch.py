@@ -18,8 +18,8 @@ import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
-from app.incomes.upstream import DETAIL, artifact
 from app.upstream import CallStats, UpstreamError
+from app.upstream import incomes as income_api
 
 DETAIL_FIELDS = "items"
 PREFETCH_TTL = 120.0
@@ -37,10 +37,10 @@ class _Entry:
 
 def read(api, income_id: int, with_artifact: bool = True) -> tuple[dict, dict | None]:
     """(detail, artifact record or None) of one income, read now with api."""
-    detail = api.get(DETAIL.format(id=income_id), {"fields": DETAIL_FIELDS})
+    detail = income_api.get(api, income_id, fields=DETAIL_FIELDS)
     if not with_artifact or detail.get("has_artifact") is False:
         return detail, None
-    return detail, artifact(api, income_id)
+    return detail, income_api.artifact(api, income_id)
 
 
 def cached(api, income_id: int, wait: float = 15.0) -> tuple[dict, dict | None] | None:

@@ -29,7 +29,7 @@ from flask_babel import lazy_gettext as _l
 from app.forms import build_edit_form
 from app.forms.diff import base_rows, base_values
 from app.forms.tables import rows_changed
-from app.incomes import labels
+from app.incomes import present as labels
 from app.policies import InvalidConfig, ensure_valid, evaluate_valid
 from app.policies.schema import rules
 from app.review.forms import ROW_KEYS, STATE_KEYS, describe, fingerprint, label, payload_row, ref
@@ -154,7 +154,7 @@ def _partner_reasons(record: dict, context: Context) -> list[Reason]:
     return [Reason("new_partner")] if partner in context.new_partners else []
 
 
-# The queue table's rows, formatted once in Python (app/cells says why).
+# The queue table's rows, formatted once in Python (app/templating.py says why).
 
 SELECT = _l("Select %(number)s")
 

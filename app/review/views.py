@@ -11,14 +11,14 @@ from flask_babel import gettext as _
 from app.auth import current_actor
 from app.errors import lost_write_response
 from app.expenses.files import file_response
-from app.incomes import upstream as income_upstream
-from app.incomes.upstream import FORM_CATALOGS, settings_and_catalogs
+from app.incomes.flow import FORM_CATALOGS, settings_and_catalogs
 from app.nav import safe_next
 from app.params import whole
 from app.review import actions, flow, forms, prefetch, present, required
 from app.store.history import get_action, recent_actions
 from app.templating import is_htmx, redirect_to, render
 from app.upstream import RateLimited, Unavailable, UpstreamError, ValidationError
+from app.upstream import incomes as income_upstream
 from app.upstream import parallel as page_budget
 
 PAGE = 100

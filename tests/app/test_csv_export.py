@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.csv_export import FORMULA_STARTS, amount, csv_body, neutralise
-from app.expenses import export as expense_columns
-from app.incomes import export as income_columns
+from app.expenses import present as expense_columns
+from app.incomes import present as income_columns
 from app.upstream import Page
 
 DELIMITERS = {"hu": (";", ","), "en": (",", ".")}
@@ -80,6 +80,7 @@ def test_income_and_expense_rows_neutralise_text_the_api_may_send(in_request, fo
                "secondary_id": formula, "assignments": [{"gross_amount": "-5.00"}]}
     for columns, record, text_cells, gross in ((income_columns, income, (0, 3, 4), 10),
                                                (expense_columns, expense, (0, 1, 2, 16), 9)):
-        _raw, rows = _written(in_request, "en", columns.header(), [record], columns.row)
+        _raw, rows = _written(in_request, "en", columns.export_header(), [record],
+                              columns.export_row)
         assert all(rows[1][cell] == "'" + formula for cell in text_cells)
         assert rows[1][gross] == "-5.00"

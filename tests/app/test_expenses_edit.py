@@ -167,10 +167,10 @@ def test_edit_page_costs_one_call_with_a_warm_cache(client, company, api):
 
 def test_the_upstreams_own_empty_list_refusal_lands_on_the_table(client, company, api,
                                                                  sandbox_log, monkeypatch):
-    from app.expenses import editing
+    from app.expenses import forms
 
     # Were Bookdesk's own check gone, the API's 400 would still be shown, not a failure page.
-    monkeypatch.setattr(editing, "refuses_empty_list", lambda form, body: False)
+    monkeypatch.setattr(forms, "refuses_empty_list", lambda form, body: False)
     _created, path, form = _edit(client, company, api)
     for name in [k for k, _v in form.pairs if k.startswith("assignments-0-")]:
         form.drop(name)

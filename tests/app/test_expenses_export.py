@@ -4,7 +4,7 @@ from __future__ import annotations
 import csv
 import io
 
-from app.expenses import views_list
+from app.expenses import views
 from tests.app.expenses_helpers import catalogue, list_args, make_expense, row, signed_in
 
 
@@ -20,7 +20,7 @@ def test_export_follows_every_page_of_the_current_filter(client, company, api, s
     for number in range(5):
         make_expense(api, ids, invoice_number=f"OPEN-{number}", paid_status=1)
     make_expense(api, ids, invoice_number="PAID-9", paid_status=2)
-    monkeypatch.setattr(views_list, "EXPORT_PAGE_SIZE", 2)
+    monkeypatch.setattr(views, "EXPORT_PAGE_SIZE", 2)
     base = signed_in(client, company)
     sandbox_log.reset()
     response = client.get(base + "export?is_paid=false&cursor=abc")

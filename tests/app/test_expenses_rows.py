@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask_babel import force_locale
 
-from app.expenses.rows import list_rows
+from app.expenses.present import list_rows
 
 EXPENSE = {"id": 12, "filing_number": None, "invoice_number": None, "partner_name": "Kft",
            "issued_at": "2024-03-05", "due_at": "2024-03-10", "currency": 1, "paid_status": 1,

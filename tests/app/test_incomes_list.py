@@ -110,7 +110,7 @@ def test_csv_export_in_hungarian_has_bom_semicolons_and_decimal_commas(client, c
 
 def test_csv_export_in_english_uses_commas_and_every_page_of_the_filter(client, company, api,
                                                                         monkeypatch):
-    monkeypatch.setattr("app.incomes.views_list.EXPORT_PAGE_SIZE", 4)
+    monkeypatch.setattr("app.incomes.views.EXPORT_PAGE_SIZE", 4)
     _make_some(api, 10, partner_name="Béta Zrt.")
     make_income(api, invoice_number="OTHER", partner_name="Gamma Bt.")
     base = signed_in(client, company)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from flask_babel import force_locale
 
-from app.incomes.rows import list_rows
+from app.incomes.present import list_rows
 
 STORNO = {"id": 7, "invoice_number": "STORNO-1", "invoice_type": 1,
           "referred_invoice_number": "BIZ-1", "type": 2, "partner_name": None,

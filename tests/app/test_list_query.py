@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 from werkzeug.datastructures import MultiDict
 
 from app.dashboard import cards
-from app.expenses import filters as expense_filters
-from app.incomes import filters as income_filters
+from app.expenses import forms as expense_filters
+from app.incomes import forms as income_filters
 from app.review import forms as review_filters
 from tests.app.test_exports_follow_lists import EXPENSE_FILTERS, INCOME_FILTERS, QUEUE_FILTERS
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.incomes import upstream as income_upstream
+from app.incomes import flow as income_flow
 from app.taxes import recovery
 from app.upstream import Unavailable
 from tests.app.incomes_helpers import page_form, signed_in
@@ -109,10 +109,10 @@ def test_a_resend_refused_with_existing_income_id_while_unknown_counts_as_found(
         raise Unavailable("read-back down")
 
     faults.add(path=CREATE, method="POST", kind="reset_after", count=1)
-    monkeypatch.setattr(income_upstream, "find_by_number", down)
+    monkeypatch.setattr(income_flow, "find_by_number", down)
     assert client.post(path, data=form.data()).status_code == 503
     # The read-back misses it (say a lagging replica): the resend is refused by its number.
-    monkeypatch.setattr(income_upstream, "find_by_number", lambda api, number: [])
+    monkeypatch.setattr(income_flow, "find_by_number", lambda api, number: [])
     again = client.post(path, data=form.data())
     [income] = [i for i in _incomes(ctx) if i["invoice_number"] == "LC-EXIST-1"]
     assert again.status_code == 303

@@ -10,11 +10,11 @@ from decimal import Decimal
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.expenses import upstream as expenses_upstream
-from app.incomes import upstream as incomes_upstream
 from app.policies.numbers import to_decimal
 from app.review.forms import amount as compared_amount
 from app.templating import amount as cell_amount
+from app.upstream import expenses as expenses_upstream
+from app.upstream import incomes as incomes_upstream
 from app.upstream.responses import (
     artifact_filenames,
     artifact_owner,

@@ -28,7 +28,8 @@ from app.forms.filters import (
     page_number,
     page_size,
 )
-from app.incomes.labels import PAID_STATUS, TYPES
+from app.incomes.present import TYPES
+from app.labels import PAID_STATUS
 
 # Columns GET /1/incomes can order by (sandbox incomes_filters.ORDERING; DRF `ordering`).
 ORDERABLE = ("issued_at", "fulfilled_at", "due_at", "invoice_number", "gross_amount",

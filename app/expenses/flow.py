@@ -1,0 +1,112 @@
+"""What the expenses area does, apart from the request: the reads each page makes side by side,
+excluding from accounting, the list's “changed since” answers, and the bulk actions.
+
+Bulk approve, unapprove, check and uncheck on the list are one upstream call each. The list's
+form posts the ticked ids, the action and a one-time form key (a double submit sends once). The
+answer of the bulk action becomes one translated summary above the list. A 403 is remembered
+for this token (as the settings page does), so the list then shows the controls disabled with
+the reason.
+"""
+from __future__ import annotations
+
+from functools import partial
+from urllib.parse import parse_qs, urlsplit
+
+from flask import session
+from flask_babel import gettext as _
+from flask_babel import gettext as translate
+from flask_babel import lazy_gettext as _l
+
+from app.auth import current_actor
+from app.forms import company_settings
+from app.params import small_int
+from app.upstream import ValidationError, catalog, run_parallel
+from app.upstream import expenses as upstream
+
+DETAIL_CATALOGS = ("currencies", "ledger_numbers", "vat_categories", "tags")
+FORM_CATALOGS = ("currencies", "ledger_numbers", "vat_categories", "tags", "expense_types")
+EXCLUDED = "excluded_from_accounting"
+RESYNC = "full_resync_required"
+BULK_PURPOSE = "expense-bulk"
+DENIED_KEY = "expense_bulk_read_only"
+MAX_IDS = 500
+DONE = {"approve": _l("%(num)s approved"), "unapprove": _l("%(num)s unapproved"),
+        "check": _l("%(num)s checked"), "uncheck": _l("%(num)s unchecked")}
+READ_ONLY = _l("The accounting service does not let your token approve or check expenses (a "
+               "viewer, for example, cannot change records). Nothing was changed.")
+
+
+def list_page(api, params: dict):
+    """One page of expenses plus the currency codes (cached), read side by side."""
+    found = run_parallel({"page": partial(upstream.list_page, api, params),
+                          "codes": partial(catalog.names, api, "currencies", "code")})
+    return found["page"], found["codes"]
+
+
+def settings_and_catalogs(api, names=DETAIL_CATALOGS) -> tuple[dict, dict]:
+    """The company settings and catalogues (both cached), loaded in parallel when cold."""
+    found = run_parallel({"settings": partial(company_settings, api),
+                          "catalogs": partial(catalog.get_many, api, names)})
+    return found["settings"], found["catalogs"]
+
+
+def can_exclude(expense: dict) -> bool:
+    """The action is offered while the API lets the flag change and it is not set yet."""
+    return EXCLUDED in (expense.get("editable_fields") or []) and not expense.get(EXCLUDED)
+
+
+def refusal_text(error: ValidationError) -> str:
+    """The API's own words for a refused change (translated where Bookdesk knows them)."""
+    messages = error.field_errors.get(EXCLUDED) or error.messages()
+    return " ".join(translate(m) for m in messages) or _(
+        "The accounting service refused the change.")
+
+
+def needs_resync(error: ValidationError) -> bool:
+    """True for the 400 that says updated_since is too old (a full reload is needed)."""
+    codes = [error.extra.get("code"), *error.field_errors.get("code", [])]
+    return RESYNC in codes or any("resync" in m for m in error.field_errors.get(
+        "updated_since", []))
+
+
+def cursor_of(link: str | None) -> str | None:
+    """The cursor inside an API `next`/`previous` link (the page builds its own links)."""
+    values = parse_qs(urlsplit(link).query).get("cursor") if link else None
+    return values[0] if values else None
+
+
+def selected_ids(values: list[str]) -> list[int]:
+    """The posted expense ids, each once, in order; anything not an id is left out."""
+    ids = (small_int(value) for value in values[:MAX_IDS])
+    return list(dict.fromkeys(i for i in ids if i))
+
+
+def summary(action: str, answer: dict) -> tuple[str, bool]:
+    """("3 approved; 1 failed: #12 — reason", whether any failed) from the upstream answer."""
+    done = DONE[action] % {"num": len(answer.get("success_ids") or [])}
+    reasons = {item.get("id"): item.get("errors") or [] for item in answer.get("errors") or []}
+    failed = answer.get("failed_ids") or list(reasons)
+    if not failed:
+        return str(done), False
+    listed = "; ".join(_failure(i, reasons.get(i, [])) for i in failed)
+    return _("%(done)s; %(num)s failed: %(list)s", done=done, num=len(failed),
+             list=listed), True
+
+
+def _failure(expense_id, reasons: list) -> str:
+    """"#12 — reason, reason" (the upstream's own words), or "#12" when it gave none."""
+    return f"#{expense_id} — {', '.join(map(str, reasons))}" if reasons else f"#{expense_id}"
+
+
+def remember_read_only() -> None:
+    """Note that the upstream refused this token a bulk action."""
+    denied = session.get(DENIED_KEY, [])
+    if current_actor().fp not in denied:
+        session[DENIED_KEY] = [*denied, current_actor().fp]
+
+
+def read_only() -> bool:
+    """True when the upstream already refused this token a bulk action."""
+    return current_actor().fp in session.get(DENIED_KEY, [])
+
+

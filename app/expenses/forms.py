@@ -1,0 +1,257 @@
+"""The expense forms: the list's filters (a GET form whose state lives in the URL, and the API
+parameters) with "changed since" read in a chosen zone, and the edit form's rules.
+
+URL arguments of the list (all optional): q, is_paid (true|false), is_installment (true|false),
+since (a local date-time, or ISO 8601 with its own offset) with tz (a zone or a fixed offset),
+created_from / created_to (days), min_amount / max_amount, page_size, cursor.
+
+“Changed since” is a local date-time in a chosen zone (or with its own offset) made into an
+ISO 8601 timestamp with its offset, the form `updated_since` takes (spec 4.3 rules 1, 2).
+
+The edit form's fields come from editable_fields. Exclusion from accounting is left out (it is
+an action with its own confirmation); so are the top-level amounts (an expense's totals live on
+its assignments).
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from datetime import UTC, datetime, timedelta, timezone, tzinfo
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from flask import url_for
+from flask_babel import gettext as _
+from flask_babel import gettext as translate
+from flask_babel import lazy_gettext as _l
+from werkzeug.datastructures import MultiDict
+from wtforms import SelectField, StringField
+
+from app.forms import EXPENSE_ASSIGNMENT_FIELDS, EXPENSE_FIELDS, build_edit_form
+from app.forms.display import MANUAL_SOURCES, record_state
+from app.forms.filters import (
+    ANY,
+    ListFilterForm,
+    ListQuery,
+    amounts,
+    choice,
+    compact,
+    days,
+    page_size,
+)
+from app.forms.registry import variant
+from app.numbers import DEFAULT_TIMEZONE, company_zone_name
+
+# A "+" left unencoded in a hand-made URL arrives as a space: read it as the plus it was.
+MOMENT = re.compile(r"(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?)"
+                    r"(Z|[+\- ]\d{2}:?\d{2})?")
+ZERO = ("+00:00", "-00:00")
+OFFSET = re.compile(r"([+-])(\d{2}):?(\d{2})")
+
+
+def _offset_label(minutes: int) -> str:
+    sign = "+" if minutes >= 0 else "-"
+    return f"{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
+
+
+FIXED = tuple(_offset_label(hours * 60) for hours in range(-12, 15) if hours)
+
+
+def zone_choices(current: str | None = None) -> list[tuple[str, str]]:
+    """Budapest time, UTC, then whole-hour offsets (and an unusual current offset)."""
+    home = company_zone_name()
+    label = str(_l("Budapest time")) if home == DEFAULT_TIMEZONE else home
+    choices = [(home, label)] + ([("UTC", "UTC (+00:00)")] if home != "UTC" else [])
+    choices += [(offset, f"UTC{offset}") for offset in FIXED]
+    if current and OFFSET.fullmatch(current) and current not in FIXED:
+        choices.append((current, f"UTC{current}"))
+    return choices
+
+
+def split_moment(raw: str) -> tuple[str, str | None]:
+    """(local part, offset) of a value; offset None when the value carries none."""
+    match = MOMENT.fullmatch((raw or "").strip())
+    if not match or not match.group(3):
+        return raw, None
+    offset = match.group(3).replace(" ", "+")
+    offset = "UTC" if offset == "Z" else _normal_offset(offset)
+    return f"{match.group(1)}T{match.group(2)}", "UTC" if offset in ZERO else offset
+
+
+def _normal_offset(offset: str) -> str:
+    sign, hours, minutes = OFFSET.fullmatch(offset).groups()
+    return f"{sign}{hours}:{minutes}"
+
+
+def parse_moment(raw: str | None, zone: str | None) -> datetime | None:
+    """An aware datetime from a local date-time and a zone name or offset; None when blank."""
+    text = (raw or "").strip()
+    if not text:
+        return None
+    local, offset = split_moment(text)
+    match = MOMENT.fullmatch(local)
+    if not match:
+        raise ValueError(f"not a date-time: {raw!r}")
+    try:
+        moment = datetime.fromisoformat(f"{match.group(1)}T{match.group(2)}")
+    except ValueError as exc:
+        raise ValueError(f"not a date-time: {raw!r}") from exc
+    return moment.replace(tzinfo=zone_info(offset or zone))
+
+
+def zone_info(zone: str | None) -> tzinfo:
+    """The tzinfo of a zone name (the company's, UTC) or a ±HH:MM offset; the company's by
+    default."""
+    if zone in (None, "", "UTC", "+00:00"):
+        return UTC if zone else _named(company_zone_name())
+    match = OFFSET.fullmatch(zone)
+    if match:
+        sign, hours, minutes = match.groups()
+        delta = timedelta(hours=int(hours), minutes=int(minutes))
+        return timezone(-delta if sign == "-" else delta)
+    return _named(company_zone_name())
+
+
+def _named(name: str) -> tzinfo:
+    try:
+        return ZoneInfo(name)
+    except ZoneInfoNotFoundError:  # a system without tz data: Budapest's winter offset
+        return timezone(timedelta(hours=1))
+
+
+# Which filter field an upstream error about a query parameter belongs to.
+FIELD_OF = {"updated_since": "since", "from_date": "created_from", "to_date": "created_to",
+            "min_amount": "min_amount", "max_amount": "max_amount", "search": "q",
+            "is_paid": "is_paid", "is_installment": "is_installment"}
+
+
+class FilterForm(ListFilterForm):
+    """The list filters."""
+
+    modifiers = ("tz",)
+    q = StringField(_l("Search"), render_kw={"type": "search", "placeholder": _l(
+        "Invoice number, partner, custom field")})
+    is_paid = SelectField(_l("Paid"), choices=[ANY, ("true", _l("Paid")),
+                                               ("false", _l("Not paid"))])
+    is_installment = SelectField(_l("Partially paid"), choices=[
+        ANY, ("true", _l("Partially paid")), ("false", _l("Not partially paid"))])
+    since = StringField(_l("Changed since"), render_kw={"type": "datetime-local", "step": "1"})
+    tz = SelectField(_l("Time zone"), choices=zone_choices)
+    created_from = StringField(_l("Created from"), render_kw={"type": "date"})
+    created_to = StringField(_l("Created until"), render_kw={"type": "date"})
+    min_amount = StringField(_l("Gross at least"), render_kw={"inputmode": "decimal"})
+    max_amount = StringField(_l("Gross at most"), render_kw={"inputmode": "decimal"})
+
+
+def filter_form(args: MultiDict) -> FilterForm:
+    """The filter form bound to the URL arguments (an offset inside `since` picks the zone)."""
+    data = MultiDict(args)
+    local, offset = split_moment(data.get("since", ""))
+    if offset:
+        data["since"], data["tz"] = local, offset
+    form = FilterForm(formdata=data)
+    form.tz.choices = zone_choices(form.tz.data)
+    if not form.tz.data:
+        form.tz.data = company_zone_name()
+    return form
+
+
+def api_params(form: FilterForm, args: MultiDict) -> dict | None:
+    """GET /2/expenses parameters; None (with errors on the form) when an input is invalid."""
+    params = {"search": (form.q.data or "").strip(), "is_paid": choice(form.is_paid),
+              "is_installment": choice(form.is_installment)}
+    created = ((form.created_from, "from_date"), (form.created_to, "to_date"))
+    checks = (_since(form, params), days(created, params, "created_at"),
+              _amounts(form, params))
+    if not all(checks):
+        return None
+    params["page_size"] = page_size(args)
+    params["cursor"] = args.get("cursor") or None
+    return compact(params)
+
+
+def _since(form: FilterForm, params: dict) -> bool:
+    try:
+        moment = parse_moment(form.since.data, form.tz.data)
+    except ValueError:
+        form.since.errors = [_("Enter a date and time, e.g. 2025-03-05 10:00.")]
+        return False
+    if moment is not None:
+        params["updated_since"] = moment.isoformat()
+    return True
+
+
+def _amounts(form: FilterForm, params: dict) -> bool:
+    fields = (form.min_amount, form.max_amount)
+    values = amounts(fields)
+    params.update({f.name: str(a) for f, a in zip(fields, values, strict=True) if a is not None})
+    return not any(field.errors for field in fields)
+
+
+def place_upstream(form: FilterForm, error) -> list[str]:
+    """Put an upstream 400 about the query on its filter field; the rest comes back as text."""
+    rest = list(error.non_field_errors)
+    for key, messages in error.field_errors.items():
+        name = FIELD_OF.get(key)
+        if name is None:
+            rest.extend(m for m in messages if key != "code")
+            continue
+        form[name].errors = [*form[name].errors, *(translate(m) for m in messages)]
+    return rest
+
+
+def read_params(args: MultiDict) -> dict | None:
+    """GET /2/expenses parameters of the list at these URL arguments, read as the list reads
+    them."""
+    return api_params(filter_form(args), args)
+
+
+def list_query(args: Mapping) -> ListQuery:
+    """The expense list at these URL arguments: its link and the upstream query of its rows."""
+    return ListQuery.of("expenses.index", read_params, args)
+
+
+NOT_EDITED_HERE = ("excluded_from_accounting", "net_amount", "vat_amount", "gross_amount")
+# An uploaded expense has no invoice number until someone types it: not required here.
+OPTIONAL = {"invoice_number": variant("invoice_number", required=False)}
+EDIT_FIELDS = tuple(OPTIONAL.get(name, name) for name in EXPENSE_FIELDS
+                    if name not in NOT_EDITED_HERE)
+LEDGER = "assignments.ledger_number"
+
+
+def edit_form(expense: dict, settings: dict, catalogs: dict):
+    """The expense's edit form (partner search through this area's endpoint)."""
+    return build_edit_form(expense, catalogs, company=settings, fields=EDIT_FIELDS,
+                           assignment_fields=EXPENSE_ASSIGNMENT_FIELDS,
+                           search_url=url_for("incomes.partner_options"),
+                           totals_url=url_for("incomes.totals"))
+
+
+def refuses_empty_list(form, body: dict) -> bool:
+    """True (with the message on the table) when the PATCH would empty the assignments."""
+    if "assignments" not in body or body["assignments"]:
+        return False
+    message = _("Keep at least one cost categorisation row: an expense cannot be left without "
+                "one.")
+    form.row_errors.setdefault("assignments", {})[-1] = [message]
+    form.form_errors.append(message)
+    return True
+
+
+def frozen_ledger(expense: dict) -> str | None:
+    """Why the assignments' ledger number cannot change (spec 4.3 rule 4), else None."""
+    editable = expense.get("editable_fields") or []
+    if not expense.get("assignments") or LEDGER in editable:
+        return None
+    source = expense.get("source")
+    if source not in MANUAL_SOURCES:
+        return _("The ledger number is frozen: this expense was synced from %(source)s.",
+                 source=source)
+    if expense.get("checked"):
+        return _("The ledger number is frozen: this expense is checked.")
+    return None
+
+
+def lock_note(form, expense: dict) -> str | None:
+    """The record-wide reason for the top of the form; a checked expense freezes only ledgers."""
+    return None if record_state(expense) == "checked" else form.lock_summary()
+

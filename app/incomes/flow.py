@@ -1,0 +1,234 @@
+"""What the incomes area does, apart from the request: the reads each page makes side by side,
+the stornos that reverse a document, cancelling, and creating an accounting document (its
+fields, storno pre-fill, the checked invoice image and the one-time send).
+
+A create is sent at most once per rendered form (app.once): the form carries a one-time key;
+the first submit claims it, a second one waits for the first and lands on the same result.
+"""
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+from functools import partial
+
+from flask import g
+from flask_babel import gettext as _
+
+from app.expenses.files import MAX_BYTES, content_type, sniff
+from app.forms import ITEM_FIELDS, company_settings
+from app.forms.check import default_currency_id
+from app.forms.registry import ref_id
+from app.incomes.present import ACCOUNTING_DOCUMENT, STORNO, cancel_state, is_storno
+from app.numbers import to_decimal
+from app.upstream import catalog, run_parallel
+from app.upstream import incomes as upstream
+from app.upstream import parallel as page_budget
+
+DETAIL_CATALOGS = ("currencies", "ledger_numbers", "vat_categories")
+STORNO_PAGE = 200
+FORM_CATALOGS = ("currencies", "ledger_numbers", "vat_categories", "tags", "revenue_types")
+PURPOSE = "incomes.create"
+BASE_FIELDS = (
+    "invoice_number", "issued_at", "fulfilled_at", "due_at", "payment_method", "vat_area",
+    "secondary_id", "partner_id", "partner_name", "partner_tax_number", "partner_zip_code",
+    "partner_city", "partner_address", "partner_country", "partner_account_number",
+    "currency", "exchange_rate", "exchange_date", "net_amount", "vat_amount", "gross_amount",
+    "ledger_number_id", "accounting_period_start", "accounting_period_end",
+)
+LABEL_FIELDS = ("tags", "simple_tags", "note", "referred_invoice_number")
+COPIED = ("partner_id", "partner_name", "partner_tax_number", "partner_zip_code", "partner_city",
+          "partner_address", "partner_country", "partner_account_number", "currency",
+          "exchange_rate", "exchange_date", "payment_method", "vat_area", "ledger_number_id")
+NEGATED = ("net_amount", "vat_amount", "gross_amount")
+
+
+def list_page(api, params: dict):
+    """One page of incomes plus the currency codes (cached), read side by side."""
+    found = run_parallel({"page": partial(upstream.list_page, api, params),
+                          "codes": partial(catalog.names, api, "currencies", "code")})
+    return found["page"], found["codes"]
+
+
+def settings_and_catalogs(api, names=DETAIL_CATALOGS) -> tuple[dict, dict]:
+    """The company settings and catalogues (both cached), loaded in parallel when cold."""
+    found = run_parallel(base_reads(api, names))
+    return found["settings"], catalogs_of(found, names)
+
+
+def base_reads(api, names=DETAIL_CATALOGS) -> dict:
+    """Reads of the settings and of each catalogue, side by side (a catalogue per task: tasks
+    within a task would run one after another)."""
+    return {"settings": partial(company_settings, api),
+            **{name: partial(catalog.get, api, name) for name in names}}
+
+
+def catalogs_of(found: dict, names) -> dict:
+    """The catalogues among the results of page_reads or base_reads (late ones left out)."""
+    return {name: found[name] for name in names if name in found}
+
+
+def page_reads(api, income_id: int, names=DETAIL_CATALOGS) -> dict:
+    """An income page's independent reads: "record" (settings, income) and each catalogue."""
+    return {"record": partial(settings_and_income, api, income_id),
+            **{name: partial(catalog.get, api, name) for name in names}}
+
+
+def settings_and_income(api, income_id: int) -> tuple[dict, dict]:
+    """The company settings (cached) and the income detail the settings ask for."""
+    settings = company_settings(api)
+    return settings, get_income(api, income_id, settings)
+
+
+def expansions(settings: dict) -> str:
+    """fields= for the detail: items and payments always, accounting when the company uses it."""
+    parts = ["items", "payment_history"]
+    if settings.get("enable_accounting_id") or settings.get("enable_vat_period"):
+        parts.append("accounting")
+    return ",".join(parts)
+
+
+def get_income(api, income_id: int, settings: dict) -> dict:
+    """The income detail with the expansions the company needs."""
+    return upstream.get(api, income_id, fields=expansions(settings))
+
+
+def find_by_number(api, number: str) -> list[dict]:
+    """Accounting documents with exactly this invoice number (a storno's originals)."""
+    page = upstream.list_page(api, {"invoice_number": number, "type": 2, "page_size": 5})
+    return [item for item in page.items if item.get("invoice_number") == number]
+
+
+def cancelled_numbers(items: list[dict]) -> set[str]:
+    """The numbers of the cancelled accounting documents among incomes (a storno may name)."""
+    wanted = {item.get("invoice_number") for item in items
+              if item.get("is_cancelled") and item.get("type") == ACCOUNTING_DOCUMENT
+              and item.get("invoice_type") != STORNO}
+    wanted.discard(None)
+    return wanted
+
+
+def reversed_numbers(api, items: list[dict]) -> set[str]:
+    """Which of these incomes' numbers a storno document names (read only when one of them is
+    a cancelled accounting document, the only kind a storno cancels)."""
+    wanted = cancelled_numbers(items)
+    if not wanted:
+        return set()
+    # invoice_type narrows the read where the API filters by it; the check below decides.
+    stornos = upstream.iter_all(api, {"invoice_type": STORNO, "page_size": STORNO_PAGE})
+    return {item.get("referred_invoice_number") for item in stornos
+            if item.get("invoice_type") == STORNO} & wanted
+
+
+def load(income_id: int, names=DETAIL_CATALOGS) -> tuple[dict, dict, dict]:
+    """(income, settings, catalogs) read side by side; catalogues late by the deadline: {}."""
+    found = page_budget.read(page_reads(g.api, income_id, names), optional=names)
+    settings, income = found["record"]
+    return income, settings, catalogs_of(found, names)
+
+
+def state_of(income: dict) -> str | None:
+    """How the income is cancelled now: 'reversed' (by a storno), 'cancelled', or None."""
+    return cancel_state(income, reversed_numbers(g.api, [income]))
+
+
+def can_cancel(income: dict, state: str | None) -> bool:
+    """Cancel or revoke here: only where the API allows it, and never reviving a reversal."""
+    return "is_cancelled" in (income.get("editable_fields") or []) and state != "reversed"
+
+
+def extras(income: dict, originals: bool = True) -> dict:
+    """The page's secondary reads side by side within its deadline: stornos naming the income
+    and, for a storno, its originals; each is left out when late. Only reads that are needed
+    are made (a late one is one that was needed)."""
+    tasks = {}
+    if cancelled_numbers([income]):
+        tasks["stornos"] = partial(reversed_numbers, g.api, [income])
+    if originals and is_storno(income) and income.get("referred_invoice_number"):
+        tasks["originals"] = partial(find_by_number, g.api,
+                                     income["referred_invoice_number"])
+    found = page_budget.read(tasks, optional=tasks)
+    if "stornos" not in tasks:
+        found["stornos"] = set()
+    return found
+
+
+def cancel_context(found: dict, income: dict) -> dict:
+    """cancel_state and can_cancel for a page; no cancel button when the stornos were late."""
+    if "stornos" not in found:
+        return {"cancel_state": cancel_state(income, set()), "can_cancel": False}
+    state = cancel_state(income, found["stornos"])
+    return {"cancel_state": state, "can_cancel": can_cancel(income, state)}
+
+
+def new_fields(settings: dict) -> tuple[str, ...]:
+    """The create form's fields: accounting ID and VAT period only when the company uses them."""
+    extra = ("accounting_id",) if settings.get("enable_accounting_id") else ()
+    if settings.get("enable_vat_period"):
+        extra += ("vat_period_type", "vat_period_started_at")
+    return BASE_FIELDS + extra + LABEL_FIELDS
+
+
+def item_fields() -> tuple[str, ...]:
+    """Line item columns."""
+    return ITEM_FIELDS
+
+
+def defaults(settings: dict, catalogs: dict) -> dict:
+    """A blank document: today, the company's currency, Hungarian VAT area, transfer."""
+    today = date.today().isoformat()
+    return {"issued_at": today, "fulfilled_at": today, "vat_area": "HU",
+            "payment_method": "transfer", "currency": default_currency_id(settings, catalogs),
+            "assignments": [{}]}
+
+
+def storno_initial(original: dict, settings: dict, catalogs: dict) -> dict:
+    """A storno of `original`: same partner and categories, amounts negated, today's dates."""
+    initial = defaults(settings, catalogs)
+    initial.update({key: original.get(key) for key in COPIED if original.get(key) is not None})
+    initial["currency"] = ref_id(original.get("currency")) or initial["currency"]
+    initial.update({key: _negate(original.get(key)) for key in NEGATED})
+    initial["referred_invoice_number"] = original.get("invoice_number")
+    initial["assignments"] = [
+        {**{k: row.get(k) for k in ("revenue_type", "vat", "tags", "job_number",
+                                     "ledger_number_id")},
+         **{k: _negate(row.get(k)) for k in NEGATED}}
+        for row in original.get("assignments") or []] or [{}]
+    return initial
+
+
+def _negate(value) -> str | None:
+    number = to_decimal(value)
+    return None if number is None else str(-number)
+
+
+def payload(form) -> dict:
+    """The create body: form fields, header totals from the rows when left empty, storno type."""
+    body = form.create_payload()
+    rows = form.rows.get("assignments") or []
+    for key in NEGATED:
+        amounts = [row.get(key) for row in rows]
+        if key not in body and amounts and all(a is not None for a in amounts):
+            body[key] = str(sum(amounts, Decimal(0)).quantize(Decimal("0.01")))
+    body["income_type"] = 2
+    if body.get("referred_invoice_number"):
+        body["invoice_type"] = 1
+    return body
+
+
+def send(body: dict, image: tuple[str, bytes, str] | None) -> dict:
+    """POST the create (with the image, when there is one)."""
+    return upstream.create(g.api, body, image)
+
+
+def read_image(upload) -> tuple[tuple[str, bytes, str] | None, list[str]]:
+    """(filename, bytes, content type) of an uploaded file, or the reason it is refused."""
+    if upload is None or not upload.filename:
+        return None, []
+    content = upload.read(MAX_BYTES + 1)
+    if len(content) > MAX_BYTES:
+        return None, [_("The file is larger than 10 MB.")]
+    kind = sniff(content)
+    if not content or kind is None:
+        return None, [_("The file must be a PDF, JPEG, PNG or XML document.")]
+    return (upload.filename, content, content_type(kind)), []
+

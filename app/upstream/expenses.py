@@ -1,0 +1,65 @@
+"""The expenses resource: every /1/expenses and /2/expenses path and its artifacts. Plain
+functions taking the client first."""
+from __future__ import annotations
+
+from app.upstream.responses import find_artifact
+
+LIST = "/2/expenses"
+DETAIL = "/2/expenses/{id}/"
+CREATE = "/2/expenses/create/"
+UPDATE = "/2/expenses/{id}/update/"
+ARTIFACTS = "/1/artifacts/expense/"
+BULK = "/1/expenses/{action}/"
+BULK_ACTIONS = ("approve", "unapprove", "check", "uncheck")
+RESOURCE = "expenses"
+
+
+def list_page(client, params: dict):
+    """One page of expenses (a Page, cursor-paged) for these GET /2/expenses parameters."""
+    return client.page(LIST, params, resource=RESOURCE)
+
+
+def iter_pages(client, params: dict):
+    """Every page of the filtered list, following `next` until it is null."""
+    return client.iter_pages(LIST, params, resource=RESOURCE)
+
+
+def created_since(client, since: str) -> list[dict]:
+    """Expenses created at or after since (ISO 8601 with zone), first page only."""
+    return list_page(client, {"date_field": "created_at", "from_date": since,
+                              "page_size": 100}).items
+
+
+def get(client, expense_id: int) -> dict:
+    """The expense detail, with editable_fields."""
+    return client.get(DETAIL.format(id=expense_id))
+
+
+def update(client, expense_id: int, body: dict) -> dict:
+    """PATCH the expense; the answer is the updated detail."""
+    return client.patch(UPDATE.format(id=expense_id), json=body)
+
+
+def create(client, filename: str, content: bytes, content_type: str) -> dict:
+    """POST one file as a new expense (multipart, field `file`)."""
+    return client.post(CREATE, files={"file": (filename, content, content_type)})
+
+
+def artifacts(client, ids: list[int]) -> list[dict]:
+    """The artifact records (filename, extension) of several expenses in one call."""
+    return client.get(ARTIFACTS, {"ids": ",".join(map(str, ids))}) or [] if ids else []
+
+
+def artifact(client, expense_id: int) -> dict | None:
+    """The artifact record of an expense when it has a file (signed, expiring url)."""
+    return find_artifact(client.get(ARTIFACTS, {"ids": expense_id}), expense_id)
+
+
+def bulk_action(client, action: str, ids: list[int]) -> dict:
+    """Approve, unapprove, check or uncheck several expenses in one call (live only).
+
+    The answer is {"success_ids", "failed_ids", "errors": [{"id", "errors": [...]}]}.
+    """
+    if action not in BULK_ACTIONS:
+        raise ValueError(action)
+    return client.post(BULK.format(action=action), json={"ids": ids})

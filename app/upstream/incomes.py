@@ -1,0 +1,59 @@
+"""The incomes resource: every /1/incomes and /2/incomes path, its artifacts, and the partner
+search of the income and expense forms. Plain functions taking the client first."""
+from __future__ import annotations
+
+import json
+
+from app.upstream.responses import find_artifact
+
+LIST = "/1/incomes"
+DETAIL = "/1/incomes/{id}/"
+CREATE = "/2/incomes/create/"
+UPDATE = "/2/incomes/{id}/update/"
+ARTIFACTS = "/1/artifacts/income/"
+PARTNERS = "/1/partners/"
+RESOURCE = "incomes"
+
+
+def list_page(client, params: dict):
+    """One page of incomes (a Page) for these GET /1/incomes parameters."""
+    return client.page(LIST, params, resource=RESOURCE)
+
+
+def iter_pages(client, params: dict):
+    """Every page of the filtered list, one after another (the CSV export)."""
+    return client.iter_pages(LIST, params, resource=RESOURCE)
+
+
+def iter_all(client, params: dict):
+    """Every income the filter finds, page after page."""
+    return client.iter_all(LIST, params, resource=RESOURCE)
+
+
+def get(client, income_id: int, fields: str | None = None) -> dict:
+    """One income; fields= names the expansions (items, payment_history, accounting)."""
+    return client.get(DETAIL.format(id=income_id), {"fields": fields} if fields else None)
+
+
+def update(client, income_id: int, body: dict, fields: str | None = None) -> dict:
+    """PATCH the income; the answer has the detail's shape (with fields= expansions)."""
+    query = f"?fields={fields}" if fields else ""
+    return client.patch(UPDATE.format(id=income_id) + query, json=body)
+
+
+def create(client, body: dict, image: tuple[str, bytes, str] | None = None) -> dict:
+    """POST a new income, as JSON or (with an image) multipart with a `data` part."""
+    if image is None:
+        return client.post(CREATE, json=body)
+    return client.post(CREATE, data={"data": json.dumps(body)}, files={"invoice_image": image})
+
+
+def artifact(client, income_id: int) -> dict | None:
+    """The artifact record of an income when it has a file (signed, expiring url)."""
+    return find_artifact(client.get(ARTIFACTS, {"ids": income_id}), income_id)
+
+
+def search_partners(client, text: str, size: int = 20) -> list[dict]:
+    """Partners whose name or tax number contains text (the forms' partner picker)."""
+    return client.page(PARTNERS, {"search": text, "page_size": size, "ordering": "name"},
+                       resource="partners").items
