@@ -1,11 +1,11 @@
-"""The expense list's CSV columns (app/csv_export does the file)."""
+"""The expense list's export columns (app/exports.py writes the file)."""
 from __future__ import annotations
 
 from flask_babel import gettext as _
 
-from app.csv_export import amount
 from app.expenses.labels import method_label, paid_label, status_label
 from app.expenses.present import totals
+from app.exports import amount, day
 
 
 def header() -> list[str]:
@@ -18,16 +18,16 @@ def header() -> list[str]:
 
 
 def row(expense: dict, lookups: dict) -> list:
-    """One expense as CSV cells (dates ISO text, amounts as numbers from the assignments)."""
+    """One expense as export cells (dates as dates, amounts as numbers from the assignments)."""
     sums = totals(expense)
     types = lookups.get("expense_types", {})
     kinds = dict.fromkeys(types.get(a.get("expense_type"), "") for a in
                           expense.get("assignments") or [])
     tags = lookups.get("tags", {})
     return [expense.get("filing_number") or "", expense.get("invoice_number") or "",
-            expense.get("partner_name") or "", expense.get("issued_at") or "",
-            expense.get("fulfilled_at") or "", expense.get("due_at") or "",
-            (expense.get("created_at") or "")[:10],
+            expense.get("partner_name") or "", day(expense.get("issued_at")),
+            day(expense.get("fulfilled_at")), day(expense.get("due_at")),
+            day(expense.get("created_at")),
             *(amount(sums[key]) for key in ("net_amount", "vat_amount", "gross_amount")),
             lookups.get("codes", {}).get(expense.get("currency"), ""),
             paid_label(expense.get("paid_status")), method_label(expense.get("payment_method")),

@@ -6,12 +6,12 @@ from urllib.parse import parse_qs, urlsplit
 
 from flask import g, request, url_for
 
-from app.csv_export import EXPORT_PAGE_SIZE, csv_body, csv_response
 from app.expenses import bp, upstream
 from app.expenses import export as columns
 from app.expenses.filters import api_params, filter_form, list_query, place_upstream, read_params
 from app.expenses.rows import list_rows
 from app.expenses.views_bulk import bulk_context
+from app.exports import EXPORT_PAGE_SIZE, download, first_page_now
 from app.forms.filters import filter_args
 from app.htmx import is_htmx, render
 from app.upstream import Page, ValidationError, catalog
@@ -51,17 +51,17 @@ def _read(form, params: dict | None) -> tuple:
 
 @bp.get("/export")
 def export():
-    """The current filter as CSV (every page), UTF-8 with BOM for spreadsheets."""
+    """The current filter as CSV or XLSX (?format=xlsx), every page (app/exports.py)."""
     params = read_params(request.args)
     if params is None:
         return index()
     params.update(cursor=None, page_size=EXPORT_PAGE_SIZE)
     try:
-        pages = list(upstream.all_pages(g.api, params))
+        pages = first_page_now(upstream.all_pages(g.api, params))
     except ValidationError:
         return index()
     codes = catalog.names(g.api, "currencies", "code")
-    return csv_response(csv_body(columns.header(), pages, columns.row, codes), "expenses")
+    return download(columns.header(), pages, columns.row, codes, "expenses")
 
 
 def needs_resync(error: ValidationError) -> bool:

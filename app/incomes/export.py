@@ -1,9 +1,9 @@
-"""The income list's CSV columns (app/csv_export does the file)."""
+"""The income list's export columns (app/exports.py writes the file)."""
 from __future__ import annotations
 
 from flask_babel import gettext as _
 
-from app.csv_export import amount
+from app.exports import amount, day
 from app.incomes.labels import paid_label, type_label
 
 
@@ -16,13 +16,13 @@ def header() -> list[str]:
 
 
 def row(income: dict, lookups: dict) -> list:
-    """One income as CSV cells (dates ISO text, amounts as numbers)."""
+    """One income as export cells (dates as dates, amounts as numbers)."""
     tags = lookups.get("tags", {})
     yes, no = _("Yes"), _("No")
     return [income.get("invoice_number") or "", type_label(income.get("type")),
             yes if income.get("invoice_type") == 1 else no, income.get("partner_name") or "",
-            income.get("partner_tax_number") or "", income.get("issued_at") or "",
-            income.get("fulfilled_at") or "", income.get("due_at") or "",
+            income.get("partner_tax_number") or "", day(income.get("issued_at")),
+            day(income.get("fulfilled_at")), day(income.get("due_at")),
             amount(income.get("net_amount")),
             amount(income.get("vat_amount")),
             amount(income.get("gross_amount")),

@@ -6,7 +6,7 @@ from datetime import date
 from flask import g, render_template, request
 from flask_babel import gettext as _
 
-from app.csv_export import EXPORT_PAGE_SIZE, csv_body, csv_response
+from app.exports import EXPORT_PAGE_SIZE, download
 from app.forms.filters import filter_args
 from app.htmx import is_htmx, render
 from app.incomes import bp, upstream
@@ -42,14 +42,14 @@ def index():
 
 @bp.get("/export")
 def export():
-    """The current filter as CSV (every page), UTF-8 with BOM for spreadsheets."""
+    """The current filter as CSV or XLSX (?format=xlsx), every page (app/exports.py)."""
     params = read_params(request.args)
     if params is None:
         return index()
     params.update(page=None, page_size=EXPORT_PAGE_SIZE)
     pages = g.api.iter_pages(upstream.LIST, params, resource="incomes")
     codes = catalog.names(g.api, "currencies", "code")
-    return csv_response(csv_body(columns.header(), pages, columns.row, codes), "incomes")
+    return download(columns.header(), pages, columns.row, codes, "incomes")
 
 
 @bp.get("/partners")
