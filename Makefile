@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 PORT ?= 5000
 SANDBOX_PORT ?= 8001
 
-.PHONY: demo test lint translations translations-update bench bench-load bench-browser clean
+.PHONY: demo test lint translations translations-update bench bench-load bench-browser bench-export clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -40,6 +40,9 @@ bench-load: $(STAMP) translations
 
 bench-browser: $(STAMP) translations
 	$(BIN)/python -m bench.browser
+
+bench-export: $(STAMP) translations
+	$(BIN)/python -m bench.export
 
 clean:
 	rm -rf $(VENV) instance .pytest_cache

@@ -13,7 +13,8 @@ from typing import Any
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
-from app.csv_export import amount as csv_amount
+from app.exports import amount as csv_amount
+from app.exports import day
 from app.forms import EXPENSE_ASSIGNMENT_FIELDS, display_text, spec_for
 from app.forms.display import truthy
 from app.forms.registry import group_label
@@ -230,16 +231,16 @@ def export_header() -> list[str]:
 
 
 def export_row(expense: dict, lookups: dict) -> list:
-    """One expense as CSV cells (dates ISO text, amounts as numbers from the assignments)."""
+    """One expense as export cells (dates as dates, amounts as numbers from the assignments)."""
     sums = totals(expense)
     types = lookups.get("expense_types", {})
     kinds = dict.fromkeys(types.get(a.get("expense_type"), "") for a in
                           expense.get("assignments") or [])
     tags = lookups.get("tags", {})
     return [expense.get("filing_number") or "", expense.get("invoice_number") or "",
-            expense.get("partner_name") or "", expense.get("issued_at") or "",
-            expense.get("fulfilled_at") or "", expense.get("due_at") or "",
-            (expense.get("created_at") or "")[:10],
+            expense.get("partner_name") or "", day(expense.get("issued_at")),
+            day(expense.get("fulfilled_at")), day(expense.get("due_at")),
+            day(expense.get("created_at")),
             *(csv_amount(sums[key]) for key in ("net_amount", "vat_amount", "gross_amount")),
             lookups.get("codes", {}).get(expense.get("currency"), ""),
             paid_label(expense.get("paid_status")), method_label(expense.get("payment_method")),

@@ -10,9 +10,9 @@ from flask import abort, flash, g, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
-from app.csv_export import EXPORT_PAGE_SIZE, csv_body, csv_response
 from app.errors import lost_write_response
 from app.expenses import files, flow, forms, present
+from app.exports import EXPORT_PAGE_SIZE, download, first_page_now
 from app.forms.filters import filter_args
 from app.once import (
     EXPIRED,
@@ -60,18 +60,17 @@ def _read(form, params: dict | None) -> tuple:
 
 
 def export():
-    """The current filter as CSV (every page), UTF-8 with BOM for spreadsheets."""
+    """The current filter as CSV or XLSX (?format=xlsx), every page (app/exports.py)."""
     params = forms.read_params(request.args)
     if params is None:
         return index()
     params.update(cursor=None, page_size=EXPORT_PAGE_SIZE)
     try:
-        pages = list(upstream.iter_pages(g.api, params))
+        pages = first_page_now(upstream.iter_pages(g.api, params))
     except ValidationError:
         return index()
     codes = catalog.names(g.api, "currencies", "code")
-    return csv_response(csv_body(present.export_header(), pages, present.export_row, codes),
-                        "expenses")
+    return download(present.export_header(), pages, present.export_row, codes, "expenses")
 
 
 def full_reload_url() -> str:

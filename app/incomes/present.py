@@ -11,7 +11,8 @@ from typing import Any
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
-from app.csv_export import amount as csv_amount
+from app.exports import amount as csv_amount
+from app.exports import day
 from app.forms import INCOME_ASSIGNMENT_FIELDS, display_text, spec_for
 from app.forms.display import currency_code, truthy
 from app.forms.registry import group_label
@@ -225,13 +226,13 @@ def export_header() -> list[str]:
 
 
 def export_row(income: dict, lookups: dict) -> list:
-    """One income as CSV cells (dates ISO text, amounts as numbers)."""
+    """One income as export cells (dates as dates, amounts as numbers)."""
     tags = lookups.get("tags", {})
     yes, no = _("Yes"), _("No")
     return [income.get("invoice_number") or "", type_label(income.get("type")),
             yes if income.get("invoice_type") == 1 else no, income.get("partner_name") or "",
-            income.get("partner_tax_number") or "", income.get("issued_at") or "",
-            income.get("fulfilled_at") or "", income.get("due_at") or "",
+            income.get("partner_tax_number") or "", day(income.get("issued_at")),
+            day(income.get("fulfilled_at")), day(income.get("due_at")),
             csv_amount(income.get("net_amount")),
             csv_amount(income.get("vat_amount")),
             csv_amount(income.get("gross_amount")),

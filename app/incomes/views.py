@@ -17,8 +17,8 @@ from flask import abort, flash, g, make_response, redirect, render_template, req
 from flask_babel import gettext as _
 from markupsafe import Markup
 
-from app.csv_export import EXPORT_PAGE_SIZE, csv_body, csv_response
 from app.errors import lost_write_response
+from app.exports import EXPORT_PAGE_SIZE, download
 from app.forms import build_edit_form, build_new_form
 from app.forms.filters import filter_args
 from app.forms.totals_page import live
@@ -69,15 +69,14 @@ def index():
 
 
 def export():
-    """The current filter as CSV (every page), UTF-8 with BOM for spreadsheets."""
+    """The current filter as CSV or XLSX (?format=xlsx), every page (app/exports.py)."""
     params = read_params(request.args)
     if params is None:
         return index()
     params.update(page=None, page_size=EXPORT_PAGE_SIZE)
     pages = upstream.iter_pages(g.api, params)
     codes = catalog.names(g.api, "currencies", "code")
-    return csv_response(csv_body(present.export_header(), pages, present.export_row,
-                                 codes), "incomes")
+    return download(present.export_header(), pages, present.export_row, codes, "incomes")
 
 
 def partner_options():

@@ -1,4 +1,4 @@
-"""Reading Bookdesk's lists as a user sees them: every page's rows, the CSV export's rows.
+"""Reading Bookdesk's lists as a user sees them: every page's rows, the CSV or XLSX export's rows.
 
 Rows are keyed by what both the page and the file show: an income's invoice number, an
 expense's filing number.
@@ -9,6 +9,8 @@ import csv
 import html
 import io
 import re
+
+import openpyxl
 
 ROW_KEYS = {
     "incomes": re.compile(r'<tr[^>]*data-income-id="\d+">\s*<td class="cell-number">'
@@ -47,8 +49,12 @@ def listed(client, url: str, headers: dict | None = None) -> tuple[list[str], li
 
 
 def exported(client, url: str) -> list[str]:
-    """The row keys of a CSV export (first column), in order."""
+    """The row keys of a CSV or XLSX export (first column), in order."""
     response = client.get(url)
+    if "format=xlsx" in url:
+        assert response.status_code == 200 and response.mimetype.endswith(".sheet")
+        sheet = openpyxl.load_workbook(io.BytesIO(response.get_data())).active
+        return [str(row[0]) for row in sheet.iter_rows(min_row=2, values_only=True)]
     assert response.status_code == 200 and response.mimetype == "text/csv", response.status
     text = response.get_data().decode("utf-8-sig")
     delimiter = ";" if text.split("\r\n", 1)[0].count(";") > 3 else ","

@@ -1,6 +1,6 @@
 """The CSV writer: text that a spreadsheet would run is neutralised, amounts stay bare numbers.
 
-Pure checks of app/csv_export.py (the exports over HTTP are in test_csv_injection.py).
+Pure checks of app/exports.py (the exports over HTTP are in test_csv_injection.py).
 """
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.csv_export import FORMULA_STARTS, amount, csv_body, neutralise
 from app.expenses import present as expense_columns
+from app.exports import FORMULA_STARTS, amount, csv_body, neutralise
 from app.incomes import present as income_columns
 from app.upstream import Page
 

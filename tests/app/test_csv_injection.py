@@ -1,7 +1,7 @@
 """Every CSV export neutralises formula-shaped text (OWASP CSV injection) and keeps amounts numbers.
 
-The lists with a CSV export are the incomes and the expenses (app/incomes/export.py,
-app/expenses/export.py); the records are made through the sandbox's API, the file read back raw.
+The lists with a CSV export are the incomes and the expenses (app/incomes/present.py,
+app/expenses/present.py); the records are made through the sandbox's API, the file read back raw.
 """
 from __future__ import annotations
 

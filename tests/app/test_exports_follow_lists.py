@@ -1,4 +1,4 @@
-"""An export holds exactly the rows its list shows, and a list's count is its rows.
+"""An export, CSV and XLSX, holds exactly the rows its list shows; a list's count is its rows.
 
 The export link comes from the list as htmx swaps it in (the out-of-band copy in the fragment)
 and from the full page; for random filter combinations (Hypothesis) the export's rows, in order,
@@ -24,6 +24,7 @@ from tests.app.list_pages import exported, listed, shown_count
 
 HX = {"HX-Request": "true"}
 EXPORT = re.compile(r'<a class="button" id="export-csv" href="([^"]+)" download( hx-swap-oob)?')
+XLSX_EXPORT = re.compile(r'<a class="button" id="export-xlsx" href="([^"]+)" download hx-swap-oob')
 # Data made once per test, read by every example: the fixtures do not change between them.
 PROPERTY = settings(max_examples=25, deadline=None,
                     suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -58,6 +59,10 @@ def _export_links(text: str) -> list[tuple[str, bool]]:
     return [(html.unescape(href), bool(oob)) for href, oob in EXPORT.findall(text)]
 
 
+def _with_format(url: str) -> str:
+    return url + ("&" if "?" in url else "?") + "format=xlsx"
+
+
 def _list_and_export_agree(client, path: str, args: dict) -> None:
     url = f"{path}?{urlencode({k: v for k, v in args.items() if v})}"
     fragment = client.get(url, headers=HX).get_data(as_text=True)
@@ -66,6 +71,9 @@ def _list_and_export_agree(client, path: str, args: dict) -> None:
     rows, pages = listed(client, url)
     assert _export_links(pages[0]) == [(links[0][0], False)]
     assert exported(client, links[0][0]) == rows
+    xlsx = XLSX_EXPORT.findall(fragment)
+    assert [html.unescape(x) for x in xlsx] == [_with_format(links[0][0])]
+    assert exported(client, _with_format(links[0][0])) == rows
     count = shown_count(pages[0])
     assert count == len(rows) or (count is None and "/expenses/" in path)
 
