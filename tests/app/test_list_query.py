@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from werkzeug.datastructures import MultiDict
 
-from app.dashboard import cards
+from app.dashboard.service import cards
 from app.expenses import filters as expense_filters
 from app.incomes import filters as income_filters
 from app.review import filters as review_filters

@@ -1,12 +1,10 @@
-"""The company dashboard: the counts that matter, each linking to its list, and recent incomes."""
+"""The dashboard's reads: the list behind each count card, the counts, the latest incomes and
+their cancellation words, read side by side (no request objects here)."""
 from __future__ import annotations
 
 from datetime import date, timedelta
 from functools import partial
 
-from flask import g, render_template, url_for
-
-from app.auth import company_blueprint
 from app.expenses.filters import list_query as expense_query
 from app.forms.filters import ListQuery
 from app.incomes.filters import list_query as income_query
@@ -14,8 +12,6 @@ from app.incomes.labels import cancel_label, cancel_state
 from app.incomes.upstream import reversed_numbers
 from app.review.filters import queue_query
 from app.upstream import NotFound, catalog, run_parallel
-
-bp = company_blueprint("dashboard", __name__)
 
 INCOMES = "/1/incomes"
 EXPENSES = "/2/expenses"
@@ -77,32 +73,8 @@ def dashboard_data(api, queries: dict[str, ListQuery]) -> dict:
     })
 
 
-def links(queries: dict[str, ListQuery]) -> dict[str, str]:
-    """Each card's list URL (from its query), and the income list behind the recent table."""
-    return {**{key: query.url() for key, query in queries.items()},
-            "incomes": url_for("incomes.index"), "income": url_for("incomes.index")}
-
-
 def cancel_labels(api, incomes: list[dict]) -> dict[int, str]:
     """Income id -> "Reversed" or "Cancelled" for the cancelled ones among incomes."""
     numbers = reversed_numbers(api, incomes)
     return {income["id"]: cancel_label(cancel_state(income, numbers)) for income in incomes
             if income.get("is_cancelled")}
-
-
-@bp.get("/")
-def index():
-    """Counts of incomes to review, unpaid and overdue, unpaid expenses; the latest incomes."""
-    today = date.today()
-    queries = cards(today)
-    data = dashboard_data(g.api, queries)
-    return render_template(
-        "dashboard/index.html",
-        counts={key: data[key] for key in INCOME_CARDS},
-        expenses=data["unpaid_expenses"],
-        recent=data["recent"],
-        cancelled=cancel_labels(g.api, data["recent"] or []),
-        currencies=data["currencies"],
-        links=links(queries),
-        today=today,
-    )
