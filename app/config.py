@@ -56,7 +56,7 @@ DEFAULTS = {
     # Werkzeug refuses a larger request with 413 before a view (or the upstream) sees it.
     "MAX_FORM_MEMORY_SIZE": 500_000,
     "MAX_FORM_PARTS": 1000,
-    # Failed sign-ins allowed per client address and per token tried (app/auth/throttle.py).
+    # Failed sign-ins allowed per client address and per token tried (app/auth/flow.py).
     "SIGN_IN_FAILURES_PER_CLIENT": "10 per minute",
     "SIGN_IN_FAILURES_PER_ACCOUNT": "20 per hour",
     # A page's upstream reads, in seconds; past it the page shows what it has (app/page_budget.py).

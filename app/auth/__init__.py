@@ -4,15 +4,24 @@ Public helpers for areas:
     company_blueprint(name, import_name, url_prefix="") -> Blueprint under /c/<company_id>/
     current_actor() -> Actor(name, fingerprint) for audit records
     signed_in_companies() -> {"<id>": {"company_name", "user_name", ...}} of this session
+Server-side sessions are set up by app/auth/session.py (create_app calls its init_app first).
 """
 from __future__ import annotations
 
-from flask import Flask, g
+from flask import Blueprint, Flask, g
 
-from app.auth.company import Actor, company_blueprint, current_actor
+from app.auth import flow, views
+from app.auth.flow import Actor, company_blueprint, current_actor
 from app.auth.session import companies
 
-__all__ = ["Actor", "company_blueprint", "current_actor", "init_app", "signed_in_companies"]
+__all__ = ["Actor", "bp", "company_blueprint", "current_actor", "init_app",
+           "signed_in_companies"]
+
+bp = Blueprint("auth", __name__)
+bp.add_url_rule("/", "home", views.home, methods=["GET"])
+bp.add_url_rule("/login", "login", views.login, methods=["GET", "POST"])
+bp.add_url_rule("/login/demo", "demo_login", views.demo_login, methods=["POST"])
+bp.add_url_rule("/logout", "logout", views.logout, methods=["POST"])
 
 
 def signed_in_companies() -> list[dict]:
@@ -25,10 +34,8 @@ def signed_in_companies() -> list[dict]:
 
 
 def init_app(app: Flask) -> None:
-    """Register the sign-in views and the company URL defaults."""
-    from app.auth import company, throttle, views
-
-    company.init_app(app)
-    app.register_blueprint(views.bp)
-    throttle.init_app(app)
+    """Register the sign-in views, their failure limits and the company URL defaults."""
+    flow.init_company_urls(app)
+    app.register_blueprint(bp)
+    flow.init_throttle(app, views.refused)
     app.jinja_env.globals.update(signed_in_companies=signed_in_companies)

@@ -1,8 +1,10 @@
-"""Sign-in, demo sign-in and sign-out."""
+"""Sign-in, demo sign-in and sign-out, and the sign-in form refused over the failure limits
+(routes in app/auth/__init__.py)."""
 from __future__ import annotations
 
+import time
+
 from flask import (
-    Blueprint,
     current_app,
     flash,
     redirect,
@@ -13,14 +15,15 @@ from flask import (
 )
 from flask_babel import _
 from flask_babel import lazy_gettext as _l
+from flask_limiter import RequestLimit
 
+from app.auth.flow import record_failure
 from app.auth.forms import DemoLoginForm, LoginForm
 from app.auth.session import add_company, companies, end_session
-from app.auth.throttle import record_failure
 from app.nav import safe_next
+from app.upstream import company as company_api
 from app.upstream import errors as up
-
-bp = Blueprint("auth", __name__)
+from app.upstream import make_client
 
 DEMO_ROLE_LABELS = {
     "admin": _l("Administrator"),
@@ -30,7 +33,6 @@ DEMO_ROLE_LABELS = {
 }
 
 
-@bp.get("/")
 def home():
     """The first signed-in company's overview, or the sign-in page."""
     entries = companies()
@@ -40,7 +42,6 @@ def home():
     return redirect(url_for("dashboard.index", company_id=int(first)))
 
 
-@bp.route("/login", methods=["GET", "POST"])
 def login():
     """Show the sign-in form; on POST validate the token with the upstream and sign in."""
     form = LoginForm()
@@ -56,7 +57,6 @@ def login():
     return login_page(form, status)
 
 
-@bp.post("/login/demo")
 def demo_login():
     """One-click demo sign-in: the server looks the token up by the user's key."""
     demo = DemoLoginForm()
@@ -72,7 +72,6 @@ def demo_login():
     return done if done is not None else login_page(form, getattr(form, "status", 400))
 
 
-@bp.post("/logout")
 def logout():
     """Delete the server-side session record entirely, keeping only the language choice."""
     lang = session.get("lang")
@@ -89,6 +88,17 @@ def login_page(form: LoginForm, status: int):
     return render_template("auth/login.html", form=form, demo_form=DemoLoginForm(),
                            demo_users=demo_users, role_labels=DEMO_ROLE_LABELS,
                            signed_in=companies()), status
+
+
+def refused(limit: RequestLimit):
+    """The sign-in form again with why it was refused; nothing was asked of the upstream."""
+    form = LoginForm()
+    wait = max(int(limit.reset_at - time.time()), 1)
+    form.form_errors.append(_("Too many failed sign-ins. For your security, wait %(seconds)s "
+                              "seconds before trying again.", seconds=wait))
+    response = current_app.make_response(login_page(form, 429))
+    response.headers["Retry-After"] = str(wait)
+    return response
 
 
 def _sign_in(form: LoginForm, token: str, company_id: int | None, name: str):
@@ -110,10 +120,8 @@ def _sign_in(form: LoginForm, token: str, company_id: int | None, name: str):
 
 
 def _company_info(token: str, company_id: int | None) -> dict:
-    from app.upstream import make_client
-
     # No company given: no company header, so the token's own company answers.
-    return make_client(company_id, token).get("/2/company-info/")
+    return company_api.info(make_client(company_id, token))
 
 
 def _explain(form: LoginForm, exc: Exception, company_id: int | None) -> None:

@@ -1,8 +1,11 @@
-"""Small page forms of the catalogue, partner and settings pages, and upstream 400s on them.
+"""Page forms of the catalogue, partner and settings pages, the VAT category form, and the
+upstream's refusal texts marked for translation.
 
 PageForm is a FlaskForm with messages above it (`form_errors`), a one-time key for creates
 (`form_key`, see app.once) and `place(error)` that puts an upstream ValidationError's
 field messages on the inputs of the same name; everything else goes above the form.
+PageForm.place() passes every upstream message through gettext; the texts in KNOWN are known
+msgids, so Hungarian users read them in Hungarian. Unknown texts are shown as sent.
 """
 from __future__ import annotations
 
@@ -10,9 +13,10 @@ from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import HiddenField, SelectChoice, SelectField, StringField
-from wtforms.validators import InputRequired, Length
+from wtforms.validators import InputRequired, Length, Regexp, ValidationError
 
-from app.forms.registry import TOO_LONG
+from app.forms.registry import TOO_LONG, VAT_AREAS
+from app.numbers import InputError, format_number, parse_percent
 from app.store import idempotency
 
 GENERIC = _l("The accounting service did not accept the data sent.")
@@ -96,3 +100,63 @@ class TagFilterForm(FlaskForm):
 
     name = StringField(_l("Name contains"), filters=[strip])
     is_external = SelectField(_l("Origin"), choices=options(ORIGINS), default="")
+
+
+KNOWN = (
+    _l("This field may not be blank."),
+    _l("A tag with this name already exists."),
+    _l("A type with this name already exists."),
+    _l("A partner with this tax number already exists."),
+    _l("A partner with this name and no tax number already exists."),
+    _l("At least one of is_customer and is_vendor must be true."),
+    _l("Ensure this value is between 0 and 100."),
+    _l("Enter a two-letter ISO country code."),
+    _l("A valid number is required."),
+)
+
+
+TYPES = (("cost", _l("Cost")), ("revenue", _l("Revenue")))
+TYPE_LABELS = dict(TYPES)
+AREA_LABELS = dict(VAT_AREAS)
+FIELDS = ("name", "percent", "vat_area", "country", "type")
+
+
+def _percent(form, field) -> None:
+    try:
+        value = parse_percent(field.data)
+    except InputError as error:
+        raise ValidationError(error.message) from None
+    if value is None:
+        raise ValidationError(_l("Enter a percentage between 0 and 100, e.g. 27 or 5,5."))
+    field.parsed = value
+
+
+class VatForm(PageForm):
+    """Create or edit a VAT category."""
+
+    name = name_field(_l("Name"))
+    percent = StringField(_l("Rate (%)"), filters=[strip],
+                          validators=[InputRequired(message=REQUIRED), _percent],
+                          render_kw={"inputmode": "decimal", "autocomplete": "off"})
+    vat_area = SelectField(_l("VAT area"), choices=options(VAT_AREAS), default="HU")
+    country = StringField(_l("Country code"), filters=[lambda v: strip(v).upper() if v else v],
+                          default="HU", description=_l("Two letters, e.g. HU"),
+                          validators=[Regexp(r"^[A-Za-z]{2}$",
+                                             message=_l("Enter a two-letter country code."))],
+                          render_kw={"maxlength": 2, "autocomplete": "off"})
+    type = SelectField(_l("Type"), choices=options(TYPES), default="cost",
+                       description=_l("Cost categories appear on expenses, revenue categories "
+                                      "on incomes."))
+
+    def payload(self) -> dict:
+        """The body for the API (percent as a number)."""
+        return {"name": self.name.data, "percent": float(self.percent.parsed),
+                "vat_area": self.vat_area.data, "country": self.country.data,
+                "type": self.type.data}
+
+
+def initial(record: dict) -> dict:
+    """Form data of a stored category (percent written the locale's way)."""
+    data = {key: record.get(key) for key in FIELDS}
+    data["percent"] = format_number(record.get("percent"))
+    return data

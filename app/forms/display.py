@@ -31,6 +31,7 @@ from wtforms.widgets import CheckboxInput, html_params
 from app.forms.registry import FieldSpec, ref_id
 from app.identifiers import show_bank_account, show_tax_number
 from app.numbers import format_amount, format_date, format_number
+from app.upstream import company as company_api
 
 EMPTY_CHOICE = ("", "—")
 NEEDED = {"tags": "tags", "revenue_types": "revenue_types", "expense_types": "expense_types",
@@ -98,8 +99,6 @@ def ref_label(value: Any) -> Any:
     if isinstance(value, dict):
         return value.get("name") or value.get("code")
     return None
-
-
 
 
 MANUAL_SOURCES = ("manual", "api", None, "")
@@ -172,8 +171,6 @@ def truthy(value: Any) -> bool:
     return value not in (None, "", [], {})
 
 
-
-
 EMPTY = "—"
 
 
@@ -232,8 +229,6 @@ def display_text(spec: FieldSpec, raw: Any, record: dict, catalogs: dict) -> str
     if kind == "choice":
         return next((str(label) for value, label in spec.choices if value == raw), str(raw))
     return str(raw)
-
-
 
 
 SEARCH_PLACEHOLDER = _l("Search by name or tax number…")
@@ -342,9 +337,6 @@ def _input_attrs(widget: str) -> dict:
     return {}
 
 
-
-
-PATH = "/2/company-info/"
 _lock = threading.Lock()
 # Each entry lives for its client's catalog_ttl, stored with it; at most 512 scopes are kept.
 _settings: TLRUCache = TLRUCache(512, ttu=lambda _key, entry, now: now + entry[0])
@@ -359,7 +351,7 @@ def company_settings(api) -> dict:
         generation = _generations.get(key[1], 0)
     if entry is not None:
         return dict(entry[1])
-    info = api.get(PATH) or {}
+    info = company_api.info(api)
     with _lock:
         # An invalidate_settings() during this read must win: store only if none came.
         if api.catalog_ttl > 0 and _generations.get(key[1], 0) == generation:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from app.auth import company_blueprint
+from app.partners import views
 
 bp = company_blueprint("partners", __name__, url_prefix="/partners")
-
-from app.partners import views  # noqa: E402,F401
+bp.add_url_rule("/", "index", views.index, methods=["GET"])
+bp.add_url_rule("/new", "new", views.new, methods=["GET", "POST"])
+bp.add_url_rule("/<int:partner_id>/", "edit", views.edit, methods=["GET", "POST"])

@@ -7,27 +7,26 @@ from flask_babel import gettext as _
 from app.errors import lost_write_response
 from app.once import Recovery, create_once
 from app.params import arg_page
-from app.partners import bp, upstream
-from app.partners.form import PartnerForm, initial
+from app.partners import flow
+from app.partners.forms import PartnerForm, initial
 from app.templating import redirect_to, render
 from app.upstream import Page, RateLimited, Unavailable, ValidationError
+from app.upstream import partners as partners_api
 
 
-@bp.get("/")
 def index():
     """Partners matching the search and role filter, one API page at a time."""
     query, role = request.args.get("q", "").strip(), request.args.get("role", "")
     number = arg_page(request.args)
     problems: list[str] = []
     try:
-        page = upstream.list_page(g.api, query, role, request.args.get("ordering", ""), number)
+        page = flow.list_page(g.api, query, role, request.args.get("ordering", ""), number)
     except ValidationError as exc:
         page, problems = Page(items=[], count=0), exc.messages()
     return render("partners/index.html", "partners/_list.html", page=page, q=query, role=role,
-                  page_number=number, page_size=upstream.PAGE_SIZE, problems=problems)
+                  page_number=number, page_size=flow.PAGE_SIZE, problems=problems)
 
 
-@bp.route("/new", methods=["GET", "POST"])
 def new():
     """The create form; a valid submit is sent once and lands on the new partner's page."""
     form = PartnerForm()
@@ -44,7 +43,7 @@ def _create(form: PartnerForm) -> tuple:
     """(response, None) once created; (None, colliding partner or None) when refused."""
     try:
         return create_once(form, "partners.create",
-                           lambda: upstream.create(g.api, form.values()),
+                           lambda: partners_api.create(g.api, form.values()),
                            lambda created: url_for(".edit", partner_id=created["id"]),
                            lambda created: saved_message(created, form, _created),
                            _recovery(form)), None
@@ -57,16 +56,15 @@ def _recovery(form: PartnerForm) -> Recovery:
     def url(partner_id: int | None) -> str | None:
         return url_for(".edit", partner_id=partner_id) if partner_id is not None else None
 
-    return Recovery(lambda since: url(upstream.find_created(g.api, form.values())),
-                    lambda exc: url(upstream.existing_id(exc)),
+    return Recovery(lambda since: url(flow.find_created(g.api, form.values())),
+                    lambda exc: url(flow.existing_id(exc)),
                     found=_("The accounting service answered late, but the partner was "
                             "created."))
 
 
-@bp.route("/<int:partner_id>/", methods=["GET", "POST"])
 def edit(partner_id: int):
     """A partner's page: its data in the form; a save sends only what changed."""
-    record = upstream.get(g.api, partner_id)
+    record = partners_api.get(g.api, partner_id)
     form = PartnerForm(data=initial(record))
     form.stored = record
     if not form.is_submitted():
@@ -94,7 +92,7 @@ def _save(form: PartnerForm, record: dict) -> tuple:
         flash(_("Nothing was changed."), "info")
         return redirect_to(here), None
     try:
-        saved = upstream.update(g.api, record["id"], body)
+        saved = partners_api.update(g.api, record["id"], body)
     except ValidationError as exc:
         return None, show_refusal(form, exc)
     except (Unavailable, RateLimited) as exc:
@@ -123,7 +121,7 @@ def saved_message(stored: dict, form: PartnerForm, sentence) -> str:
 
 def show_refusal(form: PartnerForm, error: ValidationError) -> dict | None:
     """Put a refusal on the form; return the colliding partner when that was the reason."""
-    refused = upstream.refused_fields(error)
+    refused = flow.refused_fields(error)
     if refused:
         for name in refused:
             form.add_error(name, _("Cannot be changed for this partner."))
@@ -134,5 +132,5 @@ def show_refusal(form: PartnerForm, error: ValidationError) -> dict | None:
         form.form_errors.extend(error.non_field_errors)
         return None
     form.place(error)
-    partner_id = upstream.existing_id(error)
-    return upstream.existing(g.api, partner_id) if partner_id is not None else None
+    partner_id = flow.existing_id(error)
+    return flow.existing(g.api, partner_id) if partner_id is not None else None

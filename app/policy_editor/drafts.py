@@ -77,7 +77,7 @@ def readonly_reason(fingerprint: str) -> str | None:
 
 def _settings_key() -> str:
     try:
-        from app.settings.company import DENIED_KEY
+        from app.settings.flow import DENIED_KEY
     except ImportError:
         return "settings_read_only"
     return DENIED_KEY

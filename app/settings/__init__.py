@@ -3,7 +3,7 @@ forms (URL /c/<company_id>/settings/, DESIGN.md). The income policy editor lives
 from __future__ import annotations
 
 from app.auth import company_blueprint
+from app.settings import views
 
 bp = company_blueprint("settings", __name__, url_prefix="/settings")
-
-from app.settings import views  # noqa: E402,F401
+bp.add_url_rule("/", "index", views.index, methods=["GET", "POST"])

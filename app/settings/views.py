@@ -5,22 +5,22 @@ from flask import flash, g, render_template, url_for
 from flask_babel import gettext as _
 
 from app.errors import lost_write_response
-from app.settings import bp, company
+from app.settings import flow
+from app.settings.forms import SWITCHES, SettingsForm
 from app.templating import redirect_to
 from app.upstream import PermissionDenied, RateLimited, Unavailable, ValidationError
 
 
-@bp.route("/", methods=["GET", "POST"])
 def index():
     """Show the settings; a save sends the switches that changed (administrators only)."""
-    info = company.info(g.api)
-    form = company.SettingsForm(data={key: bool(info.get(key)) for key in company.SWITCHES})
+    info = flow.info(g.api)
+    form = SettingsForm(data={key: bool(info.get(key)) for key in SWITCHES})
     status = 200
     if form.is_submitted():
-        response = None if company.read_only() else _save(form, info)
+        response = None if flow.read_only() else _save(form, info)
         if response is not None:
             return response
-        status = 403 if company.read_only() else 400
+        status = 403 if flow.read_only() else 400
     return _page(form, info), status
 
 
@@ -29,7 +29,7 @@ def _page(form, info: dict, problem: str | None = None) -> str:
     if problem:
         form.form_errors.append(problem)
     return render_template("settings/index.html", info=info, form=form,
-                           read_only=company.read_only(), switches=company.SWITCHES)
+                           read_only=flow.read_only(), switches=SWITCHES)
 
 
 def _save(form, info: dict):
@@ -55,11 +55,11 @@ def _save(form, info: dict):
 def _send(form, body: dict) -> bool:
     """PATCH the settings; False (refusal remembered or placed on the form) when refused."""
     try:
-        company.update(g.api, g.company_id, body)
+        flow.update(g.api, g.company_id, body)
     except PermissionDenied as exc:
         if exc.two_factor:
             raise
-        company.remember_refusal()
+        flow.remember_refusal()
         return False
     except ValidationError as exc:
         form.place(exc)

@@ -4,7 +4,7 @@
     GET/POST  /c/<id>/taxes/new       the create grid (several records, sent once)
     GET/POST  /c/<id>/taxes/edit      the selected records (?ids=...), synced ones tags only
     GET/POST  /c/<id>/taxes/delete    confirm, then delete the selected records
-and the same under /c/<id>/salaries/. Only /2/ endpoints are used.
+and the same under /c/<id>/salaries/. Only /2/ endpoints are used (app/upstream/taxes.py).
 """
 from __future__ import annotations
 
@@ -13,19 +13,22 @@ from functools import partial, update_wrapper
 from flask import Blueprint
 
 from app.auth import company_blueprint
-from app.taxes.kinds import SALARIES, TAXES, Kind
+from app.taxes import present, views
+from app.taxes.present import SALARIES, TAXES, Kind
+
+ROUTES = (
+    ("/", "index", views.index, ["GET"]),
+    ("/new", "new", views.new, ["GET", "POST"]),
+    ("/edit", "edit", views.edit, ["GET", "POST"]),
+    ("/delete", "delete", views.delete, ["GET", "POST"]),
+)
 
 
 def make_blueprint(kind: Kind) -> Blueprint:
     """The blueprint of one kind, mounted at /c/<id>/<kind>/."""
-    from app.taxes import views_delete, views_edit, views_list, views_new
-
     bp = company_blueprint(kind.name, __name__, url_prefix=f"/{kind.name}")
-    bp.add_url_rule("/", "index", _bound(views_list.index, kind), methods=["GET"])
-    bp.add_url_rule("/new", "new", _bound(views_new.new, kind), methods=["GET", "POST"])
-    bp.add_url_rule("/edit", "edit", _bound(views_edit.edit, kind), methods=["GET", "POST"])
-    bp.add_url_rule("/delete", "delete", _bound(views_delete.delete, kind),
-                    methods=["GET", "POST"])
+    for rule, endpoint, view, methods in ROUTES:
+        bp.add_url_rule(rule, endpoint, _bound(view, kind), methods=methods)
     bp.context_processor(partial(_context, kind))
     return bp
 
@@ -36,12 +39,10 @@ def _bound(view, kind: Kind):
 
 
 def _context(kind: Kind) -> dict:
-    from app.taxes import labels
-
-    return {"kind": kind, "column": partial(labels.column, kind_name=kind.name),
-            "paid_label": labels.paid_label, "paid_badge": labels.PAID_BADGE.get,
-            "count_label": partial(labels.count_label, kind.name),
-            "month_label": labels.month_label}
+    return {"kind": kind, "column": partial(present.column, kind_name=kind.name),
+            "paid_label": present.paid_label, "paid_badge": present.PAID_BADGE.get,
+            "count_label": partial(present.count_label, kind.name),
+            "month_label": present.month_label}
 
 
 blueprints = (make_blueprint(TAXES), make_blueprint(SALARIES))

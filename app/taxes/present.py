@@ -1,13 +1,130 @@
-"""The monthly listing made ready for the page: month words, tag names, sources, totals."""
+"""What the taxes and salaries pages show: the two record kinds, their words (columns, payment
+states, sources, months) and the monthly listing made ready for the page.
+
+Payment months are typed as `2024-03`, `2024.03.`, `2024. 03.`, or any date in the month.
+"""
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
+from datetime import date
 from decimal import Decimal
+from typing import Any
 
-from app.numbers import to_decimal
-from app.taxes.edit import is_synced
-from app.taxes.kinds import Kind
-from app.taxes.labels import month_label, source_label
+from babel.dates import format_skeleton
+from flask_babel import get_locale, ngettext
+from flask_babel import lazy_gettext as _l
+
+from app.numbers import parse_date, to_decimal
 from app.upstream import id_names
+
+TEXT_FIELDS = ("code", "name", "account_number", "description")
+TAG_FIELDS = ("tags", "simple_tags")
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One record kind: its pages' words and grid columns (app/upstream/taxes.py takes its name)."""
+
+    name: str
+    title: Any
+    new_title: Any
+    fields: tuple[str, ...]
+    is_salary: bool = False
+
+    @property
+    def monthly_key(self) -> str:
+        """The listing's month list key: monthly_taxes / monthly_salaries."""
+        return f"monthly_{self.name}"
+
+    @property
+    def purpose(self) -> str:
+        """The one-time form key purpose of the create grid."""
+        return f"{self.name}.create"
+
+
+TAXES = Kind("taxes", _l("Taxes"), _l("New taxes"),
+             ("month", "amount", "paid_status", "code", "name", "account_number",
+              "description", "tags", "simple_tags"))
+SALARIES = Kind("salaries", _l("Salaries"), _l("New salaries"),
+                ("month", "amount", "paid_status", "name", "account_number", "tax_number",
+                 "due_at", "description", "tags", "simple_tags"), is_salary=True)
+KINDS = {kind.name: kind for kind in (TAXES, SALARIES)}
+
+
+
+MANUAL = "manual"
+# Integration labels the upstream is known to put in `source`; the filter offers only these.
+INTEGRATIONS = {"nav": "NAV", "kulcs-ber": "Kulcs-Bér", "nexon": "Nexon", "novitax": "Novitax"}
+SOURCES = (MANUAL, *INTEGRATIONS)
+PAID_STATUS = {1: _l("Not paid"), 2: _l("Paid"), 3: _l("Partially paid")}
+PAID_BADGE = {1: "warn", 2: "ok", 3: "attention"}
+COLUMNS = {
+    "month": _l("Payment month"), "amount": _l("Amount"), "paid_status": _l("Payment"),
+    "code": _l("Tax code"), "account_number": _l("Bank account number"),
+    "tax_number": _l("Tax identification number"), "due_at": _l("Due date"),
+    "description": _l("Description"), "tags": _l("Tags"), "simple_tags": _l("Simple tags"),
+    "source": _l("Source"),
+}
+NAMES = {"taxes": _l("Tax name"), "salaries": _l("Employee")}
+
+
+def column(field: str, kind_name: str = "taxes") -> str:
+    """The column heading of a field (the name column depends on the kind)."""
+    if field == "name":
+        return str(NAMES[kind_name])
+    return str(COLUMNS.get(field, field))
+
+
+def source_label(source: str | None) -> str:
+    """Manual, or the integration's name (unknown labels shown as they come)."""
+    if not source or source == MANUAL:
+        return str(_l("Manual"))
+    return INTEGRATIONS.get(source, source)
+
+
+def paid_label(status) -> str:
+    """Not paid, paid or partially paid."""
+    return str(PAID_STATUS.get(status, status or ""))
+
+
+def month_label(value) -> str:
+    """A payment month as words: "2024. március" / "March 2024"."""
+    try:
+        day = date.fromisoformat(str(value)[:10])
+    except ValueError:
+        return str(value or "")
+    return format_skeleton("yMMMM", day, locale=get_locale())
+
+
+def count_label(kind_name: str, count: int) -> str:
+    """"3 taxes" / "1 salary"."""
+    if kind_name == "salaries":
+        return ngettext("%(num)d salary", "%(num)d salaries", count)
+    return ngettext("%(num)d tax", "%(num)d taxes", count)
+
+
+_MONTH = re.compile(r"(\d{4})\s*[.\-/]\s*(\d{1,2})\.?")
+
+
+def parse_month(text: str | None) -> date | None:
+    """The first day of the month `text` names; None if blank, ValueError if unreadable."""
+    raw = (text or "").strip()
+    if not raw:
+        return None
+    match = _MONTH.fullmatch(raw)
+    if match is None:
+        return parse_date(raw).replace(day=1)
+    year, month = int(match[1]), int(match[2])
+    if not 1 <= month <= 12:
+        raise ValueError(f"Not a valid month: {text!r}")
+    return date(year, month, 1)
+
+
+def is_synced(record: dict) -> bool:
+    """True for a record an integration delivered."""
+    return (record.get("source") or MANUAL) != MANUAL
+
 
 # With more months than this, only the newest is open when the page loads.
 OPEN_ALL_UP_TO = 3
@@ -51,4 +168,3 @@ def selected(body: dict, kind: Kind, ids: list[int]) -> list[dict]:
     wanted = set(ids)
     return [record for month in body.get(kind.monthly_key) or []
             for record in month.get(kind.name) or [] if record.get("id") in wanted]
-

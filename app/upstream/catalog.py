@@ -1,4 +1,5 @@
-"""Short-lived cache of small catalogues (currencies, tags, types, VAT, ledger numbers)."""
+"""Catalogues (currencies, tags, types, VAT, ledger numbers) and documents: the paths, a
+short-lived cache of the small lists, and the writes, each dropping the list it touched."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Any
 from .parallel import run_parallel
 from .responses import id_names
 
+DOCUMENTS = "/2/documents"
 PATHS = {
     "currencies": "/2/currencies/",
     "tags": "/2/tags/",
@@ -120,3 +122,45 @@ def names_many(client: Any, catalogues: Iterable[str]) -> dict[str, dict[Any, st
         name: id_names(items, LABEL_FIELDS.get(name))
         for name, items in get_many(client, catalogues).items()
     }
+
+
+def search(client: Any, name: str, params: dict) -> list[Any]:
+    """A catalogue filtered by the API (every page), bypassing the cache."""
+    return list(client.iter_all(PATHS[name], params, resource=name))
+
+
+def create(client: Any, name: str, body: Any) -> Any:
+    """Create entries of a catalogue (create/); the API's answer."""
+    try:
+        return client.post(PATHS[name] + "create/", json=body)
+    finally:
+        invalidate(client.company_id, name)
+
+
+def update_many(client: Any, name: str, items: list[dict], method: str = "POST") -> Any:
+    """Rename several entries in one request (update/, POST or PATCH); the API's answer."""
+    try:
+        return client.request(method, PATHS[name] + "update/", json=items)
+    finally:
+        invalidate(client.company_id, name)
+
+
+def update_one(client: Any, name: str, entry_id: int, body: dict) -> Any:
+    """Update one entry (update/<id>/); the stored entry."""
+    try:
+        return client.post(f"{PATHS[name]}update/{entry_id}/", json=body)
+    finally:
+        invalidate(client.company_id, name)
+
+
+def delete_many(client: Any, name: str, ids: list[int]) -> Any:
+    """Delete several entries (delete/); the API's report of what went and what stayed."""
+    try:
+        return client.post(PATHS[name] + "delete/", json={"ids": ids})
+    finally:
+        invalidate(client.company_id, name)
+
+
+def documents_page(client: Any, params: dict) -> Any:
+    """One cursor page of documents (is_attached, page_size, cursor in `params`)."""
+    return client.page(DOCUMENTS, params, resource="documents")

@@ -88,14 +88,14 @@ def test_edit_of_an_unknown_category_is_a_404(client, company):
 
 
 def test_api_refusal_lands_on_its_field(app, company):
-    from app.catalog import vat
+    from app.catalog import forms, service
     from app.upstream import ValidationError, make_client
 
     with app.test_request_context():
-        form = vat.VatForm(meta={"csrf": False}, data={"name": "X", "percent": "5"})
+        form = forms.VatForm(meta={"csrf": False}, data={"name": "X", "percent": "5"})
         try:
-            vat.create(make_client(company.id, company.tokens["admin"]),
-                       {"name": "X", "percent": 5, "type": "both"})
+            service.create_vat(make_client(company.id, company.tokens["admin"]),
+                              {"name": "X", "percent": 5, "type": "both"})
         except ValidationError as exc:
             form.place(exc)
     assert form.type.errors and not form.form_errors

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from werkzeug.datastructures import MultiDict
 
-from app.dashboard import cards
+from app.dashboard.service import cards
 from app.expenses import forms as expense_filters
 from app.incomes import forms as income_filters
 from app.review import forms as review_filters

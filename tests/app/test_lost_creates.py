@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from app.incomes import flow as income_flow
-from app.taxes import recovery
+from app.taxes import flow as taxes_flow
 from app.upstream import Unavailable
 from tests.app.incomes_helpers import page_form, signed_in
 from tests.app.test_write_faults import (
@@ -207,7 +207,7 @@ def test_a_lost_salary_grid_whose_read_back_fails_is_found_on_the_resend(
 
     # The grid's own check reads the same listing before sending, so the fault is the
     # read-back's alone.
-    monkeypatch.setattr(recovery, "all_stored", down)
+    monkeypatch.setattr(taxes_flow, "all_stored", down)
     faults.add(path=case.upstream_path, method="POST", kind="reset_after", count=1)
     first = client.post(path, data=case.data(form, "LC-SAL-1"))
     assert first.status_code == 503 and "not yet known" in first.get_data(as_text=True)

@@ -207,7 +207,7 @@ def test_a_refused_create_can_be_corrected_and_sent_with_the_same_form(client, c
 
 def _refusal(app, company, body: dict):
     """Send a create the form itself would never send; place the API's 400 on a fresh form."""
-    from app.partners.form import PartnerForm
+    from app.partners.forms import PartnerForm
     from app.partners.views import show_refusal
     from app.upstream import ValidationError, make_client
 

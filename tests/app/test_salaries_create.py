@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-from app.taxes import refusals
-from app.taxes.kinds import SALARIES
-from app.taxes.rows import Row
+from app.taxes import flow
+from app.taxes.forms import Row
+from app.taxes.present import SALARIES
 from app.upstream import ValidationError, make_client
 from tests.app.taxes_support import (
     ACCOUNT,
@@ -96,7 +96,7 @@ def test_upstream_refuses_a_second_tax_number_in_a_month_on_that_row(app, compan
         with pytest.raises(ValidationError) as refused:
             client.post(CREATE, json=[{**_salary("2024-05"), "amount": "1"},
                                       {**_salary(), "amount": "1"}])
-        assert refusals.place(refused.value, sent) == []
+        assert flow.place(refused.value, sent) == []
     assert not sent[0].has_errors
     assert sent[1].errors["tax_number"] == [
         "A salary with this tax_number already exists in this month."]

@@ -1,4 +1,4 @@
-"""Failed sign-ins are rate-limited per client and per account (app/auth/throttle.py).
+"""Failed sign-ins are rate-limited per client and per account (app/auth/flow.py).
 
 Only failures count, so a client that signs in a lot is never throttled; once a limit is
 reached the form answers 429 with a message and Retry-After, without asking the upstream.

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-from app.taxes import refusals
-from app.taxes.kinds import TAXES
-from app.taxes.rows import Row
+from app.taxes import flow
+from app.taxes.forms import Row
+from app.taxes.present import TAXES
 from app.upstream import ValidationError, make_client
 from tests.app.conftest import sign_in
 from tests.app.taxes_support import (
@@ -162,7 +162,7 @@ def test_upstream_refuses_code_with_name_and_the_message_lands_on_the_row(app, c
             api.post(CREATE, json=[{"month": "2024-03", "amount": "1", "code": "103"},
                                    {"month": "2024-03", "amount": "1", "code": "103",
                                     "name": "SZJA", "account_number": ACCOUNT}])
-        assert refusals.place(refused.value, sent) == []
+        assert flow.place(refused.value, sent) == []
     assert not sent[0].has_errors
     assert "code cannot be sent together" in sent[1].general[0]
 

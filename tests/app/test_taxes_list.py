@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from app.taxes import labels
+from app.taxes import present
 from tests.app.taxes_support import (
     ACCOUNT,
     TAX_NUMBER,
@@ -90,7 +90,7 @@ def test_any_integration_asks_for_every_known_integration_label(client, company,
     sync(api, {"month": "2024-03", "amount": "5", "code": "104"}, source="kulcs-ber")
     html = client.get(signed_in(client, company) + "?source=integration").get_data(as_text=True)
     sent = sandbox_log.entries(company_id=company.id, path="/2/monthly-taxes/")[-1]["args"]
-    assert sent["source"] == [",".join(labels.INTEGRATIONS)]
+    assert sent["source"] == [",".join(present.INTEGRATIONS)]
     assert 'month__count muted">1<' in _summary(html, "2024-03") and "Kulcs-Bér" in html
 
 
@@ -99,7 +99,7 @@ def test_the_source_filter_offers_only_known_values(client, company):
     select = html[html.index('name="source"'):]
     select = select[:select.index("</select>")]
     values = re.findall(r'<option[^>]*value="([^"]*)"', select)
-    assert values == ["", "manual", "integration", *labels.INTEGRATIONS]
+    assert values == ["", "manual", "integration", *present.INTEGRATIONS]
 
 
 def test_an_unknown_source_in_the_url_is_refused_without_asking_the_upstream(
@@ -112,7 +112,7 @@ def test_an_unknown_source_in_the_url_is_refused_without_asking_the_upstream(
 
 def test_the_upstreams_400_on_a_source_is_shown_as_a_message(client, company, monkeypatch):
     # A label the frontend knows but the upstream does not (yet, or any more).
-    monkeypatch.setitem(labels.INTEGRATIONS, "retired-payroll", "Retired payroll")
+    monkeypatch.setitem(present.INTEGRATIONS, "retired-payroll", "Retired payroll")
     response = client.get(signed_in(client, company) + "?source=retired-payroll")
     html = response.get_data(as_text=True)
     assert response.status_code == 400

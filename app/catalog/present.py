@@ -1,12 +1,17 @@
-"""What a bulk delete or rename did, in words: names instead of ids, where an entry is used."""
+"""What the catalogue pages show beyond the records: a bulk delete's report in words (names
+instead of ids, where an entry is used), and the document list's filters, cursors, file sizes
+and links to the records documents are attached to."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
+from flask import g
 from flask_babel import lazy_gettext as _l
 
-from app.catalog.named import DeleteResult
+from app.catalog.service import DeleteResult
+from app.numbers import format_number
 
 # Record kinds, from the names the API gives the places that refer to an entry.
 PLACES = (("income_polic", _l("income policies")), ("income", _l("incomes")),
@@ -58,3 +63,32 @@ def delete_report(result: DeleteResult, names: dict[int, str]) -> Report:
 
 def _name(names: dict[int, str], item_id: int) -> str:
     return names.get(item_id) or f"#{item_id}"
+
+
+FILTERS = (("", _l("All documents")), ("true", _l("Attached to a record")),
+           ("false", _l("Not attached")))
+RECORD_PATHS = {"income": "incomes", "expense": "expenses"}
+
+
+def cursor_of(link: str | None) -> str | None:
+    """The cursor inside an API `next`/`previous` link (the page builds its own links)."""
+    if not link:
+        return None
+    values = parse_qs(urlsplit(link).query).get("cursor")
+    return values[0] if values else None
+
+
+def record_url(target: dict | None) -> str | None:
+    """The Bookdesk page of the record a document is attached to."""
+    if not isinstance(target, dict) or target.get("type") not in RECORD_PATHS:
+        return None
+    return f"/c/{g.company_id}/{RECORD_PATHS[target['type']]}/{target.get('id')}"
+
+
+def size_label(size) -> str:
+    """A file size in kB or MB."""
+    if not isinstance(size, int):
+        return "—"
+    if size >= 1024 * 1024:
+        return f"{format_number(size / (1024 * 1024), places=1)} MB"
+    return f"{format_number(max(size / 1024, 0.1), places=1)} kB"

@@ -1,10 +1,11 @@
-"""Partner calls: the page-number list, one partner, create, update, the colliding partner."""
+"""What the partner pages do beyond the calls (app/upstream/partners.py): the list's query,
+the partner a refused write collides with, the fields a limited partner refused, and finding
+what a create with a lost answer stored."""
 from __future__ import annotations
 
 from app.upstream import NotFound, Page, ValidationError
+from app.upstream import partners as partners_api
 
-LIST = "/1/partners/"
-CREATE = "/2/partners/create/"
 PAGE_SIZE = 25
 ORDERINGS = ("name", "-name", "created_at", "-created_at")
 ROLES = {"customer": {"is_customer": True}, "vendor": {"is_vendor": True}}
@@ -16,22 +17,7 @@ def list_page(api, query: str, role: str, ordering: str, page: int) -> Page:
     """One page of partners matching a name / tax number search and a role."""
     params = {"search": query or None, "ordering": ordering if ordering in ORDERINGS else "name",
               "page": page if page > 1 else None, "page_size": PAGE_SIZE, **ROLES.get(role, {})}
-    return api.page(LIST, params, resource="partners")
-
-
-def get(api, partner_id: int) -> dict:
-    """One partner (NotFound when it is not this company's)."""
-    return api.get(f"{LIST}{partner_id}/")
-
-
-def create(api, body: dict) -> dict:
-    """Create a partner; the stored record (tax number normalised by the API)."""
-    return api.post(CREATE, json=body)
-
-
-def update(api, partner_id: int, body: dict) -> dict:
-    """Update some fields of a partner; the stored record."""
-    return api.patch(f"/2/partners/{partner_id}/update/", json=body)
+    return partners_api.list_page(api, params)
 
 
 def existing_id(error: ValidationError) -> int | None:
@@ -48,7 +34,7 @@ def existing_id(error: ValidationError) -> int | None:
 def existing(api, partner_id: int) -> dict:
     """The colliding partner to show (just its id when it cannot be read)."""
     try:
-        return get(api, partner_id)
+        return partners_api.get(api, partner_id)
     except NotFound:
         return {"id": partner_id}
 
@@ -58,7 +44,7 @@ def find_created(api, values: dict) -> int | None:
     tax number, or (without one) the name among partners without a tax number."""
     tax_number = values.get("tax_number")
     params = {"tax_number": tax_number} if tax_number else {"name": values.get("name")}
-    page = api.page(LIST, {**params, "page_size": PAGE_SIZE}, resource="partners")
+    page = partners_api.list_page(api, {**params, "page_size": PAGE_SIZE})
     name = (values.get("name") or "").casefold()
     for item in page.items:
         if tax_number or ((item.get("name") or "").casefold() == name

@@ -1,8 +1,10 @@
-"""Named catalogues (tags, expense types, revenue types): list, create, bulk rename, bulk delete.
+"""What the catalogue pages do: the named catalogues (tags, expense types, revenue types) and
+the company's VAT categories, read from the cache and written through app/upstream/catalog.py.
 
-Each write drops the cached catalogue (app.upstream.catalog), so every form elsewhere sees the
-change on its next page. Response shapes differ per catalogue (spec 4.6, 4.7); both are read
-into RenameResult and DeleteResult here.
+Each write drops the cached catalogue, so every form elsewhere sees the change on its next
+page. Named catalogues answer a bulk rename or delete in different shapes (spec 4.6, 4.7); both
+are read into RenameResult and DeleteResult here. VAT categories (spec 2.8, 4.8) have no
+single-category read, so one is found in the (cached) list.
 """
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ from app.upstream import ValidationError, catalog
 
 @dataclass(frozen=True)
 class Kind:
-    """One named catalogue: its cache name, API path, title and how it renames."""
+    """One named catalogue: its cache name, URL slug, title and how it renames."""
 
     name: str
     slug: str
@@ -26,11 +28,6 @@ class Kind:
     # Why a delete kept an id when the API does not say: tags are kept only when in use
     # (spec 4.7); types list unknown and foreign ids (spec 4.6).
     kept_reason: str = "not_found"
-
-    @property
-    def path(self) -> str:
-        """The list path; create/, update/ and delete/ hang under it."""
-        return f"/2/{self.slug}/"
 
 
 TAGS = Kind("tags", "tags", _l("Tags"), "PATCH", filters=True, kept_reason="in_use")
@@ -60,16 +57,13 @@ def items(api, kind: Kind, name: str = "", external: str = "") -> list[dict]:
     """The catalogue in the API's order: cached when unfiltered, else filtered by the API."""
     if not name and not external:
         return catalog.get(api, kind.name)
-    return list(api.iter_all(kind.path, {"name": name or None, "is_external": external or None},
-                             resource=kind.name))
+    return catalog.search(api, kind.name, {"name": name or None,
+                                           "is_external": external or None})
 
 
 def create(api, kind: Kind, name: str) -> dict:
     """Create one entry; the created record."""
-    try:
-        body = api.post(kind.path + "create/", json={"name": name})
-    finally:
-        catalog.invalidate(api.company_id, kind.name)
+    body = catalog.create(api, kind.name, {"name": name})
     return body[0] if isinstance(body, list) else body
 
 
@@ -85,14 +79,12 @@ def rename(api, kind: Kind, names: dict[int, str]) -> RenameResult:
     """Rename several entries in one request; partial success where the API allows it."""
     sent = [{"id": key, "name": value} for key, value in names.items()]
     try:
-        body = api.request(kind.rename_method, kind.path + "update/", json=sent)
+        body = catalog.update_many(api, kind.name, sent, kind.rename_method)
     except ValidationError as exc:
         failed = _item_errors(exc, sent)
         if not failed:
             raise
         return RenameResult(failed=failed)
-    finally:
-        catalog.invalidate(api.company_id, kind.name)
     return _renamed(body, sent)
 
 
@@ -122,10 +114,7 @@ def _renamed(body: Any, sent: list[dict]) -> RenameResult:
 
 def delete(api, kind: Kind, ids: list[int]) -> DeleteResult:
     """Delete several entries; what went, what stayed and why."""
-    try:
-        body = api.post(kind.path + "delete/", json={"ids": ids})
-    finally:
-        catalog.invalidate(api.company_id, kind.name)
+    body = catalog.delete_many(api, kind.name, ids)
     if not isinstance(body, dict):
         return DeleteResult(deleted=list(ids))
     deleted = [int(i) for i in body.get("deleted") or []]
@@ -156,3 +145,43 @@ def _messages(problem: Any) -> list[str]:
     if isinstance(problem, dict):
         return [str(m) for msgs in problem.values() for m in _list(msgs)]
     return [str(m) for m in _list(problem)] if problem else []
+
+def find_vat(api, category_id: int) -> dict | None:
+    """One category from the (cached) list; the API has no single-category read."""
+    found = _pick(catalog.get(api, "vat_categories"), category_id)
+    if found is None:
+        # Made elsewhere after the list was cached: look once more in a fresh list.
+        catalog.invalidate(api.company_id, "vat_categories")
+        found = _pick(catalog.get(api, "vat_categories"), category_id)
+    return found
+
+
+def _pick(items: list[dict], category_id: int) -> dict | None:
+    return next((item for item in items if item.get("id") == category_id), None)
+
+
+def create_vat(api, body: dict) -> dict:
+    """Create one VAT category; the created category."""
+    answer = catalog.create(api, "vat_categories", body)
+    created = answer.get("created_vat_categories") if isinstance(answer, dict) else answer
+    return created[0] if isinstance(created, list) and created else (answer or {})
+
+
+def find_created_vat(api, body: dict) -> dict | None:
+    """A category matching a sent body (name, rate, type; area and country when sent).
+
+    The API allows twins, so an identical category made earlier is indistinguishable.
+    """
+    catalog.invalidate(api.company_id, "vat_categories")
+    wanted = {key: body.get(key) for key in ("vat_area", "country") if body.get(key)}
+    for item in catalog.get(api, "vat_categories"):
+        if (item.get("name") == body["name"] and item.get("type") == body["type"]
+                and float(item.get("percent") or 0) == body["percent"]
+                and all(item.get(key) == value for key, value in wanted.items())):
+            return item
+    return None
+
+
+def update_vat(api, category_id: int, body: dict) -> dict:
+    """Update one VAT category; the stored category."""
+    return catalog.update_one(api, "vat_categories", category_id, body)

@@ -1,12 +1,10 @@
-"""The company dashboard: the counts that matter, each linking to its list, and recent incomes."""
+"""The dashboard's reads: the list behind each count card, the counts, the latest incomes and
+their cancellation words, read side by side (no request objects here)."""
 from __future__ import annotations
 
 from datetime import date, timedelta
 from functools import partial
 
-from flask import g, render_template, url_for
-
-from app.auth import company_blueprint
 from app.expenses.forms import list_query as expense_query
 from app.forms.filters import ListQuery
 from app.incomes.flow import reversed_numbers
@@ -14,11 +12,9 @@ from app.incomes.forms import list_query as income_query
 from app.incomes.present import cancel_label, cancel_state
 from app.review.forms import queue_query
 from app.upstream import NotFound, catalog, run_parallel
+from app.upstream import expenses as expense_api
+from app.upstream import incomes as income_api
 
-bp = company_blueprint("dashboard", __name__)
-
-INCOMES = "/1/incomes"
-EXPENSES = "/2/expenses"
 RECENT_SIZE = 10
 # /2/expenses is a cursor list without a count: one page of this size, "100+" beyond it.
 EXPENSE_COUNT_CAP = 100
@@ -48,19 +44,20 @@ def _or_none(call, *args, **kwargs):
 def _income_count(api, params: dict | None) -> int | None:
     if params is None:
         return None
-    page = _or_none(api.page, INCOMES, {**params, "page": 1, "page_size": 1})
+    page = _or_none(income_api.list_page, api, {**params, "page": 1, "page_size": 1})
     return page.count if page else None
 
 
 def _expense_count(api, params: dict | None) -> dict | None:
     if params is None:
         return None
-    page = _or_none(api.page, EXPENSES, {**params, "page_size": EXPENSE_COUNT_CAP})
+    page = _or_none(expense_api.list_page, api, {**params, "page_size": EXPENSE_COUNT_CAP})
     return {"count": len(page.items), "more": bool(page.next)} if page else None
 
 
 def _recent(api) -> list | None:
-    page = _or_none(api.page, INCOMES, {"page_size": RECENT_SIZE, "ordering": "-issued_at"})
+    page = _or_none(income_api.list_page, api,
+                    {"page_size": RECENT_SIZE, "ordering": "-issued_at"})
     return page.items if page else None
 
 
@@ -77,32 +74,8 @@ def dashboard_data(api, queries: dict[str, ListQuery]) -> dict:
     })
 
 
-def links(queries: dict[str, ListQuery]) -> dict[str, str]:
-    """Each card's list URL (from its query), and the income list behind the recent table."""
-    return {**{key: query.url() for key, query in queries.items()},
-            "incomes": url_for("incomes.index"), "income": url_for("incomes.index")}
-
-
 def cancel_labels(api, incomes: list[dict]) -> dict[int, str]:
     """Income id -> "Reversed" or "Cancelled" for the cancelled ones among incomes."""
     numbers = reversed_numbers(api, incomes)
     return {income["id"]: cancel_label(cancel_state(income, numbers)) for income in incomes
             if income.get("is_cancelled")}
-
-
-@bp.get("/")
-def index():
-    """Counts of incomes to review, unpaid and overdue, unpaid expenses; the latest incomes."""
-    today = date.today()
-    queries = cards(today)
-    data = dashboard_data(g.api, queries)
-    return render_template(
-        "dashboard/index.html",
-        counts={key: data[key] for key in INCOME_CARDS},
-        expenses=data["unpaid_expenses"],
-        recent=data["recent"],
-        cancelled=cancel_labels(g.api, data["recent"] or []),
-        currencies=data["currencies"],
-        links=links(queries),
-        today=today,
-    )

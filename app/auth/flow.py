@@ -1,0 +1,132 @@
+"""Company-scoped pages and the sign-in failure limits.
+
+Every area's blueprint lives under /c/<company_id>/. The company in the URL is what a request
+acts on: the token, the company header and `g.api` all come from it, so two tabs on two
+companies never cross-post.
+
+Failed sign-ins are rate-limited per client and per account (Flask-Limiter). Only a failed
+sign-in counts: the upstream refused the token (401), or refused it this company (403); an
+unreachable upstream or a successful sign-in costs nothing. The limits are settings:
+SIGN_IN_FAILURES_PER_CLIENT (keyed by the client address, after ProxyFix) and
+SIGN_IN_FAILURES_PER_ACCOUNT (keyed by a fingerprint of the token tried, so one account
+cannot be worn down from many addresses). Counters live in Redis when the sessions do
+(SESSION_REDIS_URL), so every worker shares them; in memory otherwise. Once a limit is reached
+the sign-in form answers 429 with a message and Retry-After, before asking the upstream.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from urllib.parse import urlsplit
+
+from flask import Blueprint, Flask, current_app, g, request, url_for
+from flask_limiter import Limiter, RequestLimit
+from flask_limiter.util import get_remote_address
+
+from app.auth.session import company_entry
+from app.store.history import Actor, actor_for, fingerprint
+from app.templating import redirect_to
+from app.upstream import make_client
+
+COMPANY_PREFIX = "/c/<int:company_id>"
+LIMITED_ENDPOINTS = ("auth.login",)
+
+
+
+def company_blueprint(name: str, import_name: str, url_prefix: str = "", **kwargs) -> Blueprint:
+    """A Blueprint mounted at /c/<company_id><url_prefix> that requires that company's sign-in.
+
+    Views take no `company_id` argument: it is in `g.company_id`, with `g.company` (dict: id,
+    name, user_name) and `g.api` (upstream client for this company). `url_for` fills
+    `company_id` in from the current request.
+    """
+    bp = Blueprint(name, import_name, url_prefix=COMPANY_PREFIX + url_prefix, **kwargs)
+    bp.url_value_preprocessor(_pull_company_id)
+    bp.before_request(_require_company)
+    return bp
+
+
+def init_company_urls(app: Flask) -> None:
+    """Let url_for() fill in the current company for company-scoped endpoints."""
+    app.url_defaults(_inject_company_id)
+
+
+def _pull_company_id(endpoint, values) -> None:
+    g.company_id = values.pop("company_id", None) if values else None
+
+
+def _inject_company_id(endpoint, values) -> None:
+    company_id = g.get("company_id")
+    if company_id is None or "company_id" in values:
+        return
+    if current_app.url_map.is_endpoint_expecting(endpoint, "company_id"):
+        values["company_id"] = company_id
+
+
+def _require_company():
+    entry = company_entry(g.company_id)
+    if entry is None:
+        target = url_for("auth.login", company_id=g.company_id, next=_here())
+        return redirect_to(target)
+    g.company = {
+        "id": g.company_id,
+        "name": entry["company_name"],
+        "user_name": entry["user_name"],
+    }
+    g.api = make_client(g.company_id, entry["token"])
+    return None
+
+
+def _here() -> str | None:
+    """Where to come back to after signing in: the page the user was looking at."""
+    if request.headers.get("HX-Request"):
+        page = urlsplit(request.headers.get("HX-Current-URL", ""))
+        return (page.path + ("?" + page.query if page.query else "")) or None
+    return request.full_path.rstrip("?") if request.method == "GET" else None
+
+
+def current_actor() -> Actor:
+    """The acting user for the store's records: Actor(name, fp), fp = keyed token fingerprint."""
+    entry = company_entry(g.company_id)
+    if entry is None:
+        raise RuntimeError("current_actor() needs a signed-in company page")
+    return actor_for(entry.get("user_name") or "", entry["token"], current_app.secret_key)
+
+
+
+def init_throttle(app: Flask, refused: Callable[[RequestLimit], object]) -> None:
+    """Give the sign-in view its two failure limits (one limiter, one storage per app);
+    `refused` answers a request over a limit (the sign-in form with the reason)."""
+    app.config.setdefault("RATELIMIT_STORAGE_URI",
+                          app.config.get("SESSION_REDIS_URL") or "memory://")
+    limiter = Limiter(get_remote_address, app=app, key_prefix="bookdesk:sign-in",
+                      headers_enabled=False)
+    on = {"methods": ["POST"], "deduct_when": _failed, "on_breach": refused}
+    limits = (limiter.limit(_per_client, key_func=get_remote_address, scope="client", **on),
+              limiter.limit(_per_account, key_func=_account_key, scope="account", **on))
+    for endpoint in LIMITED_ENDPOINTS:
+        view = app.view_functions[endpoint]
+        for limit in limits:
+            view = limit(view)
+        app.view_functions[endpoint] = view
+
+
+def record_failure() -> None:
+    """Count this request against both limits (called when the upstream refused the token)."""
+    g.sign_in_failed = True
+
+
+def _per_client() -> str:
+    return str(current_app.config["SIGN_IN_FAILURES_PER_CLIENT"])
+
+
+def _per_account() -> str:
+    return str(current_app.config["SIGN_IN_FAILURES_PER_ACCOUNT"])
+
+
+def _account_key() -> str:
+    token = (request.form.get("token") or "").strip()
+    return fingerprint(token, current_app.secret_key) if token else "-"
+
+
+def _failed(response) -> bool:
+    return bool(g.get("sign_in_failed"))

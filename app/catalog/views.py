@@ -1,0 +1,250 @@
+"""Catalogue pages, request to response (routes in app/catalog/__init__.py).
+
+Named catalogues (tags, expense types, revenue types), each view taking its catalogue first:
+    GET  /<slug>/        the list in the API's order (tags: name and origin filters)
+    POST /<slug>/new     create one entry, once per rendered form
+    POST /<slug>/rename  every changed name in one request; refused names stay on their rows
+    POST /<slug>/delete  the selected entries; a report of what went and what stayed, and why
+VAT categories: the list with the create form, and the edit form of one category. Currencies:
+ids and ISO codes, the company's own marked (spec 2.7). Documents (spec 2.11): attached and
+unattached files, each downloaded through the pre-signed, token-free link the API hands out
+(it expires, so the page is the place to get a fresh one).
+"""
+from __future__ import annotations
+
+import json
+from functools import partial
+
+from flask import abort, flash, g, render_template, request, url_for
+from flask_babel import gettext as _
+
+from app.catalog import forms, service
+from app.catalog.forms import NameForm, TagFilterForm
+from app.catalog.present import FILTERS, cursor_of, delete_report, record_url, size_label
+from app.forms import company_settings
+from app.once import Recovery, create_once
+from app.params import small_int
+from app.templating import redirect_to, render
+from app.upstream import RateLimited, Unavailable, ValidationError, catalog, run_parallel
+
+NAME_MAX = 100
+DOCUMENTS_PAGE_SIZE = 50
+
+
+def named_index(kind: service.Kind):
+    """The list with its create, rename and delete forms."""
+    return named_page(kind)
+
+
+def named_create(kind: service.Kind):
+    """Create one entry; a refused name stays in the form with the API's message."""
+    form = NameForm()
+    if form.validate():
+        try:
+            done = create_once(form, f"{kind.name}.create",
+                               lambda: service.create(g.api, kind, form.name.data),
+                               lambda created: _list_url(),
+                               lambda created: _("“%(name)s” was created.",
+                                                 name=created.get("name", form.name.data)),
+                               _named_recovery(kind, form.name.data))
+        except ValidationError as exc:
+            form.place(exc)
+        else:
+            if done is not None:
+                return done
+    return named_page(kind, form=form, status=getattr(form, "lost_status", 400))
+
+
+def _named_recovery(kind: service.Kind, name: str) -> Recovery:
+    """A lost create is found by its name, which the API keeps unique in the catalogue."""
+    def find(since) -> str | None:
+        return _list_url() if service.find_created(g.api, kind, name) else None
+
+    return Recovery(find, found=_("The accounting service answered late, but “%(name)s” was "
+                                  "created.", name=name))
+
+
+def named_rename(kind: service.Kind):
+    """Send every changed name at once; refused ones are shown on their rows, as typed."""
+    typed, base = _typed(request.form), _base(request.form)
+    changes = {key: value for key, value in typed.items() if value != base.get(key)}
+    problems = _name_problems(changes)
+    if problems:
+        return named_page(kind, typed=changes, row_errors=problems, status=400)
+    if not changes:
+        flash(_("No name was changed."), "info")
+        return redirect_to(_list_url())
+    result = service.rename(g.api, kind, changes)
+    if not result.failed:
+        flash(_("Names saved: %(num)d.", num=len(result.renamed)), "success")
+        return redirect_to(_list_url())
+    _say_partial(result)
+    kept = {key: value for key, value in changes.items() if key not in result.renamed}
+    return named_page(kind, typed=kept, row_errors=result.failed, status=400)
+
+
+def _name_problems(changes: dict[int, str]) -> dict[int, list[str]]:
+    """Names refused before sending: empty or too long."""
+    problems = {key: [_("This field is required.")] for key, value in changes.items() if not value}
+    problems.update({key: [_("At most %(max)d characters.", max=NAME_MAX)]
+                     for key, value in changes.items() if len(value) > NAME_MAX})
+    return problems
+
+
+def named_delete(kind: service.Kind):
+    """Delete the selected entries and show what was deleted and what was kept, and why."""
+    ids = [i for i in map(small_int, request.form.getlist("ids")) if i is not None]
+    if not ids:
+        flash(_("Select at least one row to delete."), "warning")
+        return redirect_to(_list_url())
+    names = {item["id"]: item.get("name") for item in service.items(g.api, kind)}
+    result = service.delete(g.api, kind, ids)
+    return named_page(kind, report=delete_report(result, names))
+
+
+def named_page(kind: service.Kind, *, form=None, typed=None, row_errors=None, report=None,
+         status: int = 200):
+    """The catalogue page; `typed` holds names to show instead of the stored ones."""
+    filters = TagFilterForm(request.args) if kind.filters else None
+    try:
+        entries = service.items(g.api, kind, *_filter_values(filters))
+    except (Unavailable, RateLimited):
+        if status < 429:
+            raise
+        # The form above says the service is not answering; the list can wait, the input not.
+        entries = []
+    return render_template(
+        "catalog/named.html", kind=kind, rows=entries, form=form or NameForm(),
+        filters=filters, typed=typed or {}, row_errors=row_errors or {}, report=report,
+        base=json.dumps({str(e["id"]): e.get("name") for e in entries}, ensure_ascii=False),
+        query=_query()), status
+
+
+def _filter_values(filters) -> tuple[str, str]:
+    if filters is None:
+        return "", ""
+    external = filters.is_external.data if filters.is_external.data in ("true", "false") else ""
+    return filters.name.data or "", external
+
+
+def _say_partial(result: service.RenameResult) -> None:
+    if result.renamed:
+        flash(_("%(done)d saved; the names marked below were refused.",
+                done=len(result.renamed)), "warning")
+    else:
+        flash(_("Nothing was renamed: correct the names marked below and save again."), "error")
+
+
+def _typed(form) -> dict[int, str]:
+    prefix = "name-"
+    return {small_int(key[len(prefix):]): (value or "").strip() for key, value in form.items()
+            if key.startswith(prefix) and small_int(key[len(prefix):]) is not None}
+
+
+def _base(form) -> dict[int, str]:
+    try:
+        stored = json.loads(form.get("base") or "{}")
+    except ValueError:
+        stored = {}
+    return {small_int(key): value for key, value in stored.items()
+            if small_int(key) is not None and isinstance(value, str)} \
+        if isinstance(stored, dict) else {}
+
+
+def _query() -> dict:
+    """The list's filters, carried through the page's forms."""
+    return {key: value for key, value in request.args.items() if key in ("name", "is_external")}
+
+
+def _list_url() -> str:
+    return url_for(".index", **_query())
+
+
+
+
+def vat_index():
+    """Every category with its type (read-only), and a form to add one."""
+    return _vat_page(forms.VatForm())
+
+
+def vat_create():
+    """Create a category, once per rendered form; refusals stay on their fields."""
+    form = forms.VatForm()
+    if form.validate():
+        try:
+            done = create_once(form, "vat_categories.create",
+                               lambda: service.create_vat(g.api, form.payload()),
+                               lambda created: url_for(".index"),
+                               lambda created: _("The VAT category “%(name)s” was created.",
+                                                 name=created.get("name", form.name.data)),
+                               _vat_recovery(form.payload()))
+        except ValidationError as exc:
+            form.place(exc)
+        else:
+            if done is not None:
+                return done
+    return _vat_page(form, getattr(form, "lost_status", 400))
+
+
+def _vat_recovery(body: dict) -> Recovery:
+    """A lost create is found by name, rate, type (and area and country when given)."""
+    def find(since) -> str | None:
+        return url_for(".index") if service.find_created_vat(g.api, body) else None
+
+    return Recovery(find, found=_("The accounting service answered late, but the VAT category "
+                                  "“%(name)s” was created.", name=body["name"]))
+
+
+def vat_edit(vat_category_id: int):
+    """Edit a category's name, rate, area, country and type."""
+    record = service.find_vat(g.api, vat_category_id) or abort(404)
+    form = forms.VatForm(data=forms.initial(record))
+    if form.is_submitted():
+        if form.validate() and _save_vat(form, vat_category_id):
+            flash(_("The VAT category “%(name)s” was saved.", name=form.name.data), "success")
+            return redirect_to(url_for(".index"))
+        return render_template("catalog/vat_edit.html", form=form, record=record), 400
+    return render_template("catalog/vat_edit.html", form=form, record=record)
+
+
+def _save_vat(form, category_id: int) -> bool:
+    try:
+        service.update_vat(g.api, category_id, form.payload())
+    except ValidationError as exc:
+        form.place(exc)
+        return False
+    return True
+
+
+def _vat_page(form, status: int = 200):
+    try:
+        entries = catalog.get(g.api, "vat_categories")
+    except (Unavailable, RateLimited):
+        if status < 429:
+            raise
+        # The form above says the service is not answering; the list can wait, the input not.
+        entries = []
+    return render_template("catalog/vat.html", rows=entries, form=form,
+                           type_labels=forms.TYPE_LABELS, area_labels=forms.AREA_LABELS), status
+
+
+
+
+def currencies_index():
+    """Every currency the API knows, with the id its payloads use."""
+    data = run_parallel({"currencies": partial(catalog.get, g.api, "currencies"),
+                         "company": partial(company_settings, g.api)})
+    return render_template("catalog/currencies.html", rows=data["currencies"],
+                           default_code=data["company"].get("default_currency_name"))
+
+def documents_index():
+    """One page of documents, newest first; ?attached=true|false narrows it."""
+    attached = request.args.get("attached", "")
+    attached = attached if attached in ("true", "false") else ""
+    page = catalog.documents_page(g.api, {"is_attached": attached or None,
+                                          "page_size": DOCUMENTS_PAGE_SIZE,
+                                          "cursor": request.args.get("cursor") or None})
+    return render("catalog/documents.html", "catalog/_documents.html", page=page,
+                  attached=attached, filters=FILTERS, next_cursor=cursor_of(page.next),
+                  prev_cursor=cursor_of(page.previous), record_url=record_url,
+                  size_label=size_label)
