@@ -13,8 +13,8 @@ from typing import Any
 
 from flask_babel import lazy_gettext as _l
 
-from app.policies import InvalidConfig, ensure_valid, evaluate_valid
-from app.policies.schema import rules
+from app.policies.engine import evaluate_valid
+from app.policies.validate import InvalidConfig, ensure_valid, rules
 
 LABELS = {
     "no_revenue_type": _l("No revenue type"),

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from app.cells import amount as cell_amount
 from app.expenses import upstream as expenses_upstream
 from app.incomes import upstream as incomes_upstream
-from app.policies.numbers import to_decimal
+from app.numbers import to_decimal
 from app.review.compare import amount as compared_amount
 from app.upstream.pagination import parse_page
 from app.upstream.responses import (

@@ -1,16 +1,22 @@
-"""Editing one rule: read the posted form, apply a row action, validate it in its list."""
+"""Editing one rule (read the posted form, apply a row action, validate the rule in its list),
+and the checks every writing view makes: a known rule, a writable editor, the draft it saw."""
 from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
 
-from app.policies import messages as M
-from app.policies import validate
-from app.policy_editor.formdata import build_form
-from app.policy_editor.parse import input_errors, rule_from_form
-from app.policy_editor.problems import locate, split_by_rule
-from app.policy_editor.ruleform import RuleForm
-from app.policy_editor.rules import get_rule, new_rule, put_rule, rule_list
+from flask import abort, flash, url_for
+from flask_babel import gettext as _
+
+import app.policies.messages as M
+from app.htmx import redirect_to
+from app.params import whole
+from app.policies.flow import SECTIONS, get_rule, new_rule, put_rule, rule_list
+from app.policies.forms import RuleForm, build_form, input_errors, rule_from_form
+from app.policies.present import locate, split_by_rule
+from app.policies.validate import validate
+
+# -- one rule's form-------------------------------------------------------------------------------
 
 BLANK_CONDITION = {"field": "partner_name", "op": "contains", "value": ""}
 ROW_OPS = ("add-condition", "remove-condition", "add-part", "remove-part")
@@ -138,3 +144,43 @@ def field_for(form, key: str):
     if index >= len(rows.entries):
         return None
     return rows.entries[index].form._fields.get(pieces[2])
+
+
+# -- guards of the writing views-------------------------------------------------------------------
+
+def target(values) -> tuple[str, int | None]:
+    """(section, index) from the request; index None means a new rule; 404 for an unknown
+    section, 400 for an index that is not a number."""
+    section = values.get("section") or "policies"
+    if section not in SECTIONS:
+        abort(404)
+    return section, whole(values.get("index"), "index")
+
+
+def refuse_if_misshapen(state):
+    """A redirect to the editor (which lists the problems) when the draft cannot be edited as
+    a form, else None."""
+    return redirect_to(url_for("policy_editor.index")) if state.shape else None
+
+
+def refuse_if_readonly(state):
+    """A redirect to the editor when this session's token may not save, else None."""
+    if not state.readonly:
+        return None
+    flash(_("Your token may not change the policies, so the editor is read-only."), "warning")
+    return redirect_to(url_for("policy_editor.index"))
+
+
+def refuse_if_stale(state, posted_rev):
+    """A redirect when the form was made from an older draft (another tab changed it)."""
+    if str(posted_rev or "0") == str(state.rev):
+        return None
+    flash(_("The draft was changed in another window in the meantime. Here it is as it is "
+            "now; please make your change again."), "warning")
+    return redirect_to(url_for("policy_editor.index"))
+
+
+def editor_url(section: str | None = None, index: int | None = None) -> str:
+    """The editor, scrolled to one rule when given."""
+    anchor = f"#rule-{section}-{index}" if section and index is not None else ""
+    return url_for("policy_editor.index") + anchor
