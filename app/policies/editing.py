@@ -1,22 +1,220 @@
-"""Editing one rule (read the posted form, apply a row action, validate the rule in its list),
-and the checks every writing view makes: a known rule, a writable editor, the draft it saw."""
+"""Editing: pure changes to the rule lists of a configuration (move, switch, copy, delete),
+where the engine's problems belong (which rule, which form field, how to name the spot), and one
+rule's form (read the posted form, apply a row action, validate the rule in its list)."""
 from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
 
-from flask import abort, flash, url_for
 from flask_babel import gettext as _
 
 import app.policies.messages as M
-from app.htmx import redirect_to
-from app.params import whole
-from app.policies.flow import SECTIONS, get_rule, new_rule, put_rule, rule_list
 from app.policies.forms import RuleForm, build_form, input_errors, rule_from_form
-from app.policies.present import locate, split_by_rule
-from app.policies.validate import validate
+from app.policies.labels import TARGET_LABELS
+from app.policies.validate import ERROR, empty_config, validate
 
-# -- one rule's form-------------------------------------------------------------------------------
+# -- the rule lists -------------------------------------------------------------------------------
+
+SECTIONS = {"policies": "policies", "ignore": "ignore_policies"}
+
+
+class RuleNotFound(LookupError):
+    """The section or position names no rule of the configuration."""
+
+
+def section_key(section: str) -> str:
+    """The configuration key of a section ("policies" or "ignore")."""
+    if section not in SECTIONS:
+        raise RuleNotFound(section)
+    return SECTIONS[section]
+
+
+def rule_list(config, section: str) -> list:
+    """The section's rules (empty when absent)."""
+    found = config.get(section_key(section)) if isinstance(config, dict) else None
+    return found if isinstance(found, list) else []
+
+
+def get_rule(config, section: str, index: int) -> dict:
+    """The rule at index, or RuleNotFound."""
+    rules = rule_list(config, section)
+    if not 0 <= index < len(rules) or not isinstance(rules[index], dict):
+        raise RuleNotFound(f"{section}[{index}]")
+    return rules[index]
+
+
+def new_rule(section: str) -> dict:
+    """A fresh rule with one empty condition (policies also set nothing yet)."""
+    rule = {"name": "", "enabled": True, "match": "all",
+            "conditions": [{"field": "partner_name", "op": "contains", "value": ""}]}
+    if section == "policies":
+        rule["set"] = {}
+    return rule
+
+
+def _with_rules(config, section: str, change) -> dict:
+    result = copy.deepcopy(config) if isinstance(config, dict) else empty_config()
+    rules = list(rule_list(result, section))
+    change(rules)
+    result[section_key(section)] = rules
+    return result
+
+
+def put_rule(config, section: str, index: int | None, rule: dict) -> dict:
+    """Replace the rule at index, or append it when index is None."""
+    def _change(rules):
+        if index is None:
+            rules.append(copy.deepcopy(rule))
+        else:
+            get_rule(config, section, index)
+            rules[index] = copy.deepcopy(rule)
+    return _with_rules(config, section, _change)
+
+
+def delete_rule(config, section: str, index: int) -> dict:
+    """Remove the rule at index."""
+    get_rule(config, section, index)
+    return _with_rules(config, section, lambda rules: rules.pop(index))
+
+
+def duplicate_rule(config, section: str, index: int) -> dict:
+    """Insert a copy under the original, named "<name> (copy)" (numbered when taken)."""
+    rule = copy.deepcopy(get_rule(config, section, index))
+    rule["name"] = copy_name(str(rule.get("name") or ""), rule_list(config, section))
+    return _with_rules(config, section, lambda rules: rules.insert(index + 1, rule))
+
+
+def copy_name(name: str, rules: list) -> str:
+    """A name for a copy that no rule of the list has yet."""
+    taken = {str(r.get("name", "")).casefold() for r in rules if isinstance(r, dict)}
+    candidate, number = _("%(name)s (copy)", name=name), 2
+    while candidate.casefold() in taken:
+        candidate = _("%(name)s (copy %(number)s)", name=name, number=number)
+        number += 1
+    return candidate
+
+
+def move_rule(config, section: str, index: int, delta: int) -> dict:
+    """Move the rule by delta places (clamped to the list)."""
+    get_rule(config, section, index)
+    target = max(0, min(len(rule_list(config, section)) - 1, index + delta))
+    return _with_rules(config, section, lambda rules: rules.insert(target, rules.pop(index)))
+
+
+def toggle_rule(config, section: str, index: int) -> dict:
+    """Switch the rule on or off (a missing "enabled" counts as on)."""
+    rule = copy.deepcopy(get_rule(config, section, index))
+    rule["enabled"] = rule.get("enabled", True) is False
+    return put_rule(config, section, index, rule)
+
+
+def set_switch(config, on: bool) -> dict:
+    """Set skip_for_multiple_match."""
+    result = copy.deepcopy(config) if isinstance(config, dict) else empty_config()
+    result["skip_for_multiple_match"] = bool(on)
+    return result
+
+
+# -- where problems belong ------------------------------------------------------------------------
+
+RULE_KEYS = {"policies": "policies", "ignore_policies": "ignore"}
+TARGETS = ("revenue_type", "ledger_number", "job_number", "tags")
+CONDITION_PARTS = ("field", "op", "value")
+
+
+@dataclass(frozen=True)
+class Located:
+    """A problem with its form field key and a human description of where it is."""
+
+    key: str
+    where: str
+    text: str
+    level: str
+    msgid: str = ""
+
+    @property
+    def is_error(self) -> bool:
+        """Whether the problem blocks saving."""
+        return self.level == ERROR
+
+
+def split_by_rule(problems) -> tuple[dict, list]:
+    """({(section, index): [problem with a rule-relative path]}, configuration-level problems)."""
+    by_rule, general = {}, []
+    for problem in problems:
+        path = problem.path
+        if len(path) >= 2 and path[0] in RULE_KEYS and isinstance(path[1], int):
+            relative = type(problem)(path[2:], problem.message, problem.params, problem.level)
+            by_rule.setdefault((RULE_KEYS[path[0]], path[1]), []).append(relative)
+        else:
+            general.append(problem)
+    return by_rule, general
+
+
+def locate(problem) -> Located:
+    """Translate a rule-relative problem and name its form field."""
+    key = form_key(problem.path)
+    return Located(key, describe(key), problem.text(_), problem.level, problem.message)
+
+
+def form_key(path) -> str:
+    """The form field a rule-relative path points at ("name", "conditions-0-value", ...)."""
+    if not path:
+        return "rule"
+    head, rest = path[0], path[1:]
+    if head in ("name", "enabled", "match"):
+        return head
+    if head == "conditions":
+        return _row_key("conditions", rest, CONDITION_PARTS)
+    if head == "set":
+        return _set_key(rest)
+    return "rule"
+
+
+def _row_key(prefix: str, rest, parts, rename=None) -> str:
+    if not rest or not isinstance(rest[0], int):
+        return prefix
+    row = f"{prefix}-{rest[0]}"
+    if len(rest) >= 2 and rest[1] in parts:
+        return f"{row}-{(rename or {}).get(rest[1], rest[1])}"
+    return row
+
+
+def _set_key(rest) -> str:
+    if not rest:
+        return "set"
+    if rest[0] in TARGETS:
+        return rest[0]
+    if rest[0] == "split":
+        parts = TARGETS + ("percent", "amount")
+        return _row_key("split", rest[1:], parts, {"percent": "share", "amount": "share"})
+    return "set"
+
+
+def describe(key: str) -> str:
+    """Name the spot of a form key for a reader ("Condition 2: value")."""
+    pieces = key.split("-")
+    if len(pieces) == 1:
+        return _single(key)
+    number = int(pieces[1]) + 1
+    row = (_("Condition %(number)s", number=number) if pieces[0] == "conditions"
+           else _("Part %(number)s", number=number))
+    return f"{row}: {_part_label(pieces[2])}" if len(pieces) > 2 else row
+
+
+def _single(key: str) -> str:
+    labels = {"rule": "", "name": _("Name"), "enabled": _("Active"), "match": _("Match"),
+              "conditions": _("Conditions"), "set": _("What it sets"), "split": _("Split")}
+    return labels[key] if key in labels else str(TARGET_LABELS.get(key, key))
+
+
+def _part_label(part: str) -> str:
+    labels = {"field": _("field"), "op": _("comparison"), "value": _("value"),
+              "share": _("share")}
+    return labels[part] if part in labels else str(TARGET_LABELS.get(part, part)).lower()
+
+
+# -- one rule's form ------------------------------------------------------------------------------
 
 BLANK_CONDITION = {"field": "partner_name", "op": "contains", "value": ""}
 ROW_OPS = ("add-condition", "remove-condition", "add-part", "remove-part")
@@ -144,43 +342,3 @@ def field_for(form, key: str):
     if index >= len(rows.entries):
         return None
     return rows.entries[index].form._fields.get(pieces[2])
-
-
-# -- guards of the writing views-------------------------------------------------------------------
-
-def target(values) -> tuple[str, int | None]:
-    """(section, index) from the request; index None means a new rule; 404 for an unknown
-    section, 400 for an index that is not a number."""
-    section = values.get("section") or "policies"
-    if section not in SECTIONS:
-        abort(404)
-    return section, whole(values.get("index"), "index")
-
-
-def refuse_if_misshapen(state):
-    """A redirect to the editor (which lists the problems) when the draft cannot be edited as
-    a form, else None."""
-    return redirect_to(url_for("policy_editor.index")) if state.shape else None
-
-
-def refuse_if_readonly(state):
-    """A redirect to the editor when this session's token may not save, else None."""
-    if not state.readonly:
-        return None
-    flash(_("Your token may not change the policies, so the editor is read-only."), "warning")
-    return redirect_to(url_for("policy_editor.index"))
-
-
-def refuse_if_stale(state, posted_rev):
-    """A redirect when the form was made from an older draft (another tab changed it)."""
-    if str(posted_rev or "0") == str(state.rev):
-        return None
-    flash(_("The draft was changed in another window in the meantime. Here it is as it is "
-            "now; please make your change again."), "warning")
-    return redirect_to(url_for("policy_editor.index"))
-
-
-def editor_url(section: str | None = None, index: int | None = None) -> str:
-    """The editor, scrolled to one rule when given."""
-    anchor = f"#rule-{section}-{index}" if section and index is not None else ""
-    return url_for("policy_editor.index") + anchor

@@ -1,5 +1,5 @@
 """What one editor request works on: the stored configuration, this session's draft, the
-catalogues; and the pure changes to the rule lists.
+catalogues; and the checks every writing view makes: a writable editor, the draft it saw.
 
 The working draft lives in the server-side session, per company:
 session["policy_drafts"]["<company_id>"] = {"config", "base", "rev", "origin"}:
@@ -15,19 +15,21 @@ its refusals under its own key; one of those opens the editor read-only too.
 """
 from __future__ import annotations
 
-import copy
 import hashlib
 import json
 from dataclasses import dataclass
 from functools import cached_property, partial
 
-from flask import g, session
+from flask import abort, flash, g, session, url_for
 from flask_babel import gettext as _
 
 import app.policies.messages as M
 from app.auth import current_actor
+from app.htmx import redirect_to
+from app.params import whole
 from app.policies.assignments import names_in_config
 from app.policies.diff import diff_configs
+from app.policies.editing import SECTIONS
 from app.policies.history import limit_problems
 from app.policies.labels import Catalogs
 from app.policies.validate import LEDGER_NUMBERS, REVENUE_TYPES, TAGS, empty_config, validate
@@ -35,7 +37,7 @@ from app.upstream import NotFound, catalog, run_parallel
 from app.upstream import policies as upstream
 from app.upstream.bodies import detail_text
 
-# -- the draft in the session----------------------------------------------------------------------
+# -- the draft in the session ---------------------------------------------------------------------
 
 DRAFTS = "policy_drafts"
 READONLY = "policy_readonly"
@@ -115,7 +117,7 @@ def forget_readonly(fingerprint: str) -> None:
     session[READONLY] = flags
 
 
-# -- the upstream side: the stored configuration and the catalogues it names-----------------------
+# -- the upstream side: the stored configuration and the catalogues it names ----------------------
 
 EDITOR_CATALOGS = (REVENUE_TYPES, LEDGER_NUMBERS, TAGS)
 # Records the engine may create when it applies policies (DESIGN.md, upstream-notes).
@@ -151,6 +153,12 @@ def editor_tasks(api, *, currencies: bool = False) -> dict:
     return tasks
 
 
+def load_catalogs(api) -> Catalogs:
+    """The catalogues the editor names records from, read side by side."""
+    return Catalogs.from_lists(run_parallel(
+        {name: partial(_catalog_or_empty, api, name) for name in EDITOR_CATALOGS}))
+
+
 def editor_data(found: dict) -> tuple:
     """(stored configuration, Catalogs) from the results of editor_tasks."""
     found = dict(found)
@@ -162,7 +170,7 @@ def refusal_text(exc) -> str:
     return detail_text(getattr(exc, "body", None))[:300]
 
 
-# -- the state of one request----------------------------------------------------------------------
+# -- the state of one request ---------------------------------------------------------------------
 
 # Problems that leave nothing the editor could show as a form: fix the file instead.
 STRUCTURAL = {M.CONFIG_NOT_OBJECT, M.NOT_LIST, M.RULE_NOT_OBJECT, M.CONDITION_NOT_OBJECT,
@@ -204,9 +212,17 @@ class EditorState:
 
     company_id: int
     stored: object
-    catalogs: Catalogs
     draft: Draft | None
     readonly: str | None
+    known_catalogs: Catalogs | None = None
+
+    @property
+    def catalogs(self) -> Catalogs:
+        """The catalogues the rules name records from; read when first needed (a save that
+        goes through never needs them)."""
+        if self.known_catalogs is None:
+            self.known_catalogs = load_catalogs(g.api)
+        return self.known_catalogs
 
     @property
     def baseline(self) -> dict:
@@ -251,12 +267,17 @@ class EditorState:
         return shape_problems(self.stored if odd_stored else self.config)
 
 
-def load_state(*, currencies: bool = False, data: tuple | None = None) -> EditorState:
-    """The editor's state; reads the stored configuration and catalogues unless given."""
-    stored, catalogs = data or load_editor_data(g.api, currencies=currencies)
+def load_state(*, currencies: bool = False, data: tuple | None = None,
+               catalogs: bool = True) -> EditorState:
+    """The editor's state; reads the stored configuration and the catalogues (side by side)
+    unless given; with catalogs=False only the stored configuration, catalogues on first use."""
+    if data is None:
+        data = load_editor_data(g.api, currencies=currencies) if catalogs else \
+            (upstream.get_config(g.api), None)
+    stored, found = data
     company_id = g.company_id
-    return EditorState(company_id, stored, catalogs, load_draft(company_id),
-                       readonly_reason(current_actor().fp))
+    return EditorState(company_id, stored, load_draft(company_id),
+                       readonly_reason(current_actor().fp), found)
 
 
 def update_draft(state: EditorState, config: dict, origin: str | None = None):
@@ -278,103 +299,41 @@ def _forget_cached(state: EditorState) -> None:
         state.__dict__.pop(name, None)
 
 
-# -- the rule lists--------------------------------------------------------------------------------
+# -- guards of the writing views ------------------------------------------------------------------
 
-SECTIONS = {"policies": "policies", "ignore": "ignore_policies"}
-
-
-class RuleNotFound(LookupError):
-    """The section or position names no rule of the configuration."""
-
-
-def section_key(section: str) -> str:
-    """The configuration key of a section ("policies" or "ignore")."""
+def target(values) -> tuple[str, int | None]:
+    """(section, index) from the request; index None means a new rule; 404 for an unknown
+    section, 400 for an index that is not a number."""
+    section = values.get("section") or "policies"
     if section not in SECTIONS:
-        raise RuleNotFound(section)
-    return SECTIONS[section]
+        abort(404)
+    return section, whole(values.get("index"), "index")
 
 
-def rule_list(config, section: str) -> list:
-    """The section's rules (empty when absent)."""
-    found = config.get(section_key(section)) if isinstance(config, dict) else None
-    return found if isinstance(found, list) else []
+def refuse_if_misshapen(state):
+    """A redirect to the editor (which lists the problems) when the draft cannot be edited as
+    a form, else None."""
+    return redirect_to(url_for("policy_editor.index")) if state.shape else None
 
 
-def get_rule(config, section: str, index: int) -> dict:
-    """The rule at index, or RuleNotFound."""
-    rules = rule_list(config, section)
-    if not 0 <= index < len(rules) or not isinstance(rules[index], dict):
-        raise RuleNotFound(f"{section}[{index}]")
-    return rules[index]
+def refuse_if_readonly(state):
+    """A redirect to the editor when this session's token may not save, else None."""
+    if not state.readonly:
+        return None
+    flash(_("Your token may not change the policies, so the editor is read-only."), "warning")
+    return redirect_to(url_for("policy_editor.index"))
 
 
-def new_rule(section: str) -> dict:
-    """A fresh rule with one empty condition (policies also set nothing yet)."""
-    rule = {"name": "", "enabled": True, "match": "all",
-            "conditions": [{"field": "partner_name", "op": "contains", "value": ""}]}
-    if section == "policies":
-        rule["set"] = {}
-    return rule
+def refuse_if_stale(state, posted_rev):
+    """A redirect when the form was made from an older draft (another tab changed it)."""
+    if str(posted_rev or "0") == str(state.rev):
+        return None
+    flash(_("The draft was changed in another window in the meantime. Here it is as it is "
+            "now; please make your change again."), "warning")
+    return redirect_to(url_for("policy_editor.index"))
 
 
-def _with_rules(config, section: str, change) -> dict:
-    result = copy.deepcopy(config) if isinstance(config, dict) else empty_config()
-    rules = list(rule_list(result, section))
-    change(rules)
-    result[section_key(section)] = rules
-    return result
-
-
-def put_rule(config, section: str, index: int | None, rule: dict) -> dict:
-    """Replace the rule at index, or append it when index is None."""
-    def _change(rules):
-        if index is None:
-            rules.append(copy.deepcopy(rule))
-        else:
-            get_rule(config, section, index)
-            rules[index] = copy.deepcopy(rule)
-    return _with_rules(config, section, _change)
-
-
-def delete_rule(config, section: str, index: int) -> dict:
-    """Remove the rule at index."""
-    get_rule(config, section, index)
-    return _with_rules(config, section, lambda rules: rules.pop(index))
-
-
-def duplicate_rule(config, section: str, index: int) -> dict:
-    """Insert a copy under the original, named "<name> (copy)" (numbered when taken)."""
-    rule = copy.deepcopy(get_rule(config, section, index))
-    rule["name"] = copy_name(str(rule.get("name") or ""), rule_list(config, section))
-    return _with_rules(config, section, lambda rules: rules.insert(index + 1, rule))
-
-
-def copy_name(name: str, rules: list) -> str:
-    """A name for a copy that no rule of the list has yet."""
-    taken = {str(r.get("name", "")).casefold() for r in rules if isinstance(r, dict)}
-    candidate, number = _("%(name)s (copy)", name=name), 2
-    while candidate.casefold() in taken:
-        candidate = _("%(name)s (copy %(number)s)", name=name, number=number)
-        number += 1
-    return candidate
-
-
-def move_rule(config, section: str, index: int, delta: int) -> dict:
-    """Move the rule by delta places (clamped to the list)."""
-    get_rule(config, section, index)
-    target = max(0, min(len(rule_list(config, section)) - 1, index + delta))
-    return _with_rules(config, section, lambda rules: rules.insert(target, rules.pop(index)))
-
-
-def toggle_rule(config, section: str, index: int) -> dict:
-    """Switch the rule on or off (a missing "enabled" counts as on)."""
-    rule = copy.deepcopy(get_rule(config, section, index))
-    rule["enabled"] = rule.get("enabled", True) is False
-    return put_rule(config, section, index, rule)
-
-
-def set_switch(config, on: bool) -> dict:
-    """Set skip_for_multiple_match."""
-    result = copy.deepcopy(config) if isinstance(config, dict) else empty_config()
-    result["skip_for_multiple_match"] = bool(on)
-    return result
+def editor_url(section: str | None = None, index: int | None = None) -> str:
+    """The editor, scrolled to one rule when given."""
+    anchor = f"#rule-{section}-{index}" if section and index is not None else ""
+    return url_for("policy_editor.index") + anchor

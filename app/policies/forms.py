@@ -27,7 +27,7 @@ from app.numbers import InputError, format_number, parse_amount, parse_number, t
 from app.policies.labels import FIELD_LABELS, OP_LABELS, PART_KINDS, is_id
 from app.policies.validate import FIELDS, NUMERIC_FIELDS, OPS
 
-# -- the forms-------------------------------------------------------------------------------------
+# -- the forms ------------------------------------------------------------------------------------
 
 NEW_TAG = "n:"
 
@@ -110,7 +110,7 @@ class ImportForm(FlaskForm):
                      render_kw={"accept": ".json,application/json"})
 
 
-# -- from a rule to a filled form------------------------------------------------------------------
+# -- from a rule to a filled form -----------------------------------------------------------------
 
 REF_KEYS = ("revenue_type", "ledger_number")
 
@@ -227,7 +227,7 @@ def tag_options(selected: list[str], catalog) -> list[dict]:
     return options
 
 
-# -- from a posted form back to a rule-------------------------------------------------------------
+# -- from a posted form back to a rule ------------------------------------------------------------
 
 LIST_SEPARATOR = ";"
 

@@ -28,7 +28,7 @@ from app.store.identity import Actor
 from app.store.models import PolicyVersion
 from app.store.policy_history import add_version, get_version, latest_version, list_versions
 
-# -- versions--------------------------------------------------------------------------------------
+# -- versions -------------------------------------------------------------------------------------
 
 FOUND = "found"
 DELETE = "delete"
@@ -124,7 +124,7 @@ def find(company_id: int, version_id) -> object | None:
     return None if number is None else get_version(company_id, number)
 
 
-# -- limits----------------------------------------------------------------------------------------
+# -- limits ---------------------------------------------------------------------------------------
 
 # The policy format nests 7 deep (config, policies, rule, set, split, part, tags); unknown
 # keys are kept, so some room is left for them.
@@ -209,7 +209,7 @@ def _rule_count(config) -> list[Problem]:
     return [Problem((), M.TOO_MANY_RULES, {"max": MAX_RULES})] if total > MAX_RULES else []
 
 
-# -- files-----------------------------------------------------------------------------------------
+# -- files ----------------------------------------------------------------------------------------
 
 MAX_BYTES = 1_000_000
 

@@ -11,7 +11,7 @@ from flask_babel import lazy_gettext as _l
 
 from app.policies.validate import LEDGER_NUMBERS, NUMERIC_FIELDS, REVENUE_TYPES, TAGS
 
-# -- the vocabulary in words-----------------------------------------------------------------------
+# -- the vocabulary in words ----------------------------------------------------------------------
 
 FIELD_LABELS = {
     "partner_name": _l("Partner name"),
@@ -83,7 +83,7 @@ def op_label(op) -> str:
     return str(OP_LABELS.get(op, op))
 
 
-# -- references to catalogue records---------------------------------------------------------------
+# -- references to catalogue records --------------------------------------------------------------
 
 # "set" key (and split part key) -> catalogue name.
 TARGET_CATALOGS = {"revenue_type": REVENUE_TYPES, "ledger_number": LEDGER_NUMBERS,

@@ -9,8 +9,8 @@ from datetime import date
 from flask_babel import gettext as _
 
 from app.numbers import format_amount
+from app.policies.editing import rule_list
 from app.policies.engine import evaluate_valid
-from app.policies.flow import rule_list
 from app.policies.labels import NEW, TARGET_LABELS, with_known_ids
 from app.policies.validate import ensure_valid
 from app.upstream import policies as upstream
@@ -150,7 +150,7 @@ def _notes(config, incomes) -> list[str]:
     return []
 
 
-# -- what a policy changes on one income-----------------------------------------------------------
+# -- what a policy changes on one income ----------------------------------------------------------
 
 ORDER = ("revenue_type", "ledger_number", "job_number", "tags", "split")
 EMPTY = "—"

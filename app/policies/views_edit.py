@@ -8,14 +8,15 @@ from functools import partial
 from flask import abort, flash, g, request, url_for
 from flask_babel import gettext as _
 
+import app.policies.editing as editing
+import app.policies.flow as flow
+import app.policies.history as history
 from app.auth import current_actor
 from app.htmx import is_htmx, redirect_to, render
 from app.params import arg_int
-from app.policies import flow, history
-from app.policies.editing import (
+from app.policies.editing import open_edit, posted_edit
+from app.policies.flow import (
     editor_url,
-    open_edit,
-    posted_edit,
     refuse_if_misshapen,
     refuse_if_readonly,
     refuse_if_stale,
@@ -33,14 +34,14 @@ from app.policies.preview import (
 from app.policies.validate import has_errors
 from app.upstream import run_parallel
 
-# -- the editor page-------------------------------------------------------------------------------
+# -- the editor page ------------------------------------------------------------------------------
 
 LIST_ACTIONS = {
-    "move-up": lambda config, section, index: flow.move_rule(config, section, index, -1),
-    "move-down": lambda config, section, index: flow.move_rule(config, section, index, 1),
-    "toggle": flow.toggle_rule,
-    "duplicate": flow.duplicate_rule,
-    "delete": flow.delete_rule,
+    "move-up": lambda config, section, index: editing.move_rule(config, section, index, -1),
+    "move-down": lambda config, section, index: editing.move_rule(config, section, index, 1),
+    "toggle": editing.toggle_rule,
+    "duplicate": editing.duplicate_rule,
+    "delete": editing.delete_rule,
 }
 
 
@@ -64,7 +65,7 @@ def act():
     section, index = target(request.form)
     try:
         config, index = _apply(state.config, op, section, index)
-    except flow.RuleNotFound:
+    except editing.RuleNotFound:
         flash(_("That rule is no longer in the list."), "warning")
         return redirect_to(url_for("policy_editor.index"))
     flow.update_draft(state, config)
@@ -82,12 +83,12 @@ def _after_act(state, op: str, section: str, index: int | None):
 def _apply(config, op: str, section: str, index: int | None):
     """The changed configuration and the rule's new position."""
     if op == "switch":
-        return flow.set_switch(config, request.form.get("value") == "on"), None
+        return editing.set_switch(config, request.form.get("value") == "on"), None
     if op not in LIST_ACTIONS or index is None:
-        raise flow.RuleNotFound(op)
+        raise editing.RuleNotFound(op)
     changed = LIST_ACTIONS[op](config, section, index)
     moved = {"move-up": -1, "move-down": 1, "duplicate": 1}.get(op, 0)
-    count = len(flow.rule_list(changed, section))
+    count = len(editing.rule_list(changed, section))
     return changed, None if op == "delete" else max(0, min(count - 1, index + moved))
 
 
@@ -111,7 +112,7 @@ def unlock():
     return redirect_to(url_for("policy_editor.index"))
 
 
-# -- one rule's form-------------------------------------------------------------------------------
+# -- one rule's form ------------------------------------------------------------------------------
 
 def rule():
     """GET: the form of rule ?section=&index= (no index: a new rule). POST: check or apply."""
@@ -130,7 +131,7 @@ def _posted(state, section, index):
     """Re-show the form after a check or row action; apply a rule without errors."""
     try:
         edit, op = posted_edit(state, section, index, request.form)
-    except flow.RuleNotFound:
+    except editing.RuleNotFound:
         abort(404)
     broken = history.limit_problems(edit.config) if op == "apply" else []
     for problem in broken:
@@ -151,7 +152,7 @@ def _key(section: str) -> str:
 def _opened(state, section, index):
     try:
         return open_edit(state, section, index)
-    except flow.RuleNotFound:
+    except editing.RuleNotFound:
         abort(404)
 
 
@@ -161,7 +162,7 @@ def _page(state, edit, status: int = 200):
     return render("policies/rule.html", "policies/_rule_form.html", **context), status
 
 
-# -- the preview-----------------------------------------------------------------------------------
+# -- the preview ----------------------------------------------------------------------------------
 
 def preview():
     """What the draft would do to recent incomes (?months=, ?show= filter)."""

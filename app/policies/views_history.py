@@ -5,20 +5,22 @@ from __future__ import annotations
 from flask import abort, flash, g, render_template, request, url_for
 from flask_babel import gettext as _
 
+import app.policies.flow as flow
+import app.policies.history as history
 from app.auth import current_actor
 from app.errors import lost_write_response
 from app.htmx import redirect_to
 from app.params import arg_choice
-from app.policies import flow, history
 from app.policies.diff import diff_configs
-from app.policies.editing import refuse_if_readonly, refuse_if_stale
+from app.policies.editing import Located
+from app.policies.flow import refuse_if_readonly, refuse_if_stale
 from app.policies.forms import ImportForm
-from app.policies.present import Located, editor_model, flat_problems
+from app.policies.present import editor_model, flat_problems
 from app.policies.validate import has_errors
 from app.upstream import PermissionDenied, RateLimited, Unavailable, ValidationError
 from app.upstream import policies as upstream
 
-# -- review, save, delete--------------------------------------------------------------------------
+# -- review, save, delete -------------------------------------------------------------------------
 
 def review():
     """What saving the draft changes, its problems, and the button that saves it."""
@@ -40,7 +42,7 @@ def _review_page(state, upstream_errors=(), status: int = 200, problem: str | No
 
 def save():
     """PATCH the draft as the whole configuration, record the version, end the draft."""
-    state = flow.load_state()
+    state = flow.load_state(catalogs=False)
     refused = refuse_if_readonly(state) or refuse_if_stale(state, request.form.get("rev"))
     if refused or state.draft is None:
         return refused or redirect_to(url_for("policy_editor.index"))
@@ -123,7 +125,7 @@ def delete():
     return redirect_to(url_for("policy_editor.index"))
 
 
-# -- history---------------------------------------------------------------------------------------
+# -- history --------------------------------------------------------------------------------------
 
 def history_page():
     """Saved versions, newest first: when, who, what changed."""
@@ -171,7 +173,7 @@ def restore():
     return redirect_to(url_for("policy_editor.review"))
 
 
-# -- export and import-----------------------------------------------------------------------------
+# -- export and import ----------------------------------------------------------------------------
 
 EXPORTS = ("stored", "draft", "version")
 
