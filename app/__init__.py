@@ -136,11 +136,11 @@ def _area_blueprints() -> list:
         expenses,
         incomes,
         partners,
-        policy_editor,
+        policies,
         review,
         settings,
         taxes,
     )
 
     return [dashboard.bp, incomes.bp, review.bp, expenses.bp, partners.bp, *taxes.blueprints,
-            *catalog.blueprints, settings.bp, policy_editor.bp]
+            *catalog.blueprints, settings.bp, policies.bp]

@@ -1,70 +1,51 @@
-"""The income-policy engine: validate, evaluate and compare income_policies (pure Python).
+"""The income policies under /c/<company_id>/policies/ (issue 7, DESIGN.md): the editor, its
+preview, history and files, and the engine the sandbox and the review queue run too.
 
-No Flask, HTTP or database here: the sandbox runs it when it imports an income and the policy
-editor uses it to validate, preview and summarise changes.
-
-Rules callers rely on:
-- null means no policies. Unknown keys anywhere are kept (validate only warns), and nothing here
-  mutates the config or the income it is given.
-- evaluate() raises InvalidConfig (a ValueError) when validate() finds errors; warnings pass.
-  evaluate_valid() skips that check for many incomes against one config checked once with
-  ensure_valid().
-- Missing "enabled" means enabled, missing "match" means "all", a rule without conditions matches
-  every income (a warning for policies, an error for ignore rules).
-- The first enabled ignore rule that matches skips the income; no policy runs.
-- Several matching policies: with skip_for_multiple_match none applies and the income needs
-  review; without it the first match in list order wins.
-- "set" keys that are absent or null leave the assignment as it is; tags are replaced, not added.
-- Splits: amount parts are gross amounts taken first (with the income's sign); percent parts share
-  the rest and must add up to 100. Without percent parts the amounts must equal the gross, else the
-  income needs review. Policy-level fields are defaults for every part.
-- Records named by string rather than id are listed in Outcome.to_create under "revenue_types",
-  "tags" or "ledger_numbers"; apply_names(outcome, resolve) swaps them for resolve(kind, name).
+The engine (engine.py, assignments.py, validate.py, diff.py, messages.py) is pure Python. The
+editor around it:
+- The working draft lives in the server-side session, per company (flow.py). Every change is a
+  plain form post (works without JavaScript); htmx swaps the changed part in place.
+- Nothing goes upstream until the user confirms a save on the review page, and never while the
+  engine's validation reports an error. The save PATCHes the whole configuration; rules are
+  edited as merges into the dicts they came from, so keys the editor does not know survive.
+- Read-only mode: the upstream does not tell a token's role, and a trial write is not
+  acceptable, so the editor opens editable. When a save is refused with 403 the draft is kept,
+  the editor turns read-only with the upstream's reason, and the session remembers it for that
+  token (flow.remember_readonly) until the user asks to try again. A refusal the settings page
+  met (same endpoint, same permission) opens the editor read-only from the start.
+- Every save is recorded in Bookdesk's store (history.py): the replaced configuration first when
+  the history does not hold it, then the new one, with the acting user's name and fingerprint.
 """
+from __future__ import annotations
 
-from .diff import Change, diff_configs
-from .evaluate import Outcome, evaluate, evaluate_valid
-from .facts import facts_from_income
-from .messages import N_
-from .names import apply_names, names_in_config
-from .problems import ERROR, WARNING, InvalidConfig, Problem, has_errors
-from .schema import (
-    FIELDS,
-    LEDGER_NUMBERS,
-    MATCH_MODES,
-    NUMERIC_FIELDS,
-    OPS,
-    REVENUE_TYPES,
-    TAGS,
-    TEXT_FIELDS,
-    empty_config,
+from app.auth import company_blueprint
+from app.policies import labels, present, views_edit, views_history
+
+bp = company_blueprint("policy_editor", __name__, url_prefix="/policies")
+
+ROUTES = (
+    ("/", "index", views_edit.index, ["GET"]),
+    ("/act", "act", views_edit.act, ["POST"]),
+    ("/discard", "discard", views_edit.discard, ["POST"]),
+    ("/unlock", "unlock", views_edit.unlock, ["POST"]),
+    ("/rule", "rule", views_edit.rule, ["GET", "POST"]),
+    ("/preview", "preview", views_edit.preview, ["GET"]),
+    ("/review", "review", views_history.review, ["GET"]),
+    ("/save", "save", views_history.save, ["POST"]),
+    ("/delete", "delete", views_history.delete, ["GET", "POST"]),
+    ("/history", "history_page", views_history.history_page, ["GET"]),
+    ("/version", "version", views_history.version, ["GET"]),
+    ("/restore", "restore", views_history.restore, ["POST"]),
+    ("/export", "export", views_history.export, ["GET"]),
+    ("/import", "import_file", views_history.import_file, ["GET", "POST"]),
 )
-from .validate import ensure_valid, validate
+for rule, endpoint, view, methods in ROUTES:
+    bp.add_url_rule(rule, endpoint, view, methods=methods)
 
-__all__ = [
-    "ERROR",
-    "FIELDS",
-    "LEDGER_NUMBERS",
-    "MATCH_MODES",
-    "N_",
-    "NUMERIC_FIELDS",
-    "OPS",
-    "REVENUE_TYPES",
-    "TAGS",
-    "TEXT_FIELDS",
-    "WARNING",
-    "Change",
-    "InvalidConfig",
-    "Outcome",
-    "Problem",
-    "apply_names",
-    "diff_configs",
-    "empty_config",
-    "ensure_valid",
-    "evaluate",
-    "evaluate_valid",
-    "facts_from_income",
-    "has_errors",
-    "names_in_config",
-    "validate",
-]
+
+@bp.context_processor
+def _helpers() -> dict:
+    return {"condition_text": present.condition_text, "match_text": present.match_text,
+            "action_items": present.action_items, "part_share": present.part_share,
+            "split_check": present.split_check, "section_titles": labels.SECTION_TITLES,
+            "op_kind": labels.op_kind, "field_kind": labels.field_kind}

@@ -2,8 +2,8 @@
 
 from dataclasses import dataclass, field
 
-from . import messages as M
-from .schema import CONFIG_KEYS, IGNORE_KEYS, POLICY_KEYS, is_enabled, rules
+import app.policies.messages as M
+from app.policies.validate import CONFIG_KEYS, IGNORE_KEYS, POLICY_KEYS, is_enabled, rules
 
 
 @dataclass(frozen=True)

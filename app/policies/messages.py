@@ -106,3 +106,15 @@ IGNORE_CHANGES = {
     "changed": N_("Ignore rule %(name)s: other settings changed."),
     "moved": N_("Ignore rule %(name)s moved to position %(position)s."),
 }
+
+# Limits on a configuration from outside the editor (a file, or a draft kept earlier)
+NOT_FINITE = N_("The file holds %(value)s, which is not a number a policy can use. Write the "
+                "number itself instead.")
+TOO_MANY_DIGITS = N_("The file holds a number with more than %(max)s digits.")
+TOO_DEEP = N_("The policy settings are nested more than %(max)s levels deep; policy settings "
+              "are never nested that deep.")
+TOO_MANY_VALUES = N_("The policy settings hold more than %(max)s values.")
+TOO_MANY_RULES = N_("The policy settings hold more than %(max)s rules.")
+TEXT_TOO_LONG = N_("The text at %(where)s is longer than %(max)s characters.")
+NON_FINITE_VALUE = N_("The number at %(where)s is not finite (NaN or infinity); write a number "
+                      "instead.")

@@ -30,8 +30,8 @@ from app.forms import build_edit_form
 from app.forms.diff import base_rows, base_values
 from app.forms.tables import rows_changed
 from app.incomes import present as labels
-from app.policies import InvalidConfig, ensure_valid, evaluate_valid
-from app.policies.schema import rules
+from app.policies.engine import evaluate_valid
+from app.policies.validate import InvalidConfig, ensure_valid, rules
 from app.review.forms import ROW_KEYS, STATE_KEYS, describe, fingerprint, label, payload_row, ref
 from app.store.history import recent_actions
 from app.templating import Amount, Days, Words, amount

@@ -67,7 +67,7 @@ def _validated_policies(value: dict | None) -> dict | None:
     if value is None:
         return None
     try:
-        from app.policies import validate
+        from app.policies.validate import validate
     except ImportError:  # the engine lands separately; until then store as given
         return value
     problems = [p for p in validate(value) if getattr(p, "level", "error") == "error"]

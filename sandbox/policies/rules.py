@@ -13,16 +13,9 @@ from decimal import Decimal
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.policies import (
-    LEDGER_NUMBERS,
-    REVENUE_TYPES,
-    TAGS,
-    InvalidConfig,
-    Outcome,
-    apply_names,
-    empty_config,
-    evaluate,
-)
+from app.policies.assignments import apply_names
+from app.policies.engine import Outcome, evaluate
+from app.policies.validate import LEDGER_NUMBERS, REVENUE_TYPES, TAGS, InvalidConfig, empty_config
 from sandbox.catalog.model import Currency, RevenueType, Tag, VatCategory
 from sandbox.company.model import Company
 from sandbox.core.model import money_str
@@ -164,7 +157,7 @@ MODELS = {REVENUE_TYPES: RevenueType, TAGS: Tag, LEDGER_NUMBERS: LedgerNumber}
 
 
 class Resolver:
-    """resolve(kind, name) -> id for app.policies.apply_names: finds by name, else creates."""
+    """resolve(kind, name) -> id for the engine's apply_names: finds by name, else creates."""
 
     def __init__(self, session: Session, company: Company):
         self.session, self.company = session, company

@@ -6,7 +6,7 @@ from decimal import Decimal
 import pytest
 import requests
 
-from app.policies import ERROR, validate
+from app.policies.validate import ERROR, validate
 from sandbox.core.server import start
 
 ADMIN = {"Authorization": "Token demo-admin"}

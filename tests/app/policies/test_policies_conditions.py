@@ -2,7 +2,8 @@
 
 import pytest
 
-from app.policies import empty_config, evaluate
+from app.policies.engine import evaluate
+from app.policies.validate import empty_config
 
 INCOME = {
     "partner_name": "Acme Kft.",

@@ -4,8 +4,9 @@ import copy
 
 import pytest
 
-from app.policies import InvalidConfig, Outcome, empty_config, evaluate
 from app.policies import messages as M
+from app.policies.engine import Outcome, evaluate
+from app.policies.validate import InvalidConfig, empty_config
 
 INCOME = {
     "id": 9,

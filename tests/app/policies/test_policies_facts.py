@@ -2,7 +2,8 @@
 
 from decimal import Decimal
 
-from app.policies import FIELDS, facts_from_income
+from app.policies.engine import facts_from_income
+from app.policies.validate import FIELDS
 
 LIST_SHAPE = {
     "id": 9,

@@ -1,6 +1,8 @@
 """Records named by string: what would be created, and resolving the names to ids."""
 
-from app.policies import apply_names, empty_config, evaluate, names_in_config
+from app.policies.assignments import apply_names, names_in_config
+from app.policies.engine import evaluate
+from app.policies.validate import empty_config
 
 ANY = [{"field": "gross_amount", "op": "gte", "value": 0}]
 INCOME = {"net_amount": "100.00", "vat_amount": "0.00", "gross_amount": "100.00"}

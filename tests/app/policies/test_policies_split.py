@@ -4,8 +4,9 @@ from decimal import Decimal
 
 import pytest
 
-from app.policies import empty_config, evaluate
 from app.policies import messages as M
+from app.policies.engine import evaluate
+from app.policies.validate import empty_config
 
 ANY = [{"field": "gross_amount", "op": "gte", "value": -1000000}]
 

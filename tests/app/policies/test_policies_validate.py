@@ -4,8 +4,8 @@ import copy
 
 import pytest
 
-from app.policies import empty_config, has_errors, validate
 from app.policies import messages as M
+from app.policies.validate import empty_config, has_errors, validate
 
 
 def policy(**overrides):

@@ -2,8 +2,8 @@
 
 import pytest
 
-from app.policies import FIELDS, NUMERIC_FIELDS, OPS, TEXT_FIELDS, empty_config, validate
 from app.policies import messages as M
+from app.policies.validate import FIELDS, NUMERIC_FIELDS, OPS, TEXT_FIELDS, empty_config, validate
 
 VALUE = ("policies", 0, "conditions", 0, "value")
 OP = ("policies", 0, "conditions", 0, "op")

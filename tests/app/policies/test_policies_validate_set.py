@@ -2,8 +2,8 @@
 
 import pytest
 
-from app.policies import empty_config, validate
 from app.policies import messages as M
+from app.policies.validate import empty_config, validate
 
 SET = ("policies", 0, "set")
 SPLIT = SET + ("split",)

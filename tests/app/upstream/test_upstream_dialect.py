@@ -10,7 +10,7 @@ from decimal import Decimal
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.policies.numbers import to_decimal
+from app.numbers import to_decimal
 from app.review.forms import amount as compared_amount
 from app.templating import amount as cell_amount
 from app.upstream import expenses as expenses_upstream

@@ -1,4 +1,5 @@
-"""Preview: the draft run over the company's recent incomes, as the engine would apply it."""
+"""Preview: the draft run over the company's recent incomes, as the engine would apply it, with
+what a policy changes on each income as "from -> to" lines."""
 from __future__ import annotations
 
 from collections import Counter
@@ -7,13 +8,13 @@ from datetime import date
 
 from flask_babel import gettext as _
 
-from app.policies import ensure_valid, evaluate_valid
-from app.policy_editor.changes import change_lines
-from app.policy_editor.refs import with_known_ids
-from app.policy_editor.rules import rule_list
+from app.numbers import format_amount
+from app.policies.editing import rule_list
+from app.policies.engine import evaluate_valid
+from app.policies.labels import NEW, TARGET_LABELS, with_known_ids
+from app.policies.validate import ensure_valid
+from app.upstream import policies as upstream
 
-INCOMES = "/1/incomes"
-PAGE_SIZE = 200
 MAX_INCOMES = 2000
 MONTH_CHOICES = (1, 3, 6, 12, 24)
 DEFAULT_MONTHS = 3
@@ -83,15 +84,9 @@ def months_ago(today: date, months: int) -> date:
 
 
 def fetch_incomes(api, since: date) -> tuple[list, bool]:
-    """Incomes issued since the date, newest first, a page of 200 at a time (capped)."""
-    params = {"date_field": "issued_at", "from_date": since.isoformat(),
-              "page_size": PAGE_SIZE, "ordering": "-issued_at"}
-    incomes = []
-    for page in api.iter_pages(INCOMES, params, resource="incomes"):
-        incomes.extend(page.items)
-        if len(incomes) >= MAX_INCOMES:
-            return incomes[:MAX_INCOMES], True
-    return incomes, False
+    """Incomes issued since the date, newest first (capped at MAX_INCOMES); whether more were
+    left."""
+    return upstream.incomes_since(api, since, MAX_INCOMES)
 
 
 def run_preview(config: dict, incomes: list, catalogs, since: date) -> Preview:
@@ -153,3 +148,68 @@ def _notes(config, incomes) -> list[str]:
         return [_("The income list does not include notes, so conditions on the note see an "
                   "empty note here. The accounting service sees the real note when it imports.")]
     return []
+
+
+# -- what a policy changes on one income ----------------------------------------------------------
+
+ORDER = ("revenue_type", "ledger_number", "job_number", "tags", "split")
+EMPTY = "—"
+
+
+@dataclass(frozen=True)
+class ChangeLine:
+    """One field: its label, the value before and after, and whether a record gets created."""
+
+    label: str
+    before: str
+    after: str
+    creates: bool = False
+
+
+def change_lines(changes: dict, catalogs, income: dict) -> list[ChangeLine]:
+    """Lines for the engine's {key: (before, after)}, in a fixed order."""
+    code = catalogs.currencies.get(income.get("currency"))
+    lines = []
+    for key in ORDER:
+        if key in changes:
+            before, after = changes[key]
+            lines.append(ChangeLine(str(TARGET_LABELS[key]), _text(key, before, catalogs, code),
+                                    _text(key, after, catalogs, code),
+                                    _creates(key, after, catalogs)))
+    return lines
+
+
+def _several(key: str, value) -> bool:
+    """Several assignments with different values come as a list (tags: a list of lists)."""
+    if key == "tags":
+        return bool(value) and all(isinstance(item, list) for item in value)
+    return isinstance(value, list)
+
+
+def _text(key, value, catalogs, code) -> str:
+    if key == "split":
+        return " + ".join(format_amount(item, code) for item in value or []) or EMPTY
+    if _several(key, value):
+        return " / ".join(_one(key, item, catalogs) for item in value)
+    return _one(key, value, catalogs)
+
+
+def _one(key, value, catalogs) -> str:
+    if key == "tags":
+        labels = [catalogs.tags.label(tag) for tag in value or []]
+        return ", ".join(labels) or EMPTY
+    if value is None or value == "":
+        return EMPTY
+    if key == "job_number":
+        return str(value)
+    return catalogs.for_target(key).label(value)
+
+
+def _creates(key, value, catalogs) -> bool:
+    if key in ("split", "job_number"):
+        return False
+    items = value if isinstance(value, list) else [value]
+    if key == "tags":
+        items = [t for item in items for t in (item if isinstance(item, list) else [item])]
+    catalog = catalogs.for_target(key)
+    return any(isinstance(item, str) and catalog.status(item) == NEW for item in items)

@@ -1,0 +1,336 @@
+"""What one editor request works on: the stored configuration, this session's draft, the
+catalogues; and the checks every writing view makes: a writable editor, the draft it saw.
+
+The working draft lives in the server-side session, per company:
+session["policy_drafts"]["<company_id>"] = {"config", "base", "rev", "origin"}:
+  config  the edited configuration (unknown keys included)
+  base    hash of the stored configuration the draft started from (to spot edits elsewhere)
+  rev     bumped on every change; forms send it back so a stale tab cannot overwrite
+  origin  "edit", "import:<file name>" or "restore:<version id>"
+session["policy_readonly"]["<token fingerprint>"] = the upstream's reason for refusing a save
+  ("" once the user asked to try again). Keyed by the token, not the company: signing in again
+  with an administrator's token opens the editor writable.
+The settings page writes the same endpoint (PATCH company-info, administrators only) and keeps
+its refusals under its own key; one of those opens the editor read-only too.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from functools import cached_property, partial
+
+from flask import abort, flash, g, session, url_for
+from flask_babel import gettext as _
+
+import app.policies.messages as M
+from app.auth import current_actor
+from app.params import whole
+from app.policies.assignments import names_in_config
+from app.policies.diff import diff_configs
+from app.policies.editing import SECTIONS
+from app.policies.history import limit_problems
+from app.policies.labels import Catalogs
+from app.policies.validate import LEDGER_NUMBERS, REVENUE_TYPES, TAGS, empty_config, validate
+from app.settings.flow import DENIED_KEY
+from app.templating import redirect_to
+from app.upstream import NotFound, catalog, run_parallel
+from app.upstream import policies as upstream
+from app.upstream.responses import detail_text
+
+# -- the draft in the session ---------------------------------------------------------------------
+
+DRAFTS = "policy_drafts"
+READONLY = "policy_readonly"
+# The reason shown when the refusal came from the settings page.
+SETTINGS_REFUSED = "@settings"
+
+
+@dataclass(frozen=True)
+class Draft:
+    """An unsaved configuration and where it came from."""
+
+    config: dict
+    base: str
+    rev: int
+    origin: str = "edit"
+
+
+def config_hash(config) -> str:
+    """A stable fingerprint of a configuration (key order does not matter)."""
+    text = json.dumps(config, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:24]
+
+
+def load_draft(company_id: int) -> Draft | None:
+    """The company's draft in this session, or None."""
+    entry = (session.get(DRAFTS) or {}).get(str(company_id))
+    if not isinstance(entry, dict) or not isinstance(entry.get("config"), dict):
+        return None
+    return Draft(entry["config"], entry.get("base", ""), int(entry.get("rev", 0)),
+                 entry.get("origin", "edit"))
+
+
+def store_draft(company_id: int, config: dict, base: str, rev: int, origin: str) -> Draft:
+    """Keep config as the company's draft under a new revision."""
+    draft = Draft(config, base, rev + 1, origin)
+    drafts = dict(session.get(DRAFTS) or {})
+    drafts[str(company_id)] = {"config": config, "base": base, "rev": draft.rev,
+                               "origin": origin}
+    session[DRAFTS] = drafts
+    return draft
+
+
+def discard_draft(company_id: int) -> None:
+    """Forget the company's draft."""
+    drafts = dict(session.get(DRAFTS) or {})
+    if drafts.pop(str(company_id), None) is not None:
+        session[DRAFTS] = drafts
+
+
+def readonly_reason(fingerprint: str) -> str | None:
+    """Why this token may not save policies, once the upstream said so (here or in settings)."""
+    flags = session.get(READONLY) or {}
+    if fingerprint in flags:
+        return flags[fingerprint] or None
+    return SETTINGS_REFUSED if fingerprint in (session.get(_settings_key()) or []) else None
+
+
+def _settings_key() -> str:
+    return DENIED_KEY
+
+
+def remember_readonly(fingerprint: str, reason: str) -> None:
+    """Open the editor read-only for this token from now on in this session."""
+    flags = dict(session.get(READONLY) or {})
+    flags[fingerprint] = reason
+    session[READONLY] = flags
+
+
+def forget_readonly(fingerprint: str) -> None:
+    """Let the user try to save again (e.g. after their role was changed)."""
+    flags = dict(session.get(READONLY) or {})
+    flags[fingerprint] = ""
+    session[READONLY] = flags
+
+
+# -- the upstream side: the stored configuration and the catalogues it names ----------------------
+
+EDITOR_CATALOGS = (REVENUE_TYPES, LEDGER_NUMBERS, TAGS)
+# Records the engine may create when it applies policies (DESIGN.md, upstream-notes).
+CREATED_BY_ENGINE = (REVENUE_TYPES, LEDGER_NUMBERS, TAGS)
+
+
+def forget_created_records(company_id: int, config) -> None:
+    """Drop cached catalogues the engine may add to once these policies run."""
+    named = names_in_config(config) if isinstance(config, dict) else {}
+    for name in CREATED_BY_ENGINE:
+        if name in named or config is None:
+            catalog.invalidate(company_id, name)
+
+
+def _catalog_or_empty(api, name: str) -> list:
+    """A catalogue's records; [] where the upstream lacks it (ledger numbers are beyond spec)."""
+    try:
+        return catalog.get(api, name)
+    except NotFound:
+        return []
+
+
+def load_editor_data(api, *, currencies: bool = False) -> tuple:
+    """The stored configuration and the catalogues, read side by side."""
+    return editor_data(run_parallel(editor_tasks(api, currencies=currencies)))
+
+
+def editor_tasks(api, *, currencies: bool = False) -> dict:
+    """The editor's reads as run_parallel tasks, so a page can add reads of its own."""
+    names = EDITOR_CATALOGS + (("currencies",) if currencies else ())
+    tasks = {name: partial(_catalog_or_empty, api, name) for name in names}
+    tasks["stored"] = partial(upstream.get_config, api)
+    return tasks
+
+
+def load_catalogs(api) -> Catalogs:
+    """The catalogues the editor names records from, read side by side."""
+    return Catalogs.from_lists(run_parallel(
+        {name: partial(_catalog_or_empty, api, name) for name in EDITOR_CATALOGS}))
+
+
+def editor_data(found: dict) -> tuple:
+    """(stored configuration, Catalogs) from the results of editor_tasks."""
+    found = dict(found)
+    return found.pop("stored"), Catalogs.from_lists(found)
+
+
+def refusal_text(exc) -> str:
+    """The upstream's own words for a refusal (its "detail"), or an empty string."""
+    return detail_text(getattr(exc, "body", None))[:300]
+
+
+# -- the state of one request ---------------------------------------------------------------------
+
+# Problems that leave nothing the editor could show as a form: fix the file instead.
+STRUCTURAL = {M.CONFIG_NOT_OBJECT, M.NOT_LIST, M.RULE_NOT_OBJECT, M.CONDITION_NOT_OBJECT,
+              M.SET_NOT_OBJECT, M.PART_NOT_OBJECT, M.TAGS_NOT_LIST, M.VERSION_MISSING,
+              M.VERSION_UNSUPPORTED}
+
+
+def all_problems(config) -> list:
+    """Every problem of config: a broken limit alone (nothing else is checked then), else
+    what validate() finds."""
+    return limit_problems(config) or validate(config)
+
+
+def shape_problems(config) -> list:
+    """The problems that stop the editor from editing config (broken limits, wrong types,
+    other versions)."""
+    broken = limit_problems(config)
+    if broken:
+        return broken
+    problems = [p for p in validate(config) if p.message in STRUCTURAL]
+    if config is None:
+        return problems
+    for problem in validate(config):
+        if problem.message == M.SPLIT_EMPTY and problem.path[-1:] == ("split",):
+            problems += [problem] if not _is_list_at(config, problem.path) else []
+    return problems
+
+
+def _is_list_at(config, path) -> bool:
+    node = config
+    for step in path:
+        node = node[step]
+    return isinstance(node, list)
+
+
+@dataclass
+class EditorState:
+    """The stored configuration, this session's draft and the catalogues."""
+
+    company_id: int
+    stored: object
+    draft: Draft | None
+    readonly: str | None
+    known_catalogs: Catalogs | None = None
+
+    @property
+    def catalogs(self) -> Catalogs:
+        """The catalogues the rules name records from; read when first needed (a save that
+        goes through never needs them)."""
+        if self.known_catalogs is None:
+            self.known_catalogs = load_catalogs(g.api)
+        return self.known_catalogs
+
+    @property
+    def baseline(self) -> dict:
+        """The stored configuration, or an empty one when none is stored."""
+        return self.stored if isinstance(self.stored, dict) else empty_config()
+
+    @property
+    def config(self) -> dict:
+        """What the editor shows: the draft, else the stored configuration."""
+        return self.draft.config if self.draft else self.baseline
+
+    @property
+    def rev(self) -> int:
+        """The draft's revision (0 without a draft); forms send it back."""
+        return self.draft.rev if self.draft else 0
+
+    @property
+    def stale(self) -> bool:
+        """Whether the stored configuration changed since the draft was started."""
+        return bool(self.draft) and self.draft.base != config_hash(self.stored)
+
+    @cached_property
+    def problems(self) -> list:
+        """Every validation problem of the shown configuration."""
+        return all_problems(self.config)
+
+    @cached_property
+    def changes(self) -> list:
+        """What saving the draft would change (empty without a draft)."""
+        return diff_configs(self.stored, self.config) if self.draft else []
+
+    @property
+    def change_texts(self) -> list[str]:
+        """The changes in words, in the user's language."""
+        return [change.text(_) for change in self.changes]
+
+    @cached_property
+    def shape(self) -> list:
+        """Structural problems: non-empty means the configuration cannot be edited as a form."""
+        odd_stored = not self.draft and self.stored is not None and \
+            not isinstance(self.stored, dict)
+        return shape_problems(self.stored if odd_stored else self.config)
+
+
+def load_state(*, currencies: bool = False, data: tuple | None = None,
+               catalogs: bool = True) -> EditorState:
+    """The editor's state; reads the stored configuration and the catalogues (side by side)
+    unless given; with catalogs=False only the stored configuration, catalogues on first use."""
+    if data is None:
+        data = load_editor_data(g.api, currencies=currencies) if catalogs else \
+            (upstream.get_config(g.api), None)
+    stored, found = data
+    company_id = g.company_id
+    return EditorState(company_id, stored, load_draft(company_id),
+                       readonly_reason(current_actor().fp), found)
+
+
+def update_draft(state: EditorState, config: dict, origin: str | None = None):
+    """Keep config as the draft; a config equal to the stored one ends the draft."""
+    if config == state.baseline and origin is None:
+        discard_draft(state.company_id)
+        state.draft = None
+        _forget_cached(state)
+        return None
+    base = state.draft.base if state.draft else config_hash(state.stored)
+    origin = origin or (state.draft.origin if state.draft else "edit")
+    state.draft = store_draft(state.company_id, config, base, state.rev, origin)
+    _forget_cached(state)
+    return state.draft
+
+
+def _forget_cached(state: EditorState) -> None:
+    for name in ("problems", "changes", "shape"):
+        state.__dict__.pop(name, None)
+
+
+# -- guards of the writing views ------------------------------------------------------------------
+
+def target(values) -> tuple[str, int | None]:
+    """(section, index) from the request; index None means a new rule; 404 for an unknown
+    section, 400 for an index that is not a number."""
+    section = values.get("section") or "policies"
+    if section not in SECTIONS:
+        abort(404)
+    return section, whole(values.get("index"), "index")
+
+
+def refuse_if_misshapen(state):
+    """A redirect to the editor (which lists the problems) when the draft cannot be edited as
+    a form, else None."""
+    return redirect_to(url_for("policy_editor.index")) if state.shape else None
+
+
+def refuse_if_readonly(state):
+    """A redirect to the editor when this session's token may not save, else None."""
+    if not state.readonly:
+        return None
+    flash(_("Your token may not change the policies, so the editor is read-only."), "warning")
+    return redirect_to(url_for("policy_editor.index"))
+
+
+def refuse_if_stale(state, posted_rev):
+    """A redirect when the form was made from an older draft (another tab changed it)."""
+    if str(posted_rev or "0") == str(state.rev):
+        return None
+    flash(_("The draft was changed in another window in the meantime. Here it is as it is "
+            "now; please make your change again."), "warning")
+    return redirect_to(url_for("policy_editor.index"))
+
+
+def editor_url(section: str | None = None, index: int | None = None) -> str:
+    """The editor, scrolled to one rule when given."""
+    anchor = f"#rule-{section}-{index}" if section and index is not None else ""
+    return url_for("policy_editor.index") + anchor

@@ -1,0 +1,260 @@
+"""Versions of the policies saved from Bookdesk (recording them and telling their story), the
+configuration as a JSON file (export and import), and the limits on any configuration that
+comes from outside the editor.
+
+A policy file is read with every number finite (NaN, Infinity and numbers too large for a float
+are refused) and integers of at most MAX_DIGITS digits. Any configuration, read or stored, is
+then walked (iteratively, so depth itself cannot exhaust the stack) for its nesting depth, its
+number of values and rules and the length of its texts. What breaks a limit is a structural
+problem: the editor shows it instead of the rules, and nothing is sent upstream.
+"""
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from datetime import date
+
+from flask import Response
+from flask_babel import gettext as _
+from sqlalchemy import select
+
+import app.policies.messages as M
+from app.params import whole
+from app.policies.diff import diff_configs
+from app.policies.validate import Problem
+from app.store.db import store_session
+from app.store.history import Actor, add_version, get_version, latest_version, list_versions
+from app.store.models import PolicyVersion
+
+# -- versions -------------------------------------------------------------------------------------
+
+FOUND = "found"
+DELETE = "delete"
+SAVE = "save"
+PAGE = 50
+NOBODY = Actor("", "")
+
+
+def record_save(company_id: int, previous, new, actor: Actor, origin: str):
+    """Keep the saved configuration; first the one replaced, if history does not hold it."""
+    record_found(company_id, previous)
+    return add_version(company_id, new, actor, note=_note(origin))
+
+
+def record_found(company_id: int, stored) -> None:
+    """Keep the stored configuration as found, if history does not hold it yet (done before a
+    save is recorded, and when a save got no answer, while the replaced one is still known)."""
+    latest = latest_version(company_id)
+    known = latest.config if latest is not None else None
+    if (latest is not None or stored is not None) and known != stored:
+        add_version(company_id, stored, NOBODY, note=FOUND)
+
+
+def record_landed(company_id: int, saved, actor: Actor, origin: str):
+    """Keep a save whose answer was lost but which is found stored (its predecessor was kept
+    by record_found when the answer was lost; what is stored now is not a "found" version)."""
+    return add_version(company_id, saved, actor, note=_note(origin))
+
+
+def _note(origin: str) -> str:
+    return SAVE if origin in ("edit", "", None) else origin
+
+
+@dataclass
+class Entry:
+    """One version as the history page shows it."""
+
+    version: object
+    action: str
+    changes: list = field(default_factory=list)
+    first: bool = False
+
+    @property
+    def deleted(self) -> bool:
+        """Whether this version records that the settings were deleted."""
+        return self.version.config is None
+
+
+def entries(company_id: int, limit: int = PAGE) -> list[Entry]:
+    """The newest versions with what each changed compared with the one before it."""
+    versions = list_versions(company_id, limit=limit + 1)
+    shown = []
+    for position, version in enumerate(versions[:limit]):
+        older = versions[position + 1] if position + 1 < len(versions) else None
+        changes = diff_configs(older.config, version.config) if older is not None else []
+        shown.append(Entry(version, action_text(version.note, older is None),
+                           [change.text(_) for change in changes], older is None))
+    return shown
+
+
+def action_text(note: str | None, first: bool = False) -> str:
+    """What the version records, in words."""
+    kind, _sep, detail = (note or SAVE).partition(":")
+    if kind == FOUND:
+        return (_("Found in the accounting service before the first save from Bookdesk")
+                if first else _("Found in the accounting service: changed outside Bookdesk"))
+    if kind == DELETE:
+        return _("All policy settings deleted")
+    if kind == "import":
+        return _("Imported from the file %(file)s", file=detail)
+    if kind == "restore":
+        return _("Version %(id)s restored", id=detail)
+    return _("Saved")
+
+
+def actor_text(version) -> str:
+    """Who saved the version: name and token fingerprint, or unknown."""
+    if not version.actor_fp:
+        return _("unknown (outside Bookdesk)")
+    return f"{version.actor or _('(no name)')} · {version.actor_fp}"
+
+
+def is_oldest(company_id: int, version) -> bool:
+    """Whether no earlier version of the company is kept."""
+    stmt = select(PolicyVersion.id).where(PolicyVersion.company_id == company_id,
+                                          PolicyVersion.id < version.id).limit(1)
+    return store_session().scalar(stmt) is None
+
+
+def find(company_id: int, version_id) -> object | None:
+    """The company's version with this id, or None (400 when the id is not a number)."""
+    number = whole(version_id, "id", minimum=1)
+    return None if number is None else get_version(company_id, number)
+
+
+# -- limits ---------------------------------------------------------------------------------------
+
+# The policy format nests 7 deep (config, policies, rule, set, split, part, tags); unknown
+# keys are kept, so some room is left for them.
+MAX_DEPTH = 16
+MAX_VALUES = 50_000
+MAX_RULES = 1_000
+MAX_TEXT = 5_000
+MAX_DIGITS = 30
+
+
+
+class Refused(ValueError):
+    """A number in the file that no policy can hold; problem says which."""
+
+    def __init__(self, problem: Problem):
+        super().__init__(problem.message)
+        self.problem = problem
+
+
+def loads(text: str):
+    """Parse JSON text with finite numbers only; Refused, ValueError or RecursionError else."""
+    return json.loads(text, parse_constant=_constant, parse_float=_float, parse_int=_int)
+
+
+def _constant(name: str):
+    raise Refused(Problem((), M.NOT_FINITE, {"value": name}))
+
+
+def _float(text: str) -> float:
+    number = float(text)
+    if not math.isfinite(number):
+        raise Refused(Problem((), M.NOT_FINITE, {"value": text[:40]}))
+    return number
+
+
+def _int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise Refused(Problem((), M.TOO_MANY_DIGITS, {"max": MAX_DIGITS}))
+    return int(text)
+
+
+def limit_problems(config) -> list[Problem]:
+    """The first limit config breaks, as a one-item list (empty when it keeps them all).
+
+    Every problem has the empty path: it is about the configuration as a whole, listed above
+    the rules (which are not shown while it lasts)."""
+    count = 0
+    stack = [(config, ())]
+    while stack:
+        node, path = stack.pop()
+        count += 1
+        problem = _node_problem(node, path, count)
+        if problem is not None:
+            return [problem]
+        children = node.items() if isinstance(node, dict) else enumerate(node) \
+            if isinstance(node, list) else ()
+        stack.extend((child, path + (key,)) for key, child in children)
+    return _rule_count(config)
+
+
+def _node_problem(node, path: tuple, count: int) -> Problem | None:
+    """The limit one value breaks; located in the text, so the editor lists it on top."""
+    where = "/".join(map(str, path)) or "/"
+    if len(path) > MAX_DEPTH:
+        return Problem((), M.TOO_DEEP, {"max": MAX_DEPTH})
+    if count > MAX_VALUES:
+        return Problem((), M.TOO_MANY_VALUES, {"max": MAX_VALUES})
+    if isinstance(node, str) and len(node) > MAX_TEXT:
+        return Problem((), M.TEXT_TOO_LONG, {"max": MAX_TEXT, "where": where})
+    if isinstance(node, float) and not math.isfinite(node):
+        return Problem((), M.NON_FINITE_VALUE, {"where": where})
+    if isinstance(node, int) and not isinstance(node, bool) and abs(node) >= 10**MAX_DIGITS:
+        return Problem((), M.TOO_MANY_DIGITS, {"max": MAX_DIGITS})
+    return None
+
+
+def _rule_count(config) -> list[Problem]:
+    if not isinstance(config, dict):
+        return []
+    rules = [config.get(key) for key in ("policies", "ignore_policies")]
+    total = sum(len(found) for found in rules if isinstance(found, list))
+    return [Problem((), M.TOO_MANY_RULES, {"max": MAX_RULES})] if total > MAX_RULES else []
+
+
+# -- files ----------------------------------------------------------------------------------------
+
+MAX_BYTES = 1_000_000
+
+
+class UnreadableFile(ValueError):
+    """The upload is not a JSON policy configuration; the message says why."""
+
+
+def read_upload(storage) -> dict:
+    """The configuration in an uploaded file, or UnreadableFile."""
+    raw = storage.read(MAX_BYTES + 1)
+    if len(raw) > MAX_BYTES:
+        raise UnreadableFile(_("The file is larger than 1 MB; a policy file is much smaller."))
+    config = _parse(raw)
+    if config is None:
+        raise UnreadableFile(_("The file holds null, which means no policies. To remove the "
+                               "policies, use “Delete all policy settings” instead."))
+    broken = limit_problems(config)
+    if broken:
+        raise UnreadableFile(broken[0].text(_))
+    return config
+
+
+def _parse(raw: bytes):
+    """The JSON in the file, finite numbers only; UnreadableFile says what is wrong."""
+    try:
+        return loads(raw.decode("utf-8-sig"))
+    except UnicodeDecodeError:
+        raise UnreadableFile(_("The file is not UTF-8 text.")) from None
+    except Refused as exc:
+        raise UnreadableFile(exc.problem.text(_)) from None
+    except RecursionError:
+        raise UnreadableFile(_(M.TOO_DEEP) % {"max": MAX_DEPTH}) from None
+    except json.JSONDecodeError as exc:
+        raise UnreadableFile(_("The file is not valid JSON (line %(line)s, column %(column)s).",
+                               line=exc.lineno, column=exc.colno)) from None
+
+
+def file_name(storage) -> str:
+    """The uploaded file's name, shortened for the history."""
+    return (getattr(storage, "filename", "") or "policies.json").rsplit("/", 1)[-1][:80]
+
+
+def export_response(config, company_id: int, what: str) -> Response:
+    """The configuration as a downloadable, readable JSON file."""
+    body = json.dumps(config, ensure_ascii=False, indent=2) + "\n"
+    name = f"income-policies-{company_id}-{what}-{date.today().isoformat()}.json"
+    return Response(body.encode("utf-8"), mimetype="application/json",
+                    headers={"Content-Disposition": f'attachment; filename="{name}"'})

@@ -1,0 +1,221 @@
+"""What is stored: review and save (the only views that write upstream), delete, the history
+of saved versions and restoring one, and export and import of policy files."""
+from __future__ import annotations
+
+from flask import abort, flash, g, render_template, request, url_for
+from flask_babel import gettext as _
+
+import app.policies.flow as flow
+import app.policies.history as history
+from app.auth import current_actor
+from app.errors import lost_write_response
+from app.params import arg_choice
+from app.policies.diff import diff_configs
+from app.policies.editing import Located
+from app.policies.flow import refuse_if_readonly, refuse_if_stale
+from app.policies.forms import ImportForm
+from app.policies.present import editor_model, flat_problems
+from app.policies.validate import has_errors
+from app.templating import redirect_to
+from app.upstream import PermissionDenied, RateLimited, Unavailable, ValidationError
+from app.upstream import policies as upstream
+
+# -- review, save, delete -------------------------------------------------------------------------
+
+def review():
+    """What saving the draft changes, its problems, and the button that saves it."""
+    state = flow.load_state()
+    if state.draft is None:
+        flash(_("There are no unsaved changes."), "info")
+        return redirect_to(url_for("policy_editor.index"))
+    return _review_page(state)
+
+
+def _review_page(state, upstream_errors=(), status: int = 200, problem: str | None = None):
+    model = editor_model(state)
+    context = {"state": state, "blocked": has_errors(state.problems),
+               "upstream_errors": list(upstream_errors), "problem": problem, **model,
+               "blocking": flat_problems(model["cards"], errors=True),
+               "notes": flat_problems(model["cards"], errors=False)}
+    return render_template("policies/review.html", **context), status
+
+
+def save():
+    """PATCH the draft as the whole configuration, record the version, end the draft."""
+    state = flow.load_state(catalogs=False)
+    refused = refuse_if_readonly(state) or refuse_if_stale(state, request.form.get("rev"))
+    if refused or state.draft is None:
+        return refused or redirect_to(url_for("policy_editor.index"))
+    if has_errors(state.problems):
+        flash(_("The policies have errors; nothing was saved."), "error")
+        return redirect_to(url_for("policy_editor.review"))
+    if _landed(state):
+        return _finish_landed(state)
+    done = _write(state, state.draft.config, state.draft.origin,
+                  lambda text: _review_page(state, problem=text)[0])
+    if done is not None:
+        return done
+    flash(_("The income policies were saved."), "success")
+    return redirect_to(url_for("policy_editor.index"))
+
+
+def _landed(state) -> bool:
+    """True when what is stored changed since the draft began and now is the draft: a save
+    whose answer was lost went through (or someone saved the very same)."""
+    stored = flow.config_hash(state.stored)
+    return state.draft.base != stored and flow.config_hash(state.draft.config) == stored
+
+
+def _finish_landed(state):
+    """Record the save found stored and end the draft, without writing it again."""
+    history.record_landed(state.company_id, state.stored, current_actor(), state.draft.origin)
+    flow.discard_draft(state.company_id)
+    flow.forget_created_records(state.company_id, state.stored)
+    flash(_("The income policies were already saved; nothing was sent again."), "success")
+    return redirect_to(url_for("policy_editor.index"))
+
+
+def _write(state, config, origin, again):
+    """Send config upstream and record it; a response when the upstream refused or did not
+    answer (again(text) renders the page to show with that message), else None."""
+    try:
+        saved = upstream.save_config(g.api, state.company_id, config)
+    except (Unavailable, RateLimited) as exc:
+        history.record_found(state.company_id, state.stored)
+        return lost_write_response(again, exc, _(
+            "The accounting service did not answer. The policies may already be saved: send "
+            "again and Bookdesk checks first; nothing is saved twice.") if config is not None
+            else _("The accounting service did not answer. The policies may already be "
+                   "deleted: open the editor to check."),
+            reload_url=url_for("policy_editor.index"))
+    except PermissionDenied as exc:
+        if exc.two_factor:
+            raise
+        flow.remember_readonly(current_actor().fp, flow.refusal_text(exc) or "403")
+        flash(_("The accounting service did not let your token change the policies. Your "
+                "draft is kept; an administrator's token can save it."), "warning")
+        return redirect_to(url_for("policy_editor.index"))
+    except ValidationError as exc:
+        return _review_page(state, exc.messages(), status=400)
+    history.record_save(state.company_id, state.stored, saved, current_actor(), origin)
+    flow.discard_draft(state.company_id)
+    flow.forget_created_records(state.company_id, saved)
+    return None
+
+
+def delete():
+    """Confirm, then delete the whole configuration (PATCH null)."""
+    state = flow.load_state()
+    if state.stored is None:
+        flash(_("There are no stored policy settings to delete."), "info")
+        return redirect_to(url_for("policy_editor.index"))
+    confirmed = request.method == "POST" and request.form.get("confirm") == "yes" and \
+        request.form.get("stored") == flow.config_hash(state.stored)
+    if not confirmed:
+        status = 200 if request.method == "GET" else 400
+        return render_template("policies/delete.html", state=state,
+                               stored_hash=flow.config_hash(state.stored)), status
+    refused = refuse_if_readonly(state) or _write(
+        state, None, history.DELETE, lambda text: render_template(
+            "policies/delete.html", state=state, stored_hash=flow.config_hash(state.stored),
+            problem=text))
+    if refused:
+        return refused
+    flash(_("All income policy settings were deleted."), "success")
+    return redirect_to(url_for("policy_editor.index"))
+
+
+# -- history --------------------------------------------------------------------------------------
+
+def history_page():
+    """Saved versions, newest first: when, who, what changed."""
+    return render_template("policies/history.html", history_entries=history.entries(g.company_id),
+                           actor_text=history.actor_text)
+
+
+def version():
+    """One version (?id=): its rules, its JSON, and what restoring it would change."""
+    found = history.find(g.company_id, request.args.get("id"))
+    if found is None:
+        abort(404)
+    state = flow.load_state()
+    shown = _VersionState(found.config or {}, state)
+    changes = diff_configs(state.stored, found.config)
+    broken = history.limit_problems(found.config)
+    return render_template("policies/version.html", version=found, state=state,
+                           changes=[change.text(_) for change in changes],
+                           broken=[problem.text(_) for problem in broken],
+                           action=history.action_text(
+                               found.note, history.is_oldest(g.company_id, found)),
+                           actor_text=history.actor_text, **editor_model(shown))
+
+
+class _VersionState:
+    """Enough of an EditorState for editor_model(): a configuration and its problems."""
+
+    def __init__(self, config, state):
+        self.config, self.catalogs = config, state.catalogs
+        self.problems = flow.all_problems(config)
+
+
+def restore():
+    """Load a version into the draft; it is saved from the review page like any change."""
+    state = flow.load_state()
+    refused = refuse_if_readonly(state) or refuse_if_stale(state, request.form.get("rev"))
+    if refused:
+        return refused
+    found = history.find(g.company_id, request.form.get("id"))
+    if found is None or found.config is None:
+        abort(404)
+    flow.update_draft(state, found.config, origin=f"restore:{found.id}")
+    flash(_("Version %(id)s is loaded into your draft. Check the changes, then save.",
+            id=found.id), "info")
+    return redirect_to(url_for("policy_editor.review"))
+
+
+# -- export and import ----------------------------------------------------------------------------
+
+EXPORTS = ("stored", "draft", "version")
+
+
+def export():
+    """Download ?what=stored (default), draft, or a version (?id=) as a JSON file."""
+    what = arg_choice(request.args, "what", EXPORTS, "stored")
+    if what == "version":
+        found = history.find(g.company_id, request.args.get("id"))
+        if found is None:
+            abort(404)
+        return history.export_response(found.config, g.company_id, f"v{found.id}")
+    if what == "draft":
+        state = flow.load_state()
+        return history.export_response(state.config, g.company_id, "draft")
+    return history.export_response(upstream.get_config(g.api), g.company_id, "saved")
+
+
+def import_file():
+    """Upload a policy file; a readable one becomes the draft and goes to the review page."""
+    state = flow.load_state()
+    form = ImportForm()
+    if not form.validate_on_submit():
+        return _import_page(state, form, status=400 if request.method == "POST" else 200)
+    refused = refuse_if_readonly(state)
+    if refused:
+        return refused
+    try:
+        config = history.read_upload(form.file.data)
+    except history.UnreadableFile as exc:
+        form.file.errors = [str(exc)]
+        return _import_page(state, form)
+    if flow.shape_problems(config):
+        return _import_page(state, form, config)
+    flow.update_draft(state, config, origin=f"import:{history.file_name(form.file.data)}")
+    return redirect_to(url_for("policy_editor.review"))
+
+
+def _import_page(state, form, config=None, status: int = 400):
+    """The upload form, with why a file was refused and how it differs from what is saved."""
+    problems = [Located("file", "/".join(map(str, p.path)), p.text(_), p.level)
+                for p in flow.shape_problems(config)] if config is not None else []
+    changes = [c.text(_) for c in diff_configs(state.stored, config)] if problems else []
+    return render_template("policies/import.html", state=state, form=form, problems=problems,
+                           changes=changes), status
