@@ -14,6 +14,7 @@ import requests
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from app.numbers import format_amount
 from tests.app.conftest import sign_in
 from tests.app.test_faults_ui import assert_friendly_unavailable
 from tests.sandbox import expense_support
@@ -173,19 +174,20 @@ def test_the_footer_counts_and_sums_the_rows_per_currency(signed, company, api, 
     assert totals == expected and set(totals) == {"HUF", "EUR"}
 
 
-def test_amounts_are_written_in_the_locale(client, company, api, bank):
-    assert sign_in(client, company).status_code == 303
-    client.get("/lang/hu") if False else None
-    body = client.get(f"/c/{company.id}/bank/").get_data(as_text=True)
-    balance = Decimal(api.get("/1/pulse/").json()["accounts"][0]["current_balance"])
-    assert f"{int(balance):,}".replace(",", "\u00a0") in body or f"{int(balance):,}" in body
+@pytest.mark.parametrize("language", ["hu", "en"])
+def test_balances_are_written_in_the_page_language(signed, company, api, bank, language):
+    body = signed.get(f"/c/{company.id}/bank/", headers={"Accept-Language": language}
+                      ).get_data(as_text=True)
+    for account in api.get("/1/pulse/").json()["accounts"]:
+        shown = format_amount(account["current_balance"], account["currency"], language)
+        assert shown in body, shown
+    assert ("Bankszámlaszám" if language == "hu" else "Bank account number") in body
 
 
 def test_a_filter_by_htmx_swaps_only_the_table(signed, company, bank):
     response = signed.get(f"/c/{company.id}/bank/?match=unmatched",
                           headers={"HX-Request": "true"})
     body = response.get_data(as_text=True)
-    assert body.lstrip().startswith("{% from") is False
     assert '<section id="bank-transactions"' in body and "<html" not in body
     assert len(ROW.findall(body)) == 2
 
@@ -215,10 +217,11 @@ def test_one_view_costs_the_same_reads_however_many_transactions(signed, company
         assert signed.get(f"/c/{company.id}/bank/").status_code == 200
         return sorted(e["path"] for e in sandbox_log.entries(company_id=company.id))
 
+    reads()  # the company settings are cached after the first view
     few = reads()
     for n in range(6):
         record_unmatched(api, bank.huf["id"], date(2026, 6, n + 1).isoformat(), "100.00",
                          f"Partner {n}")
     many = reads()
     assert few == many
-    assert many.count("/1/payments/") == 1 and len(many) <= 4, many
+    assert many == ["/1/accounts/", "/1/payments/", "/1/pulse/"], many
