@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from .errors import Unavailable
+
 ACCOUNTS = "/1/accounts/"
 PULSE = "/1/pulse/"
 PAYMENTS = "/1/payments/"
@@ -26,13 +28,18 @@ def accounts(client) -> list[dict]:
 
 def pulse(client) -> dict:
     """The balances: {"summary": int, "accounts": [{id, currency, current_balance, ...}]}."""
-    body = client.get(PULSE)
-    return body if isinstance(body, dict) else {"summary": None, "accounts": []}
+    return _shaped(client.get(PULSE), dict, PULSE)
 
 
 def payments_page(client, params: Mapping[str, Any] | None = None) -> list[dict]:
     """The payments (per account and day) for the day filters given; the API sends them all."""
     wanted = {key: value for key, value in (params or {}).items()
               if key in PAYMENT_PARAMS and value}
-    body = client.get(PAYMENTS, wanted or None)
-    return body if isinstance(body, list) else []
+    return _shaped(client.get(PAYMENTS, wanted or None), list, PAYMENTS)
+
+
+def _shaped(body: Any, kind: type, path: str) -> Any:
+    """The body when it has the documented root type; else the service is not answering right."""
+    if not isinstance(body, kind):
+        raise Unavailable(f"malformed body: {type(body).__name__}", method="GET", path=path)
+    return body

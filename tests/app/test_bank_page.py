@@ -5,6 +5,7 @@ it, upstream down is the friendly page, and one view costs the same few reads ho
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -225,3 +226,12 @@ def test_one_view_costs_the_same_reads_however_many_transactions(signed, company
     many = reads()
     assert few == many
     assert many == ["/1/accounts/", "/1/payments/", "/1/pulse/"], many
+
+
+def test_the_bank_reads_run_side_by_side(signed, company, bank, faults):
+    latency = 0.4
+    faults.add(path="/1/*", kind="latency", latency_ms=int(latency * 1000))
+    started = time.perf_counter()
+    assert signed.get(f"/c/{company.id}/bank/").status_code == 200
+    # Three /1/ reads one after another would take 3 * latency at least.
+    assert time.perf_counter() - started < 2.5 * latency
