@@ -131,6 +131,7 @@ def _register_areas(app: Flask) -> None:
 
 def _area_blueprints() -> list:
     from app import (
+        bank,
         catalog,
         dashboard,
         expenses,
@@ -142,5 +143,5 @@ def _area_blueprints() -> list:
         taxes,
     )
 
-    return [dashboard.bp, incomes.bp, review.bp, expenses.bp, partners.bp, *taxes.blueprints,
-            *catalog.blueprints, settings.bp, policies.bp]
+    return [dashboard.bp, incomes.bp, review.bp, expenses.bp, bank.bp, partners.bp,
+            *taxes.blueprints, *catalog.blueprints, settings.bp, policies.bp]

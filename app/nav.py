@@ -38,6 +38,7 @@ ENTRIES = (
     NavEntry(_l("Incomes"), "incomes.index"),
     NavEntry(_l("Review"), "review.index"),
     NavEntry(_l("Expenses"), "expenses.index"),
+    NavEntry(_l("Bank"), "bank.index"),
     NavEntry(_l("Partners"), "partners.index"),
     NavEntry(_l("Taxes"), "taxes.index"),
     NavEntry(_l("Salaries"), "salaries.index"),

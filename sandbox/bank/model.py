@@ -43,14 +43,15 @@ class BankPayment(Base):
 
 
 class BankTransaction(Base):
-    """One transfer paying (part of) an expense; amount in the expense's currency."""
+    """One transfer paying (part of) an expense, amount in the expense's currency; or one the
+    bookkeeping has not matched to any expense yet (no expense_id: a bank fee, a transfer)."""
 
     __tablename__ = "bank_transaction"
     id: Mapped[int] = mapped_column(primary_key=True)
     payment_id: Mapped[int] = mapped_column(ForeignKey("bank_payment.id", ondelete="CASCADE"),
                                             index=True)
-    expense_id: Mapped[int] = mapped_column(ForeignKey("expense.id", ondelete="CASCADE"),
-                                            index=True)
+    expense_id: Mapped[int | None] = mapped_column(
+        ForeignKey("expense.id", ondelete="CASCADE"), index=True, nullable=True)
     amount: Mapped[Decimal] = mapped_column(Money)
     # The same amount in the account's currency: what the balance is reduced by.
     account_amount: Mapped[Decimal] = mapped_column(Money)

@@ -91,6 +91,19 @@ def _pay(session: Session, expense: Expense, amount: Decimal, on: date | None) -
     session.flush()
 
 
+def record_unmatched(session: Session, account: BankAccount, on: date, amount: Decimal,
+                     partner: str = "", invoice_number: str = "") -> BankTransaction:
+    """A transaction no expense names (bank fee, a transfer not yet booked), in the account's
+    currency: it lowers the balance like any other."""
+    row = BankTransaction(expense_id=None, amount=amount, currency_id=account.currency_id,
+                          exchange_rate=Decimal(1), account_amount=amount, partner=partner,
+                          invoice_number=invoice_number)
+    day = payment_day(session, account, on)
+    day.transactions.append(row)
+    session.flush()
+    return row
+
+
 def paying_accounts(session: Session, expense_ids: list[int]) -> dict[int, int]:
     """expense id -> the bank account that paid it last (the live `account`), one query."""
     rows = session.execute(select(BankTransaction.expense_id, BankPayment.account_id)

@@ -1,8 +1,10 @@
 """Demo bank: a forint main account per company (company 1 also a euro one), paying every
-demo expense that is paid or partially paid and not paid in cash."""
+demo expense that is paid or partially paid and not paid in cash, plus a few bank fees no
+expense names (the unmatched transactions a bookkeeper still has to book)."""
 from __future__ import annotations
 
 import random
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
 from sqlalchemy import select
@@ -16,12 +18,14 @@ from sandbox.bank.rules import (
     gross,
     main_account_number,
     open_account,
+    record_unmatched,
     settle,
 )
 from sandbox.catalog.model import Currency
 from sandbox.company.model import Company
 from sandbox.expenses.model import Expense
 
+BANK_FEE_PARTNER = "OTP Bank Nyrt."
 EURO_ACCOUNT = ("Deviza számla (EUR)", "11700024-20000001-00000000", Decimal("395.50"))
 
 
@@ -37,8 +41,18 @@ def seed_demo(session: Session, companies: dict[int, Company], rng: random.Rando
         for expense in _paid_expenses(session, company):
             if gross(expense) > 0:
                 settle(session, expense, expense.paid_status)
+        _bank_fees(session, accounts[0], rng)
         for account in accounts:
             _top_up(session, account, rng)
+
+
+def _bank_fees(session: Session, account: BankAccount, rng: random.Random) -> None:
+    """The last three months' account fees: transactions no expense names."""
+    today = datetime.now(UTC).date()
+    for months_back in range(3):
+        on = today.replace(day=1) - timedelta(days=30 * months_back)
+        record_unmatched(session, account, on, Decimal(rng.randint(8, 30) * 100),
+                         BANK_FEE_PARTNER, "")
 
 
 def _paid_expenses(session: Session, company: Company) -> list[Expense]:

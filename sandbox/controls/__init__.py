@@ -28,6 +28,7 @@ def make_blueprint() -> Blueprint:
         ("POST", "/_sandbox/incomes/<int:income_id>/state/", incomes.change_income_state),
         ("POST", "/_sandbox/bank/accounts/", bank.create_bank_account),
         ("POST", "/_sandbox/bank/settle/", bank.settle_expense),
+        ("POST", "/_sandbox/bank/transactions/", bank.record_transaction),
         ("POST", "/_sandbox/expenses/", expenses.create_expense),
         ("PATCH", "/_sandbox/expenses/<int:expense_id>/", expenses.change_expense_state),
         ("POST", "/_sandbox/expenses/<int:expense_id>/state/", expenses.change_expense_state),

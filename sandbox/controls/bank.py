@@ -7,6 +7,9 @@ POST /_sandbox/bank/settle/    {"expense_id", "paid_status": 1|2|3, "date": "YYY
                                -> 200 {"expense_id", "paid_status", "paid_amount",
                                "transactions": [...]}: the expense is paid (or unpaid) through
                                the bank, so its transactions agree with its paid status
+POST /_sandbox/bank/transactions/ {"account_id", "date", "amount", "partner", "invoice_number"}
+                               -> 201 the transaction as /1/payments shows it, naming no
+                               expense (an unmatched one: a fee, a transfer not yet booked)
 """
 from __future__ import annotations
 
@@ -16,9 +19,9 @@ from decimal import Decimal, InvalidOperation
 from flask import jsonify, request
 from sqlalchemy import select
 
-from sandbox.bank.model import BankTransaction
+from sandbox.bank.model import BankAccount, BankTransaction
 from sandbox.bank.routes import account_json, transaction_json
-from sandbox.bank.rules import gross, open_account, paid_so_far, settle
+from sandbox.bank.rules import gross, open_account, paid_so_far, record_unmatched, settle
 from sandbox.catalog.model import Currency
 from sandbox.company.model import Company
 from sandbox.core.db import db
@@ -47,18 +50,32 @@ def settle_expense():
     """Set an expense's paid status; the bank gains or loses the transactions that match it."""
     spec = _spec()
     expense = _row(Expense, spec, "expense_id")
-    on = spec.get("date")
-    try:
-        day = date.fromisoformat(on) if on is not None else None
-    except (TypeError, ValueError):
-        raise validation_error({"date": ["Expected YYYY-MM-DD."]}) from None
-    settle(db(), expense, spec.get("paid_status"), day)
+    settle(db(), expense, spec.get("paid_status"), _day(spec.get("date")))
     rows = db().scalars(select(BankTransaction).where(BankTransaction.expense_id == expense.id)
                         .order_by(BankTransaction.id))
     return jsonify({"expense_id": expense.id, "paid_status": expense.paid_status,
                     "gross": money_str(gross(expense)),
                     "paid_amount": money_str(paid_so_far(db(), expense)),
                     "transactions": [transaction_json(t) for t in rows]})
+
+
+def record_transaction():
+    """Record a transaction on an account that names no expense."""
+    spec = _spec()
+    account = _row(BankAccount, spec, "account_id")
+    day = _day(spec.get("date"))
+    partner, number = spec.get("partner", ""), spec.get("invoice_number", "")
+    if not isinstance(partner, str) or not isinstance(number, str) or day is None:
+        raise validation_error(non_field=["date, partner and invoice_number must be given."])
+    row = record_unmatched(db(), account, day, _decimal(spec, "amount", "0"), partner, number)
+    return jsonify(transaction_json(row)), 201
+
+
+def _day(on) -> date | None:
+    try:
+        return date.fromisoformat(on) if on is not None else None
+    except (TypeError, ValueError):
+        raise validation_error({"date": ["Expected YYYY-MM-DD."]}) from None
 
 
 def _spec() -> dict:

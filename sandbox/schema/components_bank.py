@@ -25,8 +25,9 @@ SCHEMAS = {
         "id": ID, "date": prop(DATE), "account": prop("integer", T("A bankszámla azonosítója.",
                                                                    "The bank account id.")),
         "transactions": array(obj({
-            "id": ID, "expense_id": prop("integer", T("A kifizetett költség.",
-                                                      "The expense paid.")),
+            "id": ID, "expense_id": prop(nullable({"type": "integer"}), T(
+                "A kifizetett költség; null, ha a tétel még nincs költséghez rendelve.",
+                "The expense paid; null while the transaction is not matched to one.")),
             "amount": AMOUNT, "partner": prop("string"), "currency": prop("string"),
             "invoice_number": prop("string"), "exchange_rate": RATE},
             ("id", "expense_id", "amount")))}, ("id", "date", "account", "transactions"),

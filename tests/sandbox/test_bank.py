@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+import requests
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -119,3 +120,22 @@ def test_any_sequence_of_statuses_leaves_transactions_agreeing(api, ecat, status
                 3: lambda t: 0 < t < Decimal("1270.00")}[statuses[-1]]
     assert expected(total)
 
+
+
+def test_an_unmatched_transaction_names_no_expense_and_lowers_the_balance(api):
+    account = open_account(api, opening_balance="10000")
+    resp = requests.post(f"{api.base}/_sandbox/bank/transactions/", timeout=10, json={
+        "account_id": account["id"], "date": "2026-02-03", "amount": "1500.00",
+        "partner": "OTP Bank Nyrt.", "invoice_number": ""})
+    assert resp.status_code == 201, resp.text
+    day = api.get("/1/payments/?date=2026-02-03").json()
+    assert [t["expense_id"] for d in day for t in d["transactions"]] == [None]
+    balance = api.get("/1/pulse/").json()["accounts"][0]["current_balance"]
+    assert Decimal(balance) == Decimal("8500.00")
+
+
+def test_an_unmatched_transaction_needs_a_day(api):
+    account = open_account(api)
+    resp = requests.post(f"{api.base}/_sandbox/bank/transactions/", timeout=10, json={
+        "account_id": account["id"], "date": "tegnap", "amount": "1"})
+    assert resp.status_code == 400 and "date" in resp.json()

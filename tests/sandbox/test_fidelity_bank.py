@@ -90,6 +90,8 @@ def test_demo_transactions_agree_with_paid_status(demo_url):
     paid: dict[int, Decimal] = {}
     for day in _get(demo_url, "/1/payments/"):
         for t in day["transactions"]:
+            if t["expense_id"] is None:  # a bank fee: matched to no expense
+                continue
             paid[t["expense_id"]] = paid.get(t["expense_id"], Decimal(0)) + Decimal(t["amount"])
     assert len(paid) > 50
     for expense_id, total in sorted(paid.items())[:40]:
@@ -106,6 +108,12 @@ def test_demo_unpaid_expenses_have_no_transactions(demo_url):
                   page_size=200)["results"]
     rows = unpaid["expenses"] if isinstance(unpaid, dict) else unpaid
     assert rows and not paid & {e["id"] for e in rows}
+
+
+def test_demo_has_bank_fees_matched_to_no_expense(demo_url):
+    fees = [t for day in _get(demo_url, "/1/payments/") for t in day["transactions"]
+            if t["expense_id"] is None]
+    assert fees and all(t["partner"] and Decimal(t["amount"]) > 0 for t in fees)
 
 
 def test_demo_pulse_summary_adds_up_the_balances(demo_url):

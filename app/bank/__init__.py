@@ -1,0 +1,19 @@
+"""Bank: the company's accounts with their balances and the bank's transactions, each with the
+expense it pays, filterable by day, amount, partner and matching (URLs under
+/c/<company_id>/bank/). Read-only: the API has no operation that records a payment.
+
+Modules: views (request -> response), forms (the URL filter), flow (the reads side by side, the
+filtered rows and their page), present (account and transaction rows, totals).
+"""
+from __future__ import annotations
+
+from app.auth import company_blueprint
+from app.bank import views
+
+bp = company_blueprint("bank", __name__, url_prefix="/bank")
+
+ROUTES = (
+    ("/", "index", views.index, ["GET"]),
+)
+for rule, endpoint, view_func, methods in ROUTES:
+    bp.add_url_rule(rule, endpoint, view_func, methods=methods)

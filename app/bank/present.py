@@ -1,0 +1,95 @@
+"""What the bank page shows: account rows with their balances, one row per transaction, and the
+footer's count and sum per currency.
+
+Where each figure comes from: the accounts' names and bank account numbers from the account
+list, each balance, its currency and its "as of" time from the balances read (pulse), the
+transactions from the payments read (one record per account and day, flattened here).
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from decimal import Decimal
+
+from app.numbers import as_utc, to_decimal
+
+
+@dataclass(frozen=True)
+class Total:
+    """The footer of one currency: how many rows and what they add up to."""
+
+    currency: str
+    count: int
+    amount: Decimal
+
+
+def account_rows(accounts: list[dict], pulse: dict) -> list[dict]:
+    """One row per account: the list's name and number, the pulse's balance and time.
+
+    An account the balances do not name yet shows no balance; one only the balances name is
+    still shown (with the name and number the balances give).
+    """
+    balances = {item.get("id"): item for item in pulse.get("accounts") or []}
+    listed = {account.get("id") for account in accounts}
+    extra = [item for item in pulse.get("accounts") or [] if item.get("id") not in listed]
+    return [_account_row(account, balances.get(account.get("id")))
+            for account in [*accounts, *extra]]
+
+
+def _account_row(account: dict, balance: dict | None) -> dict:
+    balance = balance or {}
+    return {"id": account.get("id"), "name": account.get("name") or balance.get("name") or "",
+            "account_number": account.get("account_number") or balance.get("account_number"),
+            "currency": balance.get("currency"),
+            "balance": to_decimal(balance.get("current_balance")),
+            "as_of": as_utc(balance.get("last_updated"))}
+
+
+def balance_totals(rows: list[dict]) -> list[Total]:
+    """The balances added up per currency (accounts without a balance left out)."""
+    return _totals((row["currency"], row["balance"]) for row in rows
+                   if row["balance"] is not None and row["currency"])
+
+
+def transaction_rows(payments: list[dict], account_names: dict) -> list[dict]:
+    """One row per transaction, newest day first as the API sends them, with its account name."""
+    rows = []
+    for payment in payments:
+        account = payment.get("account")
+        for item in payment.get("transactions") or []:
+            rows.append(_transaction_row(payment, item, account, account_names.get(account)))
+    return rows
+
+
+def _transaction_row(payment: dict, item: dict, account, account_name) -> dict:
+    expense_id = item.get("expense_id")
+    return {"id": item.get("id"), "date": payment.get("date"), "account": account,
+            "account_name": account_name or "", "amount": to_decimal(item.get("amount")),
+            "currency": item.get("currency") or "", "partner": item.get("partner") or "",
+            "invoice_number": item.get("invoice_number") or "",
+            "expense_id": expense_id, "matched": expense_id is not None}
+
+
+def row_totals(rows: list[dict]) -> list[Total]:
+    """The shown rows' count and sum per currency."""
+    return _totals((row["currency"], row["amount"]) for row in rows)
+
+
+def _totals(pairs) -> list[Total]:
+    counts: dict[str, int] = defaultdict(int)
+    sums: dict[str, Decimal] = defaultdict(Decimal)
+    for currency, amount in pairs:
+        counts[currency] += 1
+        sums[currency] += amount or Decimal(0)
+    return [Total(code, counts[code], sums[code]) for code in sorted(counts)]
+
+
+def unmatched_count(rows: list[dict]) -> int:
+    """How many of the rows name no expense."""
+    return sum(1 for row in rows if not row["matched"])
+
+
+def newest(rows: list[dict]):
+    """The latest "as of" time of the balances, None when none has one."""
+    times = [row["as_of"] for row in rows if row["as_of"] is not None]
+    return max(times) if times else None
