@@ -1,4 +1,4 @@
-"""Tiny but valid PDF and PNG files, made in code for demo data and sandbox controls."""
+"""Tiny but valid PDF and PNG files, made in code for demo data, sandbox controls and tests."""
 from __future__ import annotations
 
 import struct
@@ -8,8 +8,10 @@ import zlib
 LATIN1_FALLBACK = str.maketrans({"ő": "ö", "Ő": "Ö", "ű": "ü", "Ű": "Ü"})
 
 
-def minimal_pdf(lines: list[str]) -> bytes:
-    """A one-page A4 PDF showing the lines in Helvetica, with a correct xref table."""
+def minimal_pdf(lines: list[str] | str) -> bytes:
+    """A one-page A4 PDF showing the lines (or one line) in Helvetica, with a correct xref."""
+    if isinstance(lines, str):
+        lines = [lines]
     text = "".join(f"({_pdf_text(line)}) Tj T* " for line in lines)
     stream = f"BT /F1 14 Tf 18 TL 72 770 Td {text}ET".encode("latin-1")
     objects = [
@@ -38,6 +40,12 @@ def minimal_png(width: int = 16, height: int = 16, rgb: tuple = (40, 90, 160)) -
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
     return (b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", header)
             + _chunk(b"IDAT", zlib.compress(row * height)) + _chunk(b"IEND", b""))
+
+
+def tiny_png(seed: int = 0, size: int = 8) -> bytes:
+    """A valid size x size RGB PNG of one colour picked from seed (distinct files in tests)."""
+    colour = ((seed * 67) % 256, (seed * 131) % 256, (seed * 29) % 256)
+    return minimal_png(size, size, colour)
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:

@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 
 from sandbox.catalog.model import ExpenseType, Tag, VatCategory
 from sandbox.company.model import Company
-from sandbox.core.sample_files import minimal_pdf, tiny_png
+from sandbox.core.demo_files import minimal_pdf, tiny_png
 from sandbox.expenses.model import (
     Expense,
     ExpenseAction,

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sandbox.core.sample_files import minimal_pdf, tiny_png
+from sandbox.core.demo_files import minimal_pdf, tiny_png
 from tests.app.conftest import sign_in
 from tests.sandbox.expense_support import artifact, set_state  # noqa: F401 (shared with app tests)
 from tests.sandbox.expense_support import make_expense as sandbox_make_expense

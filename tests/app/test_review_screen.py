@@ -4,7 +4,7 @@ from __future__ import annotations
 import base64
 import re
 
-from sandbox.core.sample_files import minimal_pdf, tiny_png
+from sandbox.core.demo_files import minimal_pdf, tiny_png
 from tests.app.incomes_helpers import catalogue, set_state, upstream_calls
 from tests.app.test_review_support import (
     HTMX,

@@ -23,7 +23,7 @@ import pytest
 import requests
 
 from app import create_app
-from sandbox.core.sample_files import minimal_pdf
+from sandbox.core.demo_files import minimal_pdf
 from tests.app.incomes_helpers import BrowserForm, catalogue, page_form, signed_in
 from tests.app.test_policy_editor_kit import Editor, config, policy, set_stored, stored
 from tests.support.htmx import post_forms

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 import requests
 
-from sandbox.core.sample_files import minimal_pdf
+from sandbox.core.demo_files import minimal_pdf
 
 PDF = minimal_pdf("Szamla E2E-1")
 # Chromium logs every 4xx response, and htmx logs the 4xx it swaps in on purpose.

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import pytest
 import requests
 
-from sandbox.core.sample_files import minimal_pdf, tiny_png
+from sandbox.core.demo_files import minimal_pdf, tiny_png
 
 PDF = minimal_pdf("Szamla TEST-1")
 PNG = tiny_png(3)
