@@ -36,7 +36,9 @@ def category_label(summary: Summary, key: str) -> str:
         return str(_l("VAT category %(id)s", id=key))
     percent = to_decimal(entry.get("percent"))
     name = str(entry.get("name") or "")
-    return name if percent is None else f"{name} ({format_percent(percent)})"
+    if percent is None or f"{percent.normalize():f}" in name.replace(",", "."):
+        return name  # the name already says its percent ("27%")
+    return f"{name} ({format_percent(percent)})"
 
 
 def rows(summary: Summary) -> list[dict]:
