@@ -141,7 +141,8 @@ def _area_blueprints() -> list:
         review,
         settings,
         taxes,
+        vat,
     )
 
     return [dashboard.bp, incomes.bp, review.bp, expenses.bp, bank.bp, partners.bp,
-            *taxes.blueprints, *catalog.blueprints, settings.bp, policies.bp]
+            *taxes.blueprints, vat.bp, *catalog.blueprints, settings.bp, policies.bp]

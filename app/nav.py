@@ -42,6 +42,8 @@ ENTRIES = (
     NavEntry(_l("Partners"), "partners.index"),
     NavEntry(_l("Taxes"), "taxes.index"),
     NavEntry(_l("Salaries"), "salaries.index"),
+    NavEntry(_l("VAT summary"), "vat.index"),
+    NavEntry(_l("Month-end"), "vat.checklist"),
     NavEntry(_l("Tags"), "tags.index", _CATALOGUES),
     NavEntry(_l("Expense types"), "expense_types.index", _CATALOGUES),
     NavEntry(_l("Revenue types"), "revenue_types.index", _CATALOGUES),

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import calendar
 import re
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal
 from functools import partial
 
@@ -372,3 +372,26 @@ def _same(item: dict, record: dict) -> bool:
 def _text(key: str, value) -> str:
     text = str(value or "").strip()
     return compact(text) if key in ("tax_number", "account_number") else text
+
+
+def copied_rows(api, kind: Kind, month: date) -> list[Row]:
+    """The records of the month before `month` as create rows for `month`, for review: the
+    same values, not paid, a due date one month later (the day kept where the month has it)."""
+    previous = (month.replace(day=1) - timedelta(days=1)).replace(day=1)
+    rows = []
+    for index, record in enumerate(records_in_months(api, kind, [previous.isoformat()])):
+        raw = initial(record)
+        raw.update(month=month.isoformat()[:7], paid_status="1",
+                   due_at=_next_month(raw.get("due_at")))
+        rows.append(Row(str(index), kind.fields, raw=raw))
+    return rows
+
+
+def _next_month(day: str | None) -> str:
+    try:
+        found = date.fromisoformat(str(day or "")[:10])
+    except ValueError:
+        return ""
+    year, month = (found.year + 1, 1) if found.month == 12 else (found.year, found.month + 1)
+    return found.replace(year=year, month=month,
+                         day=min(found.day, calendar.monthrange(year, month)[1])).isoformat()

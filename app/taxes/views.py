@@ -8,6 +8,7 @@ The bulk pages act on the records sent as ?ids=... and return to the list they c
 """
 from __future__ import annotations
 
+from datetime import date
 from functools import partial
 
 from flask import flash, g, render_template, request, url_for
@@ -20,7 +21,7 @@ from app.params import small_int
 from app.store import idempotency
 from app.taxes import flow, present
 from app.taxes.forms import api_params, filter_form, is_filtered, query
-from app.taxes.present import Kind
+from app.taxes.present import Kind, parse_month
 from app.templating import redirect_to, render
 from app.upstream import RateLimited, Unavailable, ValidationError
 from app.upstream import taxes as taxes_api
@@ -42,7 +43,8 @@ def index(kind: Kind):
     months = present.months(body, kind, set(request.args.get("open", "").split(",")) - {""})
     context = {"form": form, "months": months, "total": present.total(months),
                "currency": currency, "problems": problems, "filtered": is_filtered(form),
-               "query": query(form), "here": request.full_path.rstrip("?")}
+               "query": query(form), "here": request.full_path.rstrip("?"),
+               "this_month": date.today().isoformat()[:7]}
     status = 400 if params is None or problems else 200
     return render("taxes/index.html", "taxes/_months.html", **context), status
 
@@ -58,7 +60,7 @@ class _Unread(Exception):
 def new(kind: Kind):
     """GET: blank rows. POST: check, send every filled row at once, land on the list."""
     if request.method == "GET":
-        return _new_page(kind, flow.blank_rows(kind), idempotency.new_key())
+        return _new_page(kind, _first_rows(kind), idempotency.new_key())
     key = request.form.get("form_key") or idempotency.new_key()
     rows = flow.read_rows(request.form, kind)
     if request.form.get("op") == "more":
@@ -84,6 +86,22 @@ def new(kind: Kind):
     except RateLimited as exc:
         problems, status = [rate_limited_message(exc)], 429
     return _new_page(kind, rows, key, problems, status)
+
+
+def _first_rows(kind: Kind) -> list:
+    """Blank rows, or with ?copy=<month> the previous month's records for that month."""
+    try:
+        month = parse_month(request.args.get("copy"))
+    except ValueError:
+        month = None
+    if month is None:
+        return flow.blank_rows(kind)
+    rows = flow.copied_rows(g.api, kind, month)
+    if not rows:
+        flash(_("The previous month has no records to copy."), "info")
+    extra = flow.blank_rows(kind, 1, len(rows))
+    extra[0].raw["month"] = month.isoformat()[:7]
+    return rows + extra
 
 
 def _recovery(kind: Kind, rows: list) -> Recovery:

@@ -63,3 +63,17 @@ def bulk_action(client, action: str, ids: list[int]) -> dict:
     if action not in BULK_ACTIONS:
         raise ValueError(action)
     return client.post(BULK.format(action=action), json={"ids": ids})
+
+
+def iter_all(client, params: dict):
+    """Every expense the filter finds, page after page."""
+    return client.iter_all(LIST, params, resource=RESOURCE)
+
+
+def fulfilled_between(client, start, end, page_size: int = 100, **flags):
+    """Every expense whose fulfilment day is from start to end (inclusive), page after page;
+    flags are further list filters (has_vat_period=False...)."""
+    params = {"date_field": "fulfilled_at", "from_date": start.isoformat(),
+              "to_date": end.isoformat(), "page_size": page_size}
+    params.update({key: str(value).lower() for key, value in flags.items()})
+    return iter_all(client, params)

@@ -57,3 +57,9 @@ def search_partners(client, text: str, size: int = 20) -> list[dict]:
     """Partners whose name or tax number contains text (the forms' partner picker)."""
     return client.page(PARTNERS, {"search": text, "page_size": size, "ordering": "name"},
                        resource="partners").items
+
+
+def fulfilled_between(client, start, end, page_size: int = 100):
+    """Every income whose fulfilment day is from start to end (inclusive), page after page."""
+    return iter_all(client, {"date_field": "fulfilled_at", "from_date": start.isoformat(),
+                             "to_date": end.isoformat(), "page_size": page_size})

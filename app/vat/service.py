@@ -1,0 +1,191 @@
+"""What the VAT area works out, without request objects: VAT periods (a month, a quarter or a
+year), the VAT summary of a period (net and VAT by VAT category for incomes and for expenses,
+and the VAT payable or reclaimable), the documents behind each cell, and the month-end checklist.
+
+Which documents a period holds: those whose fulfilment day falls in it (the day the Hungarian
+VAT act dates a supply by). Each assignment's amounts go to the cell of its VAT category,
+converted to the company currency with the document's exchange rate (1 when it has none), in
+Decimal without rounding, so the sums are exact. A document with no assignments counts with its
+own net and VAT under "no VAT category". Expenses excluded from accounting are left out.
+"""
+from __future__ import annotations
+
+import calendar
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+from functools import partial
+
+from app.forms.display import company_settings
+from app.numbers import to_decimal
+from app.review.forms import queue_query
+from app.upstream import catalog, run_parallel
+from app.upstream import expenses as expense_api
+from app.upstream import incomes as income_api
+from app.upstream import taxes as taxes_api
+
+MONTHLY, QUARTERLY, YEARLY = "monthly", "quarterly", "yearly"
+KINDS = (MONTHLY, QUARTERLY, YEARLY)
+INCOMES, EXPENSES = "incomes", "expenses"
+NO_CATEGORY = "none"
+
+
+@dataclass(frozen=True)
+class Period:
+    """A VAT period: its kind and its first and last day."""
+
+    kind: str
+    start: date
+    end: date
+
+    @property
+    def key(self) -> str:
+        """The period as the URL names it: 2026-03, 2026-Q1 or 2026."""
+        if self.kind == MONTHLY:
+            return self.start.isoformat()[:7]
+        if self.kind == QUARTERLY:
+            return f"{self.start.year}-Q{(self.start.month - 1) // 3 + 1}"
+        return str(self.start.year)
+
+    def shifted(self, steps: int) -> Period:
+        """The period `steps` periods later (earlier when negative), of the same kind."""
+        months = {MONTHLY: 1, QUARTERLY: 3, YEARLY: 12}[self.kind] * steps
+        index = self.start.year * 12 + self.start.month - 1 + months
+        return period_of(self.kind, date(index // 12, index % 12 + 1, 1))
+
+
+def period_of(kind: str, day: date) -> Period:
+    """The period of this kind that holds the day."""
+    if kind == YEARLY:
+        return Period(kind, date(day.year, 1, 1), date(day.year, 12, 31))
+    first = day.month if kind == MONTHLY else (day.month - 1) // 3 * 3 + 1
+    last = first if kind == MONTHLY else first + 2
+    return Period(kind, date(day.year, first, 1),
+                  date(day.year, last, calendar.monthrange(day.year, last)[1]))
+
+
+def company_kind(client) -> str:
+    """The company's VAT period kind (vat_period_type of its settings); monthly when unset."""
+    kind = company_settings(client).get("vat_period_type")
+    return kind if kind in KINDS else MONTHLY
+
+
+@dataclass
+class Cell:
+    """One side's sums for one VAT category, and the documents that make them up."""
+
+    side: str
+    vat_id: str
+    net: Decimal = Decimal(0)
+    vat: Decimal = Decimal(0)
+    documents: dict = field(default_factory=dict)
+
+    @property
+    def gross(self) -> Decimal:
+        """Net plus VAT."""
+        return self.net + self.vat
+
+
+def vat_id(value) -> str:
+    """An assignment's VAT category id as text (lists send an id or an object); "none"."""
+    if isinstance(value, dict):
+        value = value.get("id")
+    return NO_CATEGORY if value in (None, "") else str(value)
+
+
+def document_parts(record: dict) -> list[tuple[str, Decimal, Decimal]]:
+    """(VAT category id, net, VAT) of each assignment in the company currency."""
+    rate = to_decimal(record.get("exchange_rate")) or Decimal(1)
+    rows = record.get("assignments") or [{"vat": None, "net_amount": record.get("net_amount"),
+                                          "vat_amount": record.get("vat_amount")}]
+    return [(vat_id(row.get("vat")), (to_decimal(row.get("net_amount")) or 0) * rate,
+             (to_decimal(row.get("vat_amount")) or 0) * rate) for row in rows]
+
+
+def summarise(side: str, records, cells: dict | None = None) -> dict[tuple[str, str], Cell]:
+    """The records added into cells keyed (side, VAT category id); each cell keeps, per
+    document, the net and VAT it added."""
+    cells = {} if cells is None else cells
+    for record in records:
+        if side == EXPENSES and record.get("excluded_from_accounting"):
+            continue
+        for key, net, vat in document_parts(record):
+            cell = cells.setdefault((side, key), Cell(side, key))
+            cell.net += net
+            cell.vat += vat
+            part = cell.documents.setdefault(record.get("id"), [record, Decimal(0), Decimal(0)])
+            part[1] += net
+            part[2] += vat
+    return cells
+
+
+@dataclass(frozen=True)
+class Summary:
+    """A period's VAT summary: cells by side and category, the category catalogue, currency."""
+
+    period: Period
+    cells: dict
+    categories: dict
+    currency: str | None
+
+    def side(self, side: str) -> list[Cell]:
+        """The side's cells, in VAT category order (by percent, then name)."""
+        found = [cell for (name, _key), cell in self.cells.items() if name == side]
+        return sorted(found, key=lambda cell: self._order(cell.vat_id))
+
+    def _order(self, key: str):
+        entry = self.categories.get(key) or {}
+        return (key == NO_CATEGORY, -(to_decimal(entry.get("percent")) or 0),
+                str(entry.get("name") or ""))
+
+    def total(self, side: str) -> Cell:
+        """The side's sums over every category."""
+        total = Cell(side, "")
+        for cell in self.side(side):
+            total.net, total.vat = total.net + cell.net, total.vat + cell.vat
+        return total
+
+    @property
+    def balance(self) -> Decimal:
+        """Output VAT less input VAT: payable when positive, reclaimable when negative."""
+        return self.total(INCOMES).vat - self.total(EXPENSES).vat
+
+
+def summary(client, period: Period) -> Summary:
+    """Read the period's incomes and expenses side by side and add them up."""
+    found = run_parallel({
+        INCOMES: lambda: list(income_api.fulfilled_between(client, period.start, period.end)),
+        EXPENSES: lambda: list(expense_api.fulfilled_between(client, period.start, period.end)),
+        "categories": partial(catalog.get, client, "vat_categories"),
+        "settings": partial(company_settings, client)})
+    cells = summarise(INCOMES, found[INCOMES])
+    summarise(EXPENSES, found[EXPENSES], cells)
+    categories = {str(item.get("id")): item for item in found["categories"] or []}
+    return Summary(period, cells, categories,
+                   (found["settings"] or {}).get("default_currency_name"))
+
+
+CHECKS = ("review", "unprocessed", "no_vat_period", "taxes", "salaries")
+
+
+def month_end(client, month: Period) -> dict:
+    """The month-end checklist's reads, side by side: the review queue's size, the expenses
+    not processed yet, the month's expenses without a VAT period, and the month's taxes and
+    salaries (their records)."""
+    params = queue_query({}).params() or {}
+    listing = {"from_date": month.start.isoformat(), "to_date": month.end.isoformat()}
+    return run_parallel({
+        "review": lambda: income_api.list_page(client, {**params, "page": 1,
+                                                        "page_size": 1}).count,
+        "unprocessed": lambda: list(expense_api.iter_all(
+            client, {"is_processed": "false", "page_size": 100})),
+        "no_vat_period": lambda: list(expense_api.fulfilled_between(
+            client, month.start, month.end, has_vat_period=False)),
+        "taxes": partial(_month_records, client, "taxes", listing),
+        "salaries": partial(_month_records, client, "salaries", listing)})
+
+
+def _month_records(client, kind: str, params: dict) -> list[dict]:
+    body = taxes_api.monthly(client, kind, params)
+    return [record for month in body.get(f"monthly_{kind}") or []
+            for record in month.get(kind) or []]

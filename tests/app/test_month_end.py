@@ -1,0 +1,94 @@
+"""Month-end: "copy last month" fills the create grid with exactly the previous month's records
+and one submit creates them all (one write); the checklist's counts equal the lists they link."""
+from __future__ import annotations
+
+import re
+
+from tests.app.incomes_helpers import page_form
+from tests.app.taxes_support import ACCOUNT, TAX_NUMBER, create, months, signed_in, writes
+from tests.sandbox.expense_support import ecat, make_expense  # noqa: F401 (ecat: a fixture)
+from tests.sandbox.incomes_support import make_income
+
+COUNT = re.compile(r'data-check="(\w+)" data-count="(\d+)"')
+LINK = re.compile(r'data-check="(\w+)" data-count="\d+">.*?<a href="([^"]+)"', re.S)
+LISTED = re.compile(r'data-expense-id="(\d+)"')
+
+
+def grid_rows(form) -> list[dict]:
+    """The grid's filled rows as the browser would send them: {field: value}."""
+    rows: dict[str, dict] = {}
+    for key, value in form.pairs:
+        if match := re.fullmatch(r"rows-(\d+)-(\w+)", key):
+            rows.setdefault(match[1], {})
+            if value:
+                rows[match[1]].setdefault(match[2], []).append(value)
+    return [row for row in rows.values() if set(row) - {"month", "paid_status"}]
+
+
+def test_copy_last_month_prefills_the_previous_months_taxes_and_one_submit_creates_them(
+        client, company, api, sandbox_log):
+    create(api, {"month": "2026-04", "amount": "125000", "code": "103"},
+           {"month": "2026-04", "amount": "4500.50", "name": "Iparűzési adó",
+            "account_number": ACCOUNT, "description": "HIPA"},
+           {"month": "2026-03", "amount": "999", "code": "104"},
+           {"month": "2026-05", "amount": "777", "code": "104"})
+    base = signed_in(client, company)
+    form = page_form(client, base + "new?copy=2026-05")
+    rows = grid_rows(form)
+    assert sorted((r["amount"][0], r.get("code", [""])[0], r["month"][0]) for r in rows) == [
+        ("125000", "103", "2026-05"), ("4500.50", "", "2026-05")]
+    assert all(r["paid_status"] == ["1"] for r in rows)
+    sandbox_log.reset()
+    response = client.post(base + "new", data=form.data())
+    assert response.status_code == 303, response.get_data(as_text=True)[:500]
+    sent = writes(sandbox_log, company.id, "/2/taxes/create")
+    assert len(sent) == 1 and len(sent[0]["body"]) == 2
+    may = months(api)["2026-05"]["taxes"]
+    assert sorted((r["amount"], r.get("code") or r.get("name")) for r in may) == [
+        ("125000.00", "103"), ("4500.50", "Iparűzési adó"), ("777.00", "104")]
+
+
+def test_copy_last_month_of_salaries_moves_the_due_date_a_month(client, company, api):
+    create(api, {"month": "2026-01", "amount": "420000", "name": "Kovács Anna",
+                 "account_number": ACCOUNT, "tax_number": TAX_NUMBER, "due_at": "2026-01-31"},
+           kind="salaries")
+    base = signed_in(client, company, "salaries")
+    (row,) = grid_rows(page_form(client, base + "new?copy=2026-02"))
+    assert row["month"] == ["2026-02"] and row["due_at"] == ["2026-02-28"]
+    assert row["tax_number"] and row["name"] == ["Kovács Anna"]
+
+
+def test_copy_of_an_empty_month_says_so(client, company):
+    base = signed_in(client, company)
+    html = client.get(base + "new?copy=2026-05", follow_redirects=True).get_data(as_text=True)
+    assert "The previous month has no records to copy." in html
+
+
+def test_checklist_counts_equal_their_lists(client, company, api, ecat):  # noqa: F811
+    for n in range(3):
+        make_income(api, invoice_number=f"R-{n}", needs_review=True, review_done=False)
+    for n, day in enumerate(("2026-03-05", "2026-03-25", "2026-04-02")):
+        make_expense(api, ecat, invoice_number=f"E-{n}", fulfilled_at=day, issued_at=day,
+                     processed=(n == 1))
+    create(api, {"month": "2026-03", "amount": "10", "code": "103"},
+           {"month": "2026-03", "amount": "20", "code": "104"})
+    signed_in(client, company)
+    html = client.get(f"/c/{company.id}/vat/month-end?month=2026-03").get_data(as_text=True)
+    counts = {name: int(count) for name, count in COUNT.findall(html)}
+    links = dict(LINK.findall(html))
+    assert counts["taxes"] == 2 and counts["salaries"] == 0
+    review = client.get(links["review"].replace("&amp;", "&")).get_data(as_text=True)
+    assert counts["review"] == 3 and all(f"R-{n}" in review for n in range(3))
+    for name in ("unprocessed", "no_vat_period"):
+        listed = client.get(links[name].replace("&amp;", "&")).get_data(as_text=True)
+        assert counts[name] == len(LISTED.findall(listed))
+    unprocessed = api.get("/2/expenses", params={"is_processed": "false",
+                                                "page_size": 1000}).json()
+    assert counts["unprocessed"] == len(unprocessed["results"]["expenses"])
+    in_march = api.get("/2/expenses", params={"date_field": "fulfilled_at",
+                                             "from_date": "2026-03-01", "to_date": "2026-03-31",
+                                             "has_vat_period": "false"}).json()
+    assert counts["no_vat_period"] == len(in_march["results"]["expenses"]) == 2
+    tax_list = client.get(links["taxes"].replace("&amp;", "&")).get_data(as_text=True)
+    assert counts["taxes"] == len(re.findall(r'data-record-id="\d+"', tax_list))
+    assert f'href="/c/{company.id}/salaries/new?copy=2026-03"' in html
