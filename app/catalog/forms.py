@@ -12,9 +12,10 @@ from __future__ import annotations
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import HiddenField, SelectChoice, SelectField, StringField
+from wtforms import HiddenField, SelectField, StringField
 from wtforms.validators import InputRequired, Length, Regexp, ValidationError
 
+from app.forms.display import select_choices
 from app.forms.registry import TOO_LONG, VAT_AREAS
 from app.numbers import InputError, format_number, parse_percent
 from app.store import idempotency
@@ -66,11 +67,6 @@ def name_field(label, max_length: int = 100) -> StringField:
                        render_kw={"maxlength": max_length, "autocomplete": "off"})
 
 
-def options(pairs) -> list[SelectChoice]:
-    """Select options from (value, label) pairs."""
-    return [SelectChoice(value, label) for value, label in pairs]
-
-
 def strip(value):
     """Trim surrounding spaces of submitted text (None stays None)."""
     return value.strip() if isinstance(value, str) else value
@@ -99,7 +95,7 @@ class TagFilterForm(FlaskForm):
         csrf = False
 
     name = StringField(_l("Name contains"), filters=[strip])
-    is_external = SelectField(_l("Origin"), choices=options(ORIGINS), default="")
+    is_external = SelectField(_l("Origin"), choices=select_choices(ORIGINS), default="")
 
 
 KNOWN = (
@@ -138,13 +134,13 @@ class VatForm(PageForm):
     percent = StringField(_l("Rate (%)"), filters=[strip],
                           validators=[InputRequired(message=REQUIRED), _percent],
                           render_kw={"inputmode": "decimal", "autocomplete": "off"})
-    vat_area = SelectField(_l("VAT area"), choices=options(VAT_AREAS), default="HU")
+    vat_area = SelectField(_l("VAT area"), choices=select_choices(VAT_AREAS), default="HU")
     country = StringField(_l("Country code"), filters=[lambda v: strip(v).upper() if v else v],
                           default="HU", description=_l("Two letters, e.g. HU"),
                           validators=[Regexp(r"^[A-Za-z]{2}$",
                                              message=_l("Enter a two-letter country code."))],
                           render_kw={"maxlength": 2, "autocomplete": "off"})
-    type = SelectField(_l("Type"), choices=options(TYPES), default="cost",
+    type = SelectField(_l("Type"), choices=select_choices(TYPES), default="cost",
                        description=_l("Cost categories appear on expenses, revenue categories "
                                       "on incomes."))
 

@@ -27,7 +27,7 @@ from werkzeug.datastructures import MultiDict
 from wtforms import SelectField, StringField
 
 from app.forms import EXPENSE_ASSIGNMENT_FIELDS, EXPENSE_FIELDS, build_edit_form
-from app.forms.display import MANUAL_SOURCES, record_state
+from app.forms.display import MANUAL_SOURCES, record_state, select_choices
 from app.forms.filters import (
     ANY,
     ListFilterForm,
@@ -56,7 +56,7 @@ def _offset_label(minutes: int) -> str:
 FIXED = tuple(_offset_label(hours * 60) for hours in range(-12, 15) if hours)
 
 
-def zone_choices(current: str | None = None) -> list[tuple[str, str]]:
+def zone_choices(current: str | None = None) -> list:
     """Budapest time, UTC, then whole-hour offsets (and an unusual current offset)."""
     home = company_zone_name()
     label = str(_l("Budapest time")) if home == DEFAULT_TIMEZONE else home
@@ -64,7 +64,7 @@ def zone_choices(current: str | None = None) -> list[tuple[str, str]]:
     choices += [(offset, f"UTC{offset}") for offset in FIXED]
     if current and OFFSET.fullmatch(current) and current not in FIXED:
         choices.append((current, f"UTC{current}"))
-    return choices
+    return select_choices(choices)
 
 
 def split_moment(raw: str) -> tuple[str, str | None]:
@@ -130,10 +130,10 @@ class FilterForm(ListFilterForm):
     modifiers = ("tz",)
     q = StringField(_l("Search"), render_kw={"type": "search", "placeholder": _l(
         "Invoice number, partner, custom field")})
-    is_paid = SelectField(_l("Paid"), choices=[ANY, ("true", _l("Paid")),
-                                               ("false", _l("Not paid"))])
-    is_installment = SelectField(_l("Partially paid"), choices=[
-        ANY, ("true", _l("Partially paid")), ("false", _l("Not partially paid"))])
+    is_paid = SelectField(_l("Paid"), choices=select_choices([ANY, ("true", _l("Paid")),
+                                                              ("false", _l("Not paid"))]))
+    is_installment = SelectField(_l("Partially paid"), choices=select_choices([
+        ANY, ("true", _l("Partially paid")), ("false", _l("Not partially paid"))]))
     since = StringField(_l("Changed since"), render_kw={"type": "datetime-local", "step": "1"})
     tz = SelectField(_l("Time zone"), choices=zone_choices)
     created_from = StringField(_l("Created from"), render_kw={"type": "date"})

@@ -31,7 +31,7 @@ from app.params import arg_int, arg_page, whole
 
 PAGE_SIZES = (20, 50, 100)
 DEFAULT_PAGE_SIZE = 50
-ANY = ("", _l("Any"))
+ANY = SelectChoice("", _l("Any"))
 DATE_FIELDS = ("issued_at", "fulfilled_at", "due_at")
 Reader = Callable[[MultiDict], "dict | None"]
 # Arguments that say which slice of the list is shown, not which rows belong to it.

@@ -14,7 +14,7 @@ from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 from wtforms import SelectField, StringField
 
-from app.forms.display import PartnerField
+from app.forms.display import PartnerField, select_choices
 from app.forms.filters import (
     ANY,
     ListFilterForm,
@@ -47,14 +47,16 @@ class FilterForm(ListFilterForm):
     date_field = date_field_select()
     date_from = StringField(_l("From"), render_kw={"type": "date"})
     date_to = StringField(_l("To"), render_kw={"type": "date"})
-    paid_status = SelectField(_l("Payment"), choices=[ANY, *[(str(k), v) for k, v in
-                                                            PAID_STATUS.items()]])
-    type = SelectField(_l("Kind"), choices=[ANY, *[(str(k), v) for k, v in TYPES.items()]])
-    review = SelectField(_l("Review"), choices=[ANY, ("to_review", _l("To review")), (
-        "reviewed", _l("Reviewed")), ("none", _l("No review needed"))])
-    cancelled = SelectField(_l("Cancelled"), choices=[ANY, ("no", _l("Not cancelled")), (
-        "yes", _l("Cancelled or reversed"))])
-    partner = PartnerField(_l("Partner"), choices=[("", _l("Any"))], validate_choice=False)
+    paid_status = SelectField(_l("Payment"), choices=select_choices(
+        [ANY, *[(str(k), v) for k, v in PAID_STATUS.items()]]))
+    type = SelectField(_l("Kind"), choices=select_choices(
+        [ANY, *[(str(k), v) for k, v in TYPES.items()]]))
+    review = SelectField(_l("Review"), choices=select_choices([
+        ANY, ("to_review", _l("To review")), ("reviewed", _l("Reviewed")),
+        ("none", _l("No review needed"))]))
+    cancelled = SelectField(_l("Cancelled"), choices=select_choices([
+        ANY, ("no", _l("Not cancelled")), ("yes", _l("Cancelled or reversed"))]))
+    partner = PartnerField(_l("Partner"), choices=[ANY], validate_choice=False)
 
 
 def filter_form(args: MultiDict, partner_name: str | None = None) -> FilterForm:
@@ -64,8 +66,8 @@ def filter_form(args: MultiDict, partner_name: str | None = None) -> FilterForm:
         data["date_field"], data["date_to"] = "due_at", data["due_to"]
     form = FilterForm(formdata=data)
     if form.partner.data:
-        form.partner.choices = [("", _l("Any")), (form.partner.data,
-                                                  partner_name or f"#{form.partner.data}")]
+        form.partner.choices = select_choices([ANY, (form.partner.data,
+                                                     partner_name or f"#{form.partner.data}")])
     return form
 
 

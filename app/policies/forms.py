@@ -23,6 +23,7 @@ from wtforms import (
     StringField,
 )
 
+from app.forms.display import option_value, select_choices
 from app.numbers import InputError, format_number, parse_amount, parse_number, to_decimal
 from app.policies.labels import FIELD_LABELS, OP_LABELS, PART_KINDS, is_id
 from app.policies.validate import FIELDS, NUMERIC_FIELDS, OPS
@@ -40,8 +41,9 @@ class ConditionForm(Form):
     """One condition row; orig carries the row as stored, so unknown keys survive."""
 
     orig = HiddenField()
-    field = SelectField(_l("Field"), choices=[(f, FIELD_LABELS[f]) for f in FIELDS])
-    op = SelectField(_l("Comparison"), choices=[(op, OP_LABELS[op]) for op in OPS])
+    field = SelectField(_l("Field"),
+                        choices=select_choices((f, FIELD_LABELS[f]) for f in FIELDS))
+    op = SelectField(_l("Comparison"), choices=select_choices((op, OP_LABELS[op]) for op in OPS))
     value = StringField(_l("Value"))
     value2 = StringField(_l("and"))
 
@@ -50,7 +52,7 @@ class PartForm(Form):
     """One part of a split."""
 
     orig = HiddenField()
-    kind = SelectField(_l("Share as"), choices=list(PART_KINDS.items()))
+    kind = SelectField(_l("Share as"), choices=select_choices(PART_KINDS.items()))
     share = StringField(_l("Share"), render_kw={"inputmode": "decimal"})
     revenue_type = _ref_field(_l("Revenue type"), None)
     ledger_number = _ref_field(_l("Ledger number"), None)
@@ -66,7 +68,8 @@ class RuleForm(Form):
                                                   "history. Give each rule its own name."))
     enabled = BooleanField(_l("Active"))
     match = RadioField(_l("Which conditions must hold"),
-                       choices=[("all", _l("All of them")), ("any", _l("Any one of them"))])
+                       choices=select_choices([("all", _l("All of them")),
+                                               ("any", _l("Any one of them"))]))
     conditions = FieldList(FormField(ConditionForm))
     revenue_type = _ref_field(_l("Revenue type"), _l(
         "Pick one from the list or type a new name: the new one is created when a policy "
@@ -96,8 +99,8 @@ def orig_text(row: dict) -> str:
 
 def keep_unknown_choice(select, value) -> None:
     """Offer a value Bookdesk does not know (from an imported file) so it is not lost."""
-    if value and value not in {choice[0] for choice in select.choices}:
-        select.choices = [*select.choices, (value, value)]
+    if value and value not in {option_value(choice) for choice in select.choices}:
+        select.choices = select_choices([*select.choices, (value, value)])
         select.data = value
 
 

@@ -33,7 +33,7 @@ from werkzeug.datastructures import MultiDict
 from wtforms import BooleanField, SelectField, StringField
 
 from app.forms import spec_for
-from app.forms.display import PartnerField
+from app.forms.display import PartnerField, select_choices
 from app.forms.filters import (
     ANY,
     ListFilterForm,
@@ -53,8 +53,9 @@ from app.numbers import to_decimal
 QUEUE = {"needs_review": "true", "review_done": "false"}
 KEY_ARGS = ("partner", "date_field", "date_from", "date_to", "currency", "amount_min", "amount_max",
             "missing", "policy", "ordering")
-POLICY_CHOICES = (ANY, ("several", _l("Several policies match")),
-                  ("none", _l("No policy matches")), ("one", _l("One policy matches")))
+POLICY_CHOICES = select_choices((ANY, ("several", _l("Several policies match")),
+                                 ("none", _l("No policy matches")),
+                                 ("one", _l("One policy matches"))))
 
 
 class QueueFilterForm(ListFilterForm):
@@ -103,8 +104,8 @@ class Filters:
 def parse(args: MultiDict, currencies: dict | None = None) -> Filters:
     """Bind the URL arguments; params is None when a value is invalid (errors on the form)."""
     form = QueueFilterForm(formdata=args)
-    form.currency.choices = [ANY] + [(str(k), v) for k, v in
-                                     sorted((currencies or {}).items(), key=lambda item: item[1])]
+    form.currency.choices = select_choices([ANY] + [(str(k), v) for k, v in sorted(
+        (currencies or {}).items(), key=lambda item: item[1])])
     params = {**QUEUE, "ordering": income_ordering(args.get("ordering")),
               "partner": digits(form.partner.data, "partner"),
               "currency": digits(form.currency.data, "currency")}
@@ -120,7 +121,7 @@ def _local(form: QueueFilterForm) -> LocalFilter | None:
     bounds = amounts((form.amount_min, form.amount_max))
     if form.amount_min.errors or form.amount_max.errors:
         return None
-    policy = form.policy.data if form.policy.data in dict(POLICY_CHOICES) else ""
+    policy = form.policy.data if form.policy.data in {c.value for c in POLICY_CHOICES} else ""
     return LocalFilter(bounds[0], bounds[1], bool(form.missing.data), policy)
 
 

@@ -11,6 +11,7 @@ from flask_babel import gettext as _
 from app.auth import current_actor
 from app.errors import lost_write_response
 from app.expenses.files import file_response
+from app.forms.display import select_choices
 from app.incomes.flow import FORM_CATALOGS, settings_and_catalogs
 from app.nav import safe_next
 from app.params import whole
@@ -215,7 +216,8 @@ def _queue_context(bits, page, context: present.Context, problems: list) -> dict
 def _name_partner(form, partners: dict) -> None:
     value = form.partner.data
     if value and str(value).isdigit():
-        form.partner.choices = [("", _("Any")), (value, partners.get(int(value), f"#{value}"))]
+        form.partner.choices = select_choices([("", _("Any")),
+                                              (value, partners.get(int(value), f"#{value}"))])
 
 
 def bulk_done():

@@ -6,6 +6,7 @@ import re
 from flask import render_template_string
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, SelectField, StringField
+from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired
 
 from app.auth import company_blueprint
@@ -92,7 +93,7 @@ class _Form(FlaskForm):
         csrf = False
 
     title = StringField("Title", validators=[DataRequired()], description="Shown on lists")
-    kind = SelectField("Kind", choices=[("a", "Alpha"), ("b", "Beta")])
+    kind = SelectField("Kind", choices=[SelectChoice("a", "Alpha"), SelectChoice("b", "Beta")])
     done = BooleanField("Done")
 
 

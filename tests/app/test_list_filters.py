@@ -6,6 +6,7 @@ from decimal import Decimal
 from werkzeug.datastructures import MultiDict
 from wtforms import SelectField, StringField
 
+from app.forms.display import select_choices
 from app.forms.filters import (
     ANY,
     ListFilterForm,
@@ -25,7 +26,7 @@ class SampleFilters(ListFilterForm):
 
     modifiers = ("date_field",)
     q = StringField()
-    paid = SelectField(choices=[ANY, ("true", "Paid")])
+    paid = SelectField(choices=select_choices([ANY, ("true", "Paid")]))
     date_field = date_field_select()
     date_from = StringField()
     amount = StringField()
