@@ -11,7 +11,14 @@ from html import unescape
 import pytest
 
 from tests.app.conftest import sign_in
-from tests.app.incomes_helpers import BrowserForm, catalogue, make_income, page_form, patches
+from tests.app.incomes_helpers import (
+    BrowserForm,
+    catalogue,
+    make_income,
+    page_form,
+    patches,
+    set_state,
+)
 from tests.sandbox import expense_support
 from tests.sandbox.bank_support import open_account, settle
 from tests.sandbox.expense_support import make_expense
@@ -185,3 +192,14 @@ def test_a_refused_payment_method_shows_on_its_field_with_the_input_kept(client,
     assert 'id="planned_payment_date-error"' not in html
     after = api.get(f"/1/incomes/{created['id']}/").json()
     assert after["payment_method"] == "transfer" and after["planned_payment_date"] != "2025-05-15"
+
+
+def test_a_processed_income_offers_no_payment_field_its_editable_fields_lack(client, company,
+                                                                             api):
+    created = _income(api)
+    editable = set(set_state(api, created["id"], is_processed=True)["editable_fields"])
+    assert not {"payment_method", "planned_payment_date", "paid_through"} & editable
+    base = _signed_in(client, company)
+    form = page_form(client, f"{base}/incomes/{created['id']}/edit")
+    assert [form.get(name) for name in ("payment_method", "planned_payment_date",
+                                        "paid_through")] == [None, None, None]
