@@ -1,5 +1,5 @@
 """What the bank page shows: account rows with their balances, one row per transaction, and the
-footer's count and sum per currency.
+footer's count and sum per currency; and the payment history an income or expense page shows.
 
 Where each figure comes from: the accounts' names and bank account numbers from the account
 list, each balance, its currency and its "as of" time from the balances read (pulse), the
@@ -8,10 +8,13 @@ transactions from the payments read (one record per account and day, flattened h
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 
-from app.numbers import as_utc, to_decimal
+from app.labels import method_label
+from app.numbers import as_utc, format_number, to_decimal
+
+PAID = 2
 
 
 @dataclass(frozen=True)
@@ -93,3 +96,66 @@ def newest(rows: list[dict]):
     """The latest "as of" time of the balances, None when none has one."""
     times = [row["as_of"] for row in rows if row["as_of"] is not None]
     return max(times) if times else None
+
+
+@dataclass(frozen=True)
+class Payment:
+    """One payment of a record: day, amount and currency, method, the account it went through;
+    bank: the bank page's filter that finds it (only for a payment the bank made)."""
+
+    date: str | None
+    amount: Decimal | None
+    currency: str
+    method: str | None
+    method_label: str
+    account: str
+    bank: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class History:
+    """A record's payments (fields=payment_history) with what they add up to and what is left."""
+
+    rows: list[Payment]
+    paid: Decimal
+    remaining: Decimal
+    currency: str
+
+
+def payment_history(record: dict, gross, code: str | None, accounts: list | None) -> History:
+    """The history rows (accounts: the bank account list, naming each payment's account), the
+    total paid (their sum) and the remaining amount: the API's own unpaid_amount where it sends
+    one, else the gross less what was paid (nothing once the record is paid)."""
+    names = {item.get("id"): item.get("name") for item in accounts or []}
+    rows = [_payment(item, record, code, names)
+            for item in record.get("payment_history") or []]
+    paid = sum((row.amount or Decimal(0) for row in rows), Decimal(0))
+    return History(rows, paid, _remaining(record, to_decimal(gross) or Decimal(0), paid),
+                   code or "")
+
+
+def _payment(item: dict, record: dict, code: str | None, account_names: dict) -> Payment:
+    account_id = item.get("account")
+    # An income's payment names no account: the income's own "paid through" is where it went.
+    account = account_names.get(account_id) or item.get("paid_through") or (
+        record.get("paid_through") if account_id is None else f"#{account_id}")
+    amount = to_decimal(item.get("amount"))
+    return Payment(item.get("date"), amount, item.get("currency") or code or "",
+                   item.get("method"), method_label(item.get("method")), account or "",
+                   _bank_filter(item.get("date"), amount) if account_id is not None else {})
+
+
+def _bank_filter(day: str | None, amount: Decimal | None) -> dict:
+    """The bank page's URL filter showing this payment: its day and its amount (as typed)."""
+    typed = format_number(amount, places=2, grouping=False) if amount is not None else ""
+    return {key: value for key, value in (("from_date", day), ("to_date", day),
+                                          ("amount_min", typed), ("amount_max", typed)) if value}
+
+
+def _remaining(record: dict, gross: Decimal, paid: Decimal) -> Decimal:
+    given = to_decimal(record.get("unpaid_amount"))
+    if given is not None:
+        return given
+    if record.get("paid_status") == PAID:
+        return Decimal(0)
+    return max(gross - paid, Decimal(0))

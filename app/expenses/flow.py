@@ -23,8 +23,11 @@ from app.params import small_int
 from app.upstream import ValidationError, catalog, run_parallel
 from app.upstream import expenses as upstream
 
-DETAIL_CATALOGS = ("currencies", "ledger_numbers", "vat_categories", "tags")
-FORM_CATALOGS = ("currencies", "ledger_numbers", "vat_categories", "tags", "expense_types")
+DETAIL_CATALOGS = ("currencies", "ledger_numbers", "vat_categories", "tags", "accounts")
+FORM_CATALOGS = ("currencies", "ledger_numbers", "vat_categories", "tags", "expense_types",
+                 "accounts")
+# The detail's one read carries its payments too (an expansion, not a second call).
+DETAIL_FIELDS = "payment_history"
 EXCLUDED = "excluded_from_accounting"
 RESYNC = "full_resync_required"
 BULK_PURPOSE = "expense-bulk"

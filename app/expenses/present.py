@@ -64,7 +64,7 @@ OVERVIEW = {
     "document": ("filing_number", "invoice_number", "secondary_id", "issued_at", "fulfilled_at",
                  "due_at", "vat_area", "source", "created_at", "updated_at"),
     "amounts": ("currency", "exchange_rate"),
-    "payment": ("payment_method",),
+    "payment": ("payment_method", "planned_payment_date", "account"),
 }
 EXTRA_LABELS = {"filing_number": _l("Filing number"), "source": _l("Source"),
                 "created_at": _l("Created"), "updated_at": _l("Last changed")}

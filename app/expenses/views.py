@@ -10,9 +10,11 @@ from flask import abort, flash, g, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
+from app.bank.present import payment_history
 from app.errors import lost_write_response
 from app.expenses import files, flow, forms, present
 from app.exports import EXPORT_PAGE_SIZE, download, first_page_now
+from app.forms.display import currency_code
 from app.forms.filters import filter_args
 from app.once import (
     EXPIRED,
@@ -82,11 +84,14 @@ def full_reload_url() -> str:
 def detail(expense_id: int):
     """Everything the API says about one expense, its file shown inline where it can be."""
     settings, catalogs = flow.settings_and_catalogs(g.api)
-    expense = upstream.get(g.api, expense_id)
+    expense = upstream.get(g.api, expense_id, fields=flow.DETAIL_FIELDS)
     advanced = bool(settings.get("advanced_accounting"))
+    sums = present.totals(expense)
     return render_template(
         "expenses/detail.html", expense=expense, catalogs=catalogs, settings=settings,
-        sections=present.sections(expense, catalogs, settings), sums=present.totals(expense),
+        sections=present.sections(expense, catalogs, settings), sums=sums,
+        history=payment_history(expense, sums["gross_amount"], currency_code(expense, catalogs),
+                                catalogs.get("accounts")),
         columns=present.assignment_columns(expense.get("assignments") or [], advanced),
         references=present.REFERENCES, cell=present.cell, action_label=present.action_label,
         inline=files.inline_kind(expense), can_exclude=flow.can_exclude(expense),

@@ -299,17 +299,20 @@ def _instantiate(layout: Layout, options: Options, **form_kwargs) -> RecordForm:
             attrs[table.name] = table_field(table)
     form_class = type("RecordEditForm", (RecordForm,), attrs)
     form = form_class(data=_initial_data(layout), layout=layout, **form_kwargs)
-    _keep_submitted_partner(form)
+    _keep_submitted_choices(form)
     return form
 
 
-def _keep_submitted_partner(form: RecordForm) -> None:
-    """A partner picked by search is not among the rendered choices: keep it selectable, so a
-    form sent back with an error still holds it."""
+def _keep_submitted_choices(form: RecordForm) -> None:
+    """A partner picked by search (or a text choice no option has) is not among the rendered
+    choices: keep it selectable, so a form sent back with an error still holds it."""
     for spec in form.layout.specs.values():
-        if spec.widget_name == "partner" and spec.name in form._fields:
+        if spec.widget_name == "partner" or spec.kind == "choice":
+            if spec.name not in form._fields:
+                continue
             field = form[spec.name]
-            field.choices = select_choices(with_current(list(field.choices), field.data, None))
+            label = field.data if spec.kind == "choice" else None
+            field.choices = select_choices(with_current(list(field.choices), field.data, label))
 
 
 def _choices(spec: FieldSpec, layout: Layout) -> list:
@@ -320,7 +323,10 @@ def _choices(spec: FieldSpec, layout: Layout) -> list:
     choices = catalog_choices(spec, layout.catalogs)
     if spec.kind == "refs":
         return with_current(choices, [ref_label_id(v) for v in raw or []], ref_label(raw or []))
-    choices = with_current(choices, ref_label_id(raw), ref_label(raw))
+    # A text choice (payment method, paid through) is its own label when no option names it.
+    label = display_text(spec, raw, layout.record, layout.catalogs) if spec.kind == "choice" \
+        else ref_label(raw)
+    choices = with_current(choices, ref_label_id(raw), label)
     return choices if spec.required or spec.kind == "bool" else [EMPTY_CHOICE, *choices]
 
 

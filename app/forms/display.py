@@ -36,7 +36,7 @@ from app.upstream import company as company_api
 EMPTY_CHOICE = ("", "—")
 NEEDED = {"tags": "tags", "revenue_types": "revenue_types", "expense_types": "expense_types",
           "vat_categories": "vat_categories", "ledger_numbers": "ledger_numbers",
-          "currencies": "currencies"}
+          "currencies": "currencies", "accounts": "accounts"}
 
 
 def catalog_names(specs) -> list[str]:
@@ -49,6 +49,8 @@ def entry_label(catalog: str, item: dict) -> str:
     """How a catalogue entry is named in a select."""
     if catalog == "currencies":
         return str(item.get("code") or item.get("name") or item.get("id"))
+    if catalog == "accounts" and item.get("account_number"):
+        return f"{item.get('name') or ''} ({item['account_number']})".strip()
     if catalog == "ledger_numbers" and item.get("code"):
         return f"{item['code']} – {item.get('name') or ''}".strip(" –")
     if catalog == "vat_categories" and item.get("vat_area") not in (None, "HU"):
@@ -65,6 +67,9 @@ def catalog_choices(spec: FieldSpec, catalogs: dict[str, list]) -> list[tuple[st
     name, _sep, only_type = spec.catalog.partition(":")
     items = [item for item in catalogs.get(name) or []
              if not only_type or item.get("type") in (None, only_type)]
+    if spec.kind == "choice":
+        # A text field choosing from a catalogue stores the entry's name, not its id.
+        return [(str(item["name"]), entry_label(name, item)) for item in items if item.get("name")]
     return [(str(item["id"]), entry_label(name, item)) for item in items if "id" in item]
 
 

@@ -24,6 +24,7 @@ from flask_babel import lazy_gettext as _l
 
 from app import identifiers
 from app.identifiers import ACCOUNT_HELP, TAX_NUMBER_HELP
+from app.labels import PAYMENT_METHODS as METHOD_LABELS
 from app.numbers import format_number, parse_amount, parse_date, parse_number, to_decimal
 
 # The API's Numeric(16, 6) rates and Numeric(14, 4) quantities and percents: ten digits before
@@ -278,8 +279,9 @@ F = FieldSpec  # the field table below reads as a table with a one-letter constr
 
 
 VAT_AREAS = (("HU", _l("Hungary")), ("EU", _l("European Union")), ("3RD", _l("Outside the EU")))
-PAYMENT_METHODS = (("transfer", _l("Bank transfer")), ("cash", _l("Cash")), ("card", _l("Card")),
-                   ("cod", _l("Cash on delivery")))
+# The methods a user may pick: every labelled one but "cancel", which only the API sets.
+PAYMENT_METHODS = tuple((value, label) for value, label in METHOD_LABELS.items()
+                        if value != "cancel")
 VAT_PERIODS = (("monthly", _l("Monthly")), ("quarterly", _l("Quarterly")),
                ("yearly", _l("Yearly")))
 
@@ -312,7 +314,10 @@ register(
     F("gross_amount", _l("Gross amount"), "amount", "amounts", money=True),
     F("payment_method", _l("Payment method"), "choice", "payment", choices=PAYMENT_METHODS),
     F("planned_payment_date", _l("Planned payment date"), "date", "payment"),
-    F("paid_through", _l("Paid through"), group="payment", max_length=100),
+    # Incomes name the account (text); expenses carry the paying account's id.
+    F("paid_through", _l("Paid through"), "choice", "payment", catalog="accounts",
+      max_length=100),
+    F("account", _l("Paid through"), "ref", "payment", catalog="accounts"),
     F("ledger_number_id", _l("Ledger number"), "ref", "accounting", catalog="ledger_numbers"),
     F("ledger_number", _l("Ledger number"), "ref", "accounting", catalog="ledger_numbers"),
     F("accounting_period_start", _l("Accounting period start"), "date", "accounting"),
@@ -370,7 +375,8 @@ INCOME_ASSIGNMENT_FIELDS = (
 EXPENSE_FIELDS = (
     "invoice_number", "issued_at", "fulfilled_at", "due_at", "secondary_id", "vat_area",
     "partner", "currency", "exchange_rate", "net_amount", "vat_amount", "gross_amount",
-    "payment_method", "excluded_from_accounting", "tags", "simple_tags", "note",
+    "payment_method", "planned_payment_date", "account", "excluded_from_accounting", "tags",
+    "simple_tags", "note",
 )
 EXPENSE_ASSIGNMENT_FIELDS = (
     "expense_type", "net_amount", "vat_amount", "gross_amount",

@@ -27,6 +27,8 @@ from app.upstream import parallel as page_budget
 DETAIL_CATALOGS = ("currencies", "ledger_numbers", "vat_categories")
 STORNO_PAGE = 200
 FORM_CATALOGS = ("currencies", "ledger_numbers", "vat_categories", "tags", "revenue_types")
+# Editing also offers "paid through", chosen from the company's bank accounts.
+EDIT_CATALOGS = (*FORM_CATALOGS, "accounts")
 PURPOSE = "incomes.create"
 BASE_FIELDS = (
     "invoice_number", "issued_at", "fulfilled_at", "due_at", "payment_method", "vat_area",

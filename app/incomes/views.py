@@ -17,9 +17,11 @@ from flask import abort, flash, g, make_response, redirect, render_template, req
 from flask_babel import gettext as _
 from markupsafe import Markup
 
+from app.bank.present import payment_history
 from app.errors import lost_write_response
 from app.exports import EXPORT_PAGE_SIZE, download
 from app.forms import build_edit_form, build_new_form
+from app.forms.display import currency_code
 from app.forms.filters import filter_args
 from app.forms.totals_page import live
 from app.incomes import flow, present
@@ -96,6 +98,8 @@ def detail(income_id: int):
         originals=found.get("originals"),
         columns=present.assignment_columns(income.get("assignments") or []),
         cell=present.cell, can_storno=present.can_storno(income),
+        history=payment_history(income, income.get("gross_amount"),
+                                currency_code(income, catalogs), catalogs.get("accounts")),
         **flow.cancel_context(found, income))
 
 
@@ -166,9 +170,9 @@ def edit_form(income: dict, settings: dict, catalogs: dict):
 
 def edit(income_id: int):
     """Show the form; on save send only what changed, or show every error on its field."""
-    found = page_budget.read(flow.page_reads(g.api, income_id, flow.FORM_CATALOGS))
+    found = page_budget.read(flow.page_reads(g.api, income_id, flow.EDIT_CATALOGS))
     settings, income = found["record"]
-    catalogs = flow.catalogs_of(found, flow.FORM_CATALOGS)
+    catalogs = flow.catalogs_of(found, flow.EDIT_CATALOGS)
     form = edit_form(income, settings, catalogs)
     if request.method == "POST" and not form.table_op() and form.check():
         body = form.changes()

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
+from .bank import ACCOUNTS
 from .parallel import run_parallel
 from .responses import id_names
 
@@ -21,6 +22,8 @@ PATHS = {
     "revenue_types": "/2/revenue-types/",
     "vat_categories": "/2/accounting/vat-categories/",
     "ledger_numbers": "/2/accounting/ledger-numbers/",
+    # The company's bank accounts: what a record's "paid through" chooses from.
+    "accounts": ACCOUNTS,
 }
 # What a page shows for an id: a currency by its ISO code, everything else by name.
 LABEL_FIELDS = {"currencies": "code"}

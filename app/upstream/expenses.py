@@ -30,9 +30,9 @@ def created_since(client, since: str) -> list[dict]:
                               "page_size": 100}).items
 
 
-def get(client, expense_id: int) -> dict:
-    """The expense detail, with editable_fields."""
-    return client.get(DETAIL.format(id=expense_id))
+def get(client, expense_id: int, fields: str | None = None) -> dict:
+    """The expense detail, with editable_fields; fields= names expansions (payment_history)."""
+    return client.get(DETAIL.format(id=expense_id), {"fields": fields} if fields else None)
 
 
 def update(client, expense_id: int, body: dict) -> dict:

@@ -19,6 +19,7 @@ from sandbox.bank.model import BankAccount, BankPayment, BankTransaction
 from sandbox.catalog.model import Currency
 from sandbox.company.model import Company
 from sandbox.core.errors import validation_error
+from sandbox.core.model import money_str
 from sandbox.expenses.model import Expense
 
 NOT_PAID, PAID, PARTIAL = 1, 2, 3
@@ -110,6 +111,17 @@ def paying_accounts(session: Session, expense_ids: list[int]) -> dict[int, int]:
                            .join(BankPayment).where(BankTransaction.expense_id.in_(expense_ids))
                            .order_by(BankTransaction.id))
     return {expense_id: account_id for expense_id, account_id in rows}
+
+
+def payment_history(session: Session, expense: Expense) -> list[dict]:
+    """The expense's `fields=payment_history`: each bank transaction that paid it, oldest
+    first, with its day, amount and currency, the paying account and the payment method."""
+    rows = session.execute(select(BankTransaction, BankPayment).join(BankPayment)
+                           .where(BankTransaction.expense_id == expense.id)
+                           .order_by(BankPayment.date, BankTransaction.id))
+    return [{"id": row.id, "date": day.date.isoformat(), "amount": money_str(row.amount),
+             "currency": row.currency.code, "method": expense.payment_method,
+             "account": day.account_id} for row, day in rows]
 
 
 def payment_date(expense: Expense) -> date:

@@ -5,6 +5,7 @@ from flask import jsonify, request
 from sqlalchemy import func, select
 from sqlalchemy.orm import defer
 
+from sandbox.bank.rules import payment_history
 from sandbox.core.auth import current_company, current_token, require_write
 from sandbox.core.db import db
 from sandbox.core.errors import not_found
@@ -50,8 +51,8 @@ def list_v2():
 
 
 def detail_v2(expense_id: int):
-    """The detail record with editable_fields."""
-    return jsonify(_detail(_expense(expense_id)))
+    """The detail record with editable_fields; ?fields=payment_history adds the payments."""
+    return jsonify(_detail(_expense(expense_id), request.args.get("fields")))
 
 
 def create():
@@ -115,7 +116,8 @@ def list_v1():
 
 def detail_v1(expense_id: int):
     """Deprecated detail, replaced by /2/expenses/{id}/."""
-    return _deprecated(jsonify(_detail(_expense(expense_id))), f"/2/expenses/{expense_id}/")
+    return _deprecated(jsonify(_detail(_expense(expense_id), request.args.get("fields"))),
+                       f"/2/expenses/{expense_id}/")
 
 
 def _deprecated(response, successor: str):
@@ -131,6 +133,10 @@ def _expense(expense_id: int) -> Expense:
     return expense
 
 
-def _detail(expense: Expense) -> dict:
+def _detail(expense: Expense, fields: str | None = None) -> dict:
     company = current_company()
-    return detail_record(expense, editable_fields(expense, company))
+    data = detail_record(expense, editable_fields(expense, company))
+    # Unknown expansions are ignored, as upstream does.
+    if "payment_history" in {part.strip() for part in (fields or "").split(",")}:
+        data["payment_history"] = payment_history(db(), expense)
+    return data

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from sandbox.schema.components_common import cursor, page_number
 from sandbox.schema.model import Op, T, array, boolean_query, query, ref
-from sandbox.schema.params import CURSOR_PAGE, EXPENSE_ID, PAGE, PAGE_NUMBER
+from sandbox.schema.params import CURSOR_PAGE, EXPENSE_ID, FIELDS_EXPAND, PAGE, PAGE_NUMBER
 
 BULK = ("approve", "unapprove", "check", "uncheck", "export", "quarantine-accept")
 LIVE_FLAGS = ("has_accounting_id", "has_accounting_todo", "has_approvals", "has_artifact",
@@ -69,7 +69,7 @@ OPERATIONS = (
        T("Egy költség részletei", "Expense detail"),
        T("editable_fields is; a csatolmány mezői csak has_artifact esetén.",
          "Includes editable_fields; artifact fields only when has_artifact is true."),
-       params=(EXPENSE_ID,), response="ExpenseDetail", errors=(401, 403)),
+       params=(EXPENSE_ID, FIELDS_EXPAND), response="ExpenseDetail", errors=(401, 403)),
     Op("POST", "/2/expenses/create/", "expenses_create", "Expenses",
        T("Költség létrehozása fájllal", "Create an expense with its file"),
        T("multipart/form-data; a file rész tartalma valódi PDF, JPEG, PNG vagy XML legyen, "

@@ -95,6 +95,11 @@ SCHEMAS = {
             "company_vat_category": prop(CODED_REF)})),
         "actions": array(obj({"type": prop("string"), "created_at": TIMESTAMP,
                               "user": prop(TEXT)})),
+        "payment_history": array(obj({
+            "id": ID, "date": prop(DATE), "amount": AMOUNT, "currency": prop("string"),
+            "method": prop(TEXT), "account": prop(INT)}), T(
+            "Csak fields=payment_history esetén: a költséget fizető banki tételek.",
+            "Only with fields=payment_history: the bank transactions that paid the expense.")),
         "editable_fields": array({"type": "string"}, T(
             "A most szerkeszthető mezők (bontás szintű mezők assignments.<mező> alakban).",
             "Fields editable now (assignment fields as assignments.<field>).")),

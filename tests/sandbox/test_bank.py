@@ -139,3 +139,27 @@ def test_an_unmatched_transaction_needs_a_day(api):
     resp = requests.post(f"{api.base}/_sandbox/bank/transactions/", timeout=10, json={
         "account_id": account["id"], "date": "tegnap", "amount": "1"})
     assert resp.status_code == 400 and "date" in resp.json()
+
+
+def test_expense_payment_history_lists_the_transactions_that_paid_it(api, ecat):
+    account = open_account(api)
+    expense = make_expense(api, ecat, payment_method="transfer")
+    settle(api, expense["id"], 3, date="2026-02-01")
+    settle(api, expense["id"], 2, date="2026-02-15")
+    body = api.get(f"/2/expenses/{expense['id']}/",
+                   params={"fields": "payment_history"}).json()
+    paid = transactions_of(api, expense["id"])
+    # /1/payments lists the newest day first; the history runs oldest first.
+    assert [(p["id"], p["amount"]) for p in body["payment_history"]] == sorted(
+        (t["id"], t["amount"]) for t in paid)
+    assert [p["date"] for p in body["payment_history"]] == ["2026-02-01", "2026-02-15"]
+    assert {(p["currency"], p["method"], p["account"]) for p in body["payment_history"]} == {
+        ("HUF", "transfer", account["id"])}
+
+
+def test_expense_payment_history_only_when_asked_and_empty_when_unpaid(api, ecat):
+    expense = make_expense(api, ecat)
+    assert "payment_history" not in api.get(f"/2/expenses/{expense['id']}/").json()
+    body = api.get(f"/2/expenses/{expense['id']}/",
+                   params={"fields": "items,payment_history"}).json()
+    assert body["payment_history"] == []
