@@ -9,34 +9,23 @@ from datetime import date, timedelta
 from decimal import Decimal
 
 import openpyxl
-import requests
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.partners import present
 from tests.app.conftest import sign_in
+from tests.app.partner_support import (
+    BUCKET_LIMITS,
+    api_records,
+    expected_sums,
+    new_partner,
+    seed,
+)
 from tests.sandbox import expense_support
-from tests.sandbox.expense_support import assignment
 
 ecat = expense_support.ecat  # the fixture of the company's expense catalogue ids
 
 TODAY = date(2026, 3, 31)
-BUCKET_LIMITS = {"1-30": (1, 30), "31-60": (31, 60), "61-90": (61, 90), "90+": (91, 10**6)}
-
-
-def _expected(records: list[dict], today: date) -> dict[str, dict[str, Decimal]]:
-    """Open, not-due and bucket sums per currency, computed independently of the app."""
-    found: dict[str, dict[str, Decimal]] = {}
-    for record in records:
-        sums = found.setdefault(record["code"], {k: Decimal(0) for k in
-                                                 ("open", "not_due", *BUCKET_LIMITS)})
-        gross = Decimal(record["gross"])
-        sums["open"] += gross
-        due = date.fromisoformat(record["due_at"]) if record.get("due_at") else None
-        late = (today - due).days if due else 0
-        key = next((k for k, (lo, hi) in BUCKET_LIMITS.items() if lo <= late <= hi), "not_due")
-        sums[key] += gross
-    return found
 
 
 @settings(max_examples=150, deadline=None)
@@ -48,7 +37,7 @@ def test_ageing_buckets_are_the_sums_of_the_documents_by_days_past_due(documents
                 "gross_amount": str(gross), "gross": str(gross), "currency": code, "code": code}
                for late, gross, code in documents]
     lines = present.ageing(records, {}, TODAY)
-    expected = _expected(records, TODAY)
+    expected = expected_sums(records, TODAY)
     assert [line.code for line in lines] == sorted(expected)
     for line in lines:
         sums = expected[line.code]
@@ -62,78 +51,6 @@ def test_bucket_edges_are_30_60_90_days_past_due():
         None, None, None, "1-30", "1-30", "31-60", "31-60", "61-90", "61-90", "90+", "90+"]
 
 
-def _currencies(api) -> dict[str, int]:
-    return {row["code"]: row["id"] for row in api.get("/2/currencies/").json()}
-
-
-def _partner(api, name: str) -> dict:
-    response = api.post("/2/partners/create/", json={"name": name, "is_customer": True,
-                                                    "is_vendor": True})
-    assert response.status_code == 201, response.text
-    return response.json()
-
-
-def _income(api, partner: dict, days_late: int, gross: str, currency: int, **extra) -> dict:
-    due = (date.today() - timedelta(days=days_late)).isoformat()
-    body = {"company_id": api.company.id, "type": 1, "partner_id": partner["id"],
-            "partner_name": partner["name"], "due_at": due, "gross_amount": gross,
-            "net_amount": gross, "vat_amount": "0", "currency": currency, **extra}
-    response = requests.post(f"{api.base}/_sandbox/incomes/", json=body, timeout=10)
-    assert response.status_code == 201, response.text
-    return response.json()
-
-
-def _expense(api, partner: dict, days_late: int, gross: str, **extra) -> dict:
-    due = (date.today() - timedelta(days=days_late)).isoformat()
-    body = {"company_id": api.company.id, "partner": partner["id"], "due_at": due,
-            "issued_at": (date.today() - timedelta(days=days_late + 8)).isoformat(),
-            "invoice_number": f"E-{days_late}-{gross}", **extra}
-    response = requests.post(f"{api.base}/_sandbox/expenses/", json=body, timeout=10)
-    assert response.status_code == 201, response.text
-    return response.json()
-
-
-def _rows(cat, gross: str) -> list[dict]:
-    return [assignment(cat, net=gross, vat="0.00", gross=gross)]
-
-
-def _seed(api, cat) -> tuple[dict, dict]:
-    """A partner with open, paid and cancelled documents in two currencies, and a namesake."""
-    codes = _currencies(api)
-    partner, other = _partner(api, "Kor Kft."), _partner(api, "Kor Kft. Bt.")
-    for late, gross, code in ((-5, "1000.00", "HUF"), (10, "2500.50", "HUF"),
-                              (45, "300.00", "EUR"), (75, "12000.00", "HUF"),
-                              (200, "99.99", "EUR")):
-        _income(api, partner, late, gross, codes[code])
-    _income(api, partner, 20, "777.00", codes["HUF"],
-            payments=[{"paid_at": date.today().isoformat(), "amount": "777.00"}])
-    _income(api, partner, 20, "555.00", codes["HUF"], is_cancelled=True)
-    _income(api, other, 20, "4444.00", codes["HUF"])
-    for late, gross in ((3, "800.00"), (95, "1500.00")):
-        _expense(api, partner, late, gross, assignments=_rows(cat, gross))
-    _expense(api, partner, 40, "900.00", paid_status=2,
-             assignments=_rows(cat, "900.00"))
-    _expense(api, other, 40, "123.00", assignments=_rows(cat, "123.00"))
-    return partner, {v: k for k, v in codes.items()}
-
-
-def _api_records(api, partner: dict, codes: dict) -> tuple[list[dict], list[dict]]:
-    """The partner's open incomes and expenses as the API lists them, reduced to the sums'
-    inputs (gross of an expense = sum of its rows)."""
-    incomes = api.get("/1/incomes", params={"partner": partner["id"],
-                                             "page_size": 100}).json()["results"]
-    incomes = incomes["incomes"] if isinstance(incomes, dict) else incomes
-    expenses = api.get("/2/expenses", params={"page_size": 100}).json()["results"]
-    expenses = expenses["expenses"] if isinstance(expenses, dict) else expenses
-    receivables = [{"code": codes[i["currency"]], "gross": i["gross_amount"],
-                    "due_at": i["due_at"]} for i in incomes
-                   if i["paid_status"] != 2 and not i.get("is_cancelled")]
-    payables = [{"code": codes[e["currency"]], "due_at": e["due_at"],
-                 "gross": str(sum(Decimal(a["gross_amount"]) for a in e["assignments"]))}
-                for e in expenses if e["partner"] == partner["id"] and e["paid_status"] != 2]
-    return receivables, payables
-
-
 def _card_figures(html: str, side: str) -> dict[str, dict[str, Decimal]]:
     section = re.search(rf'<section[^>]*id="{side}".*?</section>', html, re.S).group(0)
     figures = {}
@@ -144,14 +61,14 @@ def _card_figures(html: str, side: str) -> dict[str, dict[str, Decimal]]:
 
 
 def test_card_open_amounts_and_ageing_equal_the_api_records(client, company, api, ecat):
-    partner, codes = _seed(api, ecat)
-    receivables, payables = _api_records(api, partner, codes)
+    partner, codes = seed(api, ecat)
+    receivables, payables = api_records(api, partner, codes)
     sign_in(client, company)
     response = client.get(f"/c/{company.id}/partners/{partner['id']}/card")
     html = response.get_data(as_text=True)
     assert response.status_code == 200
     for side, records in (("receivables", receivables), ("payables", payables)):
-        expected = _expected(records, date.today())
+        expected = expected_sums(records, date.today())
         figures = _card_figures(html, side)
         assert set(figures) == set(expected)
         for code, sums in expected.items():
@@ -163,7 +80,7 @@ def test_card_open_amounts_and_ageing_equal_the_api_records(client, company, api
 
 def test_card_lists_only_the_partners_documents_linked_to_their_pages(client, company, api,
                                                                      ecat):
-    partner, _codes = _seed(api, ecat)
+    partner, _codes = seed(api, ecat)
     sign_in(client, company)
     html = client.get(f"/c/{company.id}/partners/{partner['id']}/card").get_data(as_text=True)
     incomes = re.search(r'id="income-documents".*?</section>', html, re.S).group(0)
@@ -175,7 +92,7 @@ def test_card_lists_only_the_partners_documents_linked_to_their_pages(client, co
 
 def test_card_reads_a_fixed_number_of_pages_not_one_per_row(client, company, api, ecat,
                                                             sandbox_log):
-    partner, _codes = _seed(api, ecat)
+    partner, _codes = seed(api, ecat)
     sign_in(client, company)
     sandbox_log.reset()
     client.get(f"/c/{company.id}/partners/{partner['id']}/card")
@@ -186,14 +103,14 @@ def test_card_reads_a_fixed_number_of_pages_not_one_per_row(client, company, api
 
 
 def test_the_partner_list_links_to_the_card(client, company, api):
-    partner = _partner(api, "Listás Kft.")
+    partner = new_partner(api, "Listás Kft.")
     sign_in(client, company)
     html = client.get(f"/c/{company.id}/partners/").get_data(as_text=True)
     assert f'href="/c/{company.id}/partners/{partner["id"]}/card"' in html
 
 
 def test_statement_xlsx_has_numeric_cells_and_every_document(client, company, api, ecat):
-    partner, _codes = _seed(api, ecat)
+    partner, _codes = seed(api, ecat)
     sign_in(client, company)
     response = client.get(f"/c/{company.id}/partners/{partner['id']}/statement?format=xlsx")
     assert response.status_code == 200
@@ -212,7 +129,7 @@ def test_statement_xlsx_has_numeric_cells_and_every_document(client, company, ap
 
 def test_statement_csv_has_the_bom_header_and_a_row_per_document(client, company, api,
                                                                  ecat):
-    partner, _codes = _seed(api, ecat)
+    partner, _codes = seed(api, ecat)
     sign_in(client, company)
     response = client.get(f"/c/{company.id}/partners/{partner['id']}/statement")
     text = response.get_data().decode("utf-8")
