@@ -94,6 +94,7 @@ def document_row(record: dict, codes: dict, today: date) -> dict:
             "issued_at": record.get("issued_at"), "due_at": record.get("due_at"),
             "code": codes.get(record.get("currency")), "gross": gross(record),
             "paid_status": record.get("paid_status"),
+            "cancelled": bool(record.get("is_cancelled")),
             "days_overdue": days if open_ and days is not None and days > 0 else None}
 
 

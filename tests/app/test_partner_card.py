@@ -88,6 +88,7 @@ def test_card_lists_only_the_partners_documents_linked_to_their_pages(client, co
     assert len(re.findall(rf'href="/c/{company.id}/incomes/\d+"', incomes)) == 7
     assert len(re.findall(rf'href="/c/{company.id}/expenses/\d+"', expenses)) == 3
     assert "E-40-123.00" not in expenses
+    assert len(re.findall(r'badge--muted">(Cancelled|Érvénytelenítve)<', incomes)) == 1
 
 
 def test_card_reads_a_fixed_number_of_pages_not_one_per_row(client, company, api, ecat,
