@@ -32,7 +32,7 @@ def _income_with_image(api, number: str) -> dict:
     return response.json()
 
 
-def _zooms(page) -> None:
+def _zooms(page, shot: str) -> None:
     image = page.locator("[data-doc-view] img[data-zoom-target]")
     page.wait_for_function(
         "() => (document.querySelector('[data-doc-view] img') || {}).naturalWidth > 0")
@@ -42,6 +42,8 @@ def _zooms(page) -> None:
     page.locator("[data-doc-view] [data-zoom=in]").click()
     expect(page.locator("[data-doc-view] [data-zoom-level]")).to_have_text("150%")
     assert image.bounding_box()["width"] > before * 1.4
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / shot))
     page.locator("[data-doc-view] [data-zoom=reset]").click()
     assert abs(image.bounding_box()["width"] - before) < 2
 
@@ -66,7 +68,7 @@ def test_income_edit_shows_the_document_beside_and_the_form_does_not_wait(
     assert page.locator("[data-doc-view] img").count() == 0 or not page.evaluate(
         "() => document.querySelector('[data-doc-view] img').complete")
     assert page.input_value("#note") == "typed while the document loads"
-    _zooms(page)
+    _zooms(page, "income-edit-zoomed-1280.png")
     _beside(page, "form.record-form")
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "income-edit-1280.png"), full_page=True)
@@ -89,7 +91,7 @@ def test_review_screen_document_zooms_and_the_form_does_not_wait(signed_in_page,
     page.fill("#note", "typed while the document loads")
     assert time.monotonic() - started < SLOW_MS / 1000
     assert not page.evaluate("() => document.querySelector('[data-doc-view] img').complete")
-    _zooms(page)
+    _zooms(page, "review-zoomed-1280.png")
     _beside(page, "form.review-form")
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "review-1280.png"), full_page=True)
