@@ -1,6 +1,6 @@
-"""The original document beside the form, in the browser: on income edit and on the review
-screen the image is visible next to the fields and zooms; with the sandbox slow on the file
-path only, the form is usable before the document has arrived. Screenshots in
+"""The original document beside the form, in the browser: on income and expense edit and on
+the review screen the image or PDF is visible next to the fields and zooms; with the sandbox
+slow on the file path only, the form is usable before the document has arrived. Screenshots in
 tests/artifacts/document-beside/."""
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 
 from sandbox.core.sample_files import tiny_png
 from tests.app.incomes_helpers import catalogue
+from tests.sandbox.expense_support import artifact, make_expense
 from tests.sandbox.incomes_support import set_state
 
 SHOTS = Path(__file__).resolve().parents[1] / "artifacts" / "document-beside"
@@ -95,4 +96,22 @@ def test_review_screen_document_zooms_and_the_form_does_not_wait(signed_in_page,
     _beside(page, "form.review-form")
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "review-1280.png"), full_page=True)
+    page.bookdesk_log.assert_clean()
+
+
+def test_expense_edit_frames_its_pdf_beside_the_form_and_zooms_it(signed_in_page, company, api):
+    expense = make_expense(api, artifact=artifact())
+    page = signed_in_page(company)
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(f"/c/{company.id}/expenses/{expense['id']}/edit")
+    frame = page.locator("[data-doc-view] iframe[data-zoom-target]")
+    expect(frame).to_be_visible()
+    assert frame.get_attribute("src") == f"/c/{company.id}/expenses/{expense['id']}/file"
+    before = frame.bounding_box()["width"]
+    page.locator("[data-doc-view] [data-zoom=in]").click()
+    expect(page.locator("[data-doc-view] [data-zoom-level]")).to_have_text("125%")
+    assert frame.bounding_box()["width"] > before * 1.2
+    _beside(page, "form.record-form")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "expense-edit-1280.png"))
     page.bookdesk_log.assert_clean()
