@@ -26,6 +26,7 @@ from app.once import (
     repeat_response,
     send_once,
 )
+from app.review.present import document_of
 from app.store import idempotency
 from app.templating import is_htmx, redirect_to, render
 from app.upstream import Page, PermissionDenied, RateLimited, Unavailable, ValidationError, catalog
@@ -148,7 +149,10 @@ def _edit_page(form, expense: dict, problem: str | None = None) -> str:
         form.upstream_failed(problem)
     return render_template("expenses/edit.html", form=form, expense=expense,
                            lock=forms.lock_note(form, expense),
-                           frozen=forms.frozen_ledger(expense))
+                           frozen=forms.frozen_ledger(expense), document=document_of({
+                               "has_artifact": expense.get("has_artifact"),
+                               "extension": expense.get("artifact_extension"),
+                               "filename": expense.get("artifact_filename")}))
 
 
 def _save(form, expense: dict, body: dict):

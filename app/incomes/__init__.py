@@ -14,6 +14,7 @@ ROUTES = (
     ("/partners", "partner_options", views.partner_options, ["GET"]),
     ("/<int:income_id>", "detail", views.detail, ["GET"]),
     ("/<int:income_id>/file", "artifact", views.artifact, ["GET"]),
+    ("/<int:income_id>/viewer", "viewer", views.viewer, ["GET"]),
     ("/<int:income_id>/cancel", "cancel", views.cancel, ["GET", "POST"]),
     ("/<int:income_id>/edit", "edit", views.edit, ["GET", "POST"]),
     ("/totals", "totals", views.totals, ["POST"]),

@@ -38,6 +38,7 @@ from app.once import (
     send_once,
 )
 from app.params import arg_id
+from app.review.present import document_of
 from app.store import idempotency
 from app.templating import is_htmx, redirect_to, render, trigger
 from app.upstream import Page, RateLimited, Unavailable, ValidationError, catalog
@@ -109,6 +110,14 @@ def artifact(income_id: int):
     if record is None or not record.get("url"):
         abort(404)
     return redirect(record["url"], code=303)
+
+
+def viewer(income_id: int):
+    """The document panel beside the edit form (its own request, so the form never waits)."""
+    document = document_of(upstream.artifact(g.api, income_id))
+    return render_template("forms/_document_view.html", document=document,
+                           src=url_for("review.document", income_id=income_id),
+                           title=_("The document of %(number)s", number=f"#{income_id}"))
 
 
 def cancel(income_id: int):

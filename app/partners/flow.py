@@ -1,9 +1,19 @@
 """What the partner pages do beyond the calls (app/upstream/partners.py): the list's query,
-the partner a refused write collides with, the fields a limited partner refused, and finding
-what a create with a lost answer stored."""
+the partner a refused write collides with, the fields a limited partner refused, finding
+what a create with a lost answer stored, and the reads of the partner card (open documents,
+the documents list, the statement)."""
 from __future__ import annotations
 
-from app.upstream import NotFound, Page, ValidationError
+from dataclasses import replace
+from datetime import date, datetime
+from functools import partial
+
+from app.exports import EXPORT_PAGE_SIZE
+from app.numbers import company_zone
+from app.upstream import NotFound, Page, ValidationError, catalog
+from app.upstream import expenses as expenses_api
+from app.upstream import incomes as incomes_api
+from app.upstream import parallel as page_budget
 from app.upstream import partners as partners_api
 
 PAGE_SIZE = 25
@@ -57,3 +67,84 @@ def refused_fields(error: ValidationError) -> list[str]:
     """The fields a limited partner refused (spec 4.4 rule 3), as the API named them."""
     named = error.extra.get("offending_fields") or error.extra.get("fields") or []
     return [name for name in named if isinstance(name, str)]
+
+
+# The partner card: open amounts, ageing, documents and the statement.
+# /2/expenses has no partner-id filter: its partner-name search narrows the list, then the
+# records of this very partner are kept (a namesake partner's are dropped).
+OPEN_INCOME_STATUSES = (1, 3)
+CARD_PAGE_SIZE = 20
+OPEN_PAGE_SIZE = 100
+
+
+def today_here() -> date:
+    """Today in the company's time zone (what "past due" is measured against)."""
+    return datetime.now(company_zone()).date()
+
+
+def expense_params(partner: dict) -> dict:
+    """The /2/expenses parameters that narrow the list to this partner's name."""
+    return {"search": partner.get("name") or "", "search_fields": "partner_name"}
+
+
+def of_partner(items: list[dict], partner_id: int) -> list[dict]:
+    """The expenses of this partner among the records of a name search."""
+    return [item for item in items if _partner_id(item.get("partner")) == partner_id]
+
+
+def _partner_id(value) -> int | None:
+    return value.get("id") if isinstance(value, dict) else value
+
+
+def open_incomes(api, partner_id: int, status: int) -> list[dict]:
+    """The partner's incomes with this paid status (unpaid or partly paid), cancelled left out."""
+    params = {"partner": partner_id, "paid_status": status, "page_size": OPEN_PAGE_SIZE}
+    return [item for item in incomes_api.iter_all(api, params) if not item.get("is_cancelled")]
+
+
+def open_expenses(api, partner: dict) -> list[dict]:
+    """The partner's expenses not fully paid, every page of the narrowed list."""
+    params = {**expense_params(partner), "is_paid": "false", "page_size": OPEN_PAGE_SIZE}
+    return [item for page in expenses_api.iter_pages(api, params)
+            for item in of_partner(page.items, partner["id"])]
+
+
+def income_page(api, partner_id: int, number: int) -> Page:
+    """One page of the partner's incomes, newest first."""
+    return incomes_api.list_page(api, {"partner": partner_id, "ordering": "-issued_at",
+                                       "page": number if number > 1 else None,
+                                       "page_size": CARD_PAGE_SIZE})
+
+
+def expense_page(api, partner: dict, cursor: str | None) -> Page:
+    """One page of the narrowed expense list, with only this partner's records kept."""
+    page = expenses_api.list_page(api, {**expense_params(partner), "cursor": cursor or None,
+                                        "page_size": CARD_PAGE_SIZE})
+    return replace(page, items=of_partner(page.items, partner["id"]))
+
+
+def card(api, partner: dict, number: int, cursor: str | None) -> dict:
+    """Everything the card shows, read side by side within the page's time budget."""
+    pid = partner["id"]
+    found = page_budget.read({
+        **{f"incomes_{s}": partial(open_incomes, api, pid, s) for s in OPEN_INCOME_STATUSES},
+        "expenses": partial(open_expenses, api, partner),
+        "income_page": partial(income_page, api, pid, number),
+        "expense_page": partial(expense_page, api, partner, cursor),
+        "codes": partial(catalog.names, api, "currencies", "code")})
+    found["incomes"] = [i for s in OPEN_INCOME_STATUSES for i in found.pop(f"incomes_{s}")]
+    return found
+
+
+def statement_pages(api, partner: dict, today: date):
+    """Every document of the partner, incomes then expenses, page by page (each record
+    marked with its kind, each page with the day past due is counted from)."""
+    incomes = incomes_api.iter_pages(api, {"partner": partner["id"], "ordering": "issued_at",
+                                           "page_size": EXPORT_PAGE_SIZE})
+    expenses = expenses_api.iter_pages(api, {**expense_params(partner),
+                                             "page_size": EXPORT_PAGE_SIZE})
+    for kind, pages in (("income", incomes), ("expense", expenses)):
+        for page in pages:
+            items = page.items if kind == "income" else of_partner(page.items, partner["id"])
+            yield replace(page, items=[{**item, "kind": kind} for item in items],
+                          lookups={**page.lookups, "today": today})

@@ -1,16 +1,19 @@
-"""Partner pages: the list, a new partner (once per form), a partner's own page with its form."""
+"""Partner pages: the list, a new partner (once per form), a partner's own page with its form,
+the partner card (open amounts, ageing, documents) and its statement export."""
 from __future__ import annotations
 
 from flask import flash, g, render_template, request, url_for
 from flask_babel import gettext as _
 
 from app.errors import lost_write_response
+from app.expenses.flow import cursor_of
+from app.exports import download
 from app.once import Recovery, create_once
 from app.params import arg_page
-from app.partners import flow
+from app.partners import flow, present
 from app.partners.forms import PartnerForm, initial
 from app.templating import redirect_to, render
-from app.upstream import Page, RateLimited, Unavailable, ValidationError
+from app.upstream import Page, RateLimited, Unavailable, ValidationError, catalog
 from app.upstream import partners as partners_api
 
 
@@ -134,3 +137,31 @@ def show_refusal(form: PartnerForm, error: ValidationError) -> dict | None:
     form.place(error)
     partner_id = flow.existing_id(error)
     return flow.existing(g.api, partner_id) if partner_id is not None else None
+
+
+def card(partner_id: int):
+    """The partner card: open receivables and payables with their ageing, the documents."""
+    partner = partners_api.get(g.api, partner_id)
+    found = flow.card(g.api, partner, arg_page(request.args), request.args.get("cursor"))
+    today, codes = flow.today_here(), found["codes"]
+    incomes = present.marked(found["income_page"].items, "income")
+    expenses = present.marked(found["expense_page"].items, "expense")
+    return render_template(
+        "partners/card.html", partner=partner, today=today, buckets=present.BUCKETS,
+        receivables=present.ageing(present.marked(found["incomes"], "income"), codes, today),
+        payables=present.ageing(present.marked(found["expenses"], "expense"), codes, today),
+        incomes=[present.document_row(r, codes, today) for r in incomes],
+        expenses=[present.document_row(r, codes, today) for r in expenses],
+        income_page=found["income_page"], page_number=arg_page(request.args),
+        page_size=flow.CARD_PAGE_SIZE,
+        next_cursor=cursor_of(found["expense_page"].next),
+        prev_cursor=cursor_of(found["expense_page"].previous))
+
+
+def statement(partner_id: int):
+    """Every document of the partner as CSV or XLSX (?format=xlsx), streamed."""
+    partner = partners_api.get(g.api, partner_id)
+    pages = flow.statement_pages(g.api, partner, flow.today_here())
+    codes = catalog.names(g.api, "currencies", "code")
+    return download(present.statement_header(), pages, present.statement_row, codes,
+                    f"partner-{partner_id}-statement")

@@ -1,0 +1,117 @@
+"""The original document beside the form, in the browser: on income and expense edit and on
+the review screen the image or PDF is visible next to the fields and zooms; with the sandbox
+slow on the file path only, the form is usable before the document has arrived. Screenshots in
+tests/artifacts/document-beside/."""
+from __future__ import annotations
+
+import base64
+import time
+from pathlib import Path
+
+from playwright.sync_api import expect
+
+from sandbox.core.sample_files import tiny_png
+from tests.app.incomes_helpers import catalogue
+from tests.sandbox.expense_support import artifact, make_expense
+from tests.sandbox.incomes_support import set_state
+
+SHOTS = Path(__file__).resolve().parents[1] / "artifacts" / "document-beside"
+SLOW_MS = 2500
+
+
+def _income_with_image(api, number: str) -> dict:
+    ids = catalogue(api)
+    response = api.post("/2/incomes/create/", json={
+        "invoice_number": number, "issued_at": "2025-03-05", "fulfilled_at": "2025-03-05",
+        "due_at": "2025-03-20", "net_amount": "100.00", "vat_amount": "27.00",
+        "gross_amount": "127.00", "partner_name": "Kép Kft.",
+        "assignments": [{"revenue_type": ids.revenue_types[0], "vat": ids.vats[0],
+                         "net_amount": "100.00", "gross_amount": "127.00"}],
+        "invoice_image": {"filename": "szamla.png",
+                          "content": base64.b64encode(tiny_png(40)).decode()}})
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def _zooms(page, shot: str) -> None:
+    image = page.locator("[data-doc-view] img[data-zoom-target]")
+    page.wait_for_function(
+        "() => (document.querySelector('[data-doc-view] img') || {}).naturalWidth > 0")
+    expect(image).to_be_visible()
+    before = image.bounding_box()["width"]
+    page.locator("[data-doc-view] [data-zoom=in]").click()
+    page.locator("[data-doc-view] [data-zoom=in]").click()
+    expect(page.locator("[data-doc-view] [data-zoom-level]")).to_have_text("150%")
+    assert image.bounding_box()["width"] > before * 1.4
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / shot))
+    page.locator("[data-doc-view] [data-zoom=reset]").click()
+    assert abs(image.bounding_box()["width"] - before) < 2
+
+
+def _beside(page, form: str) -> None:
+    doc, fields = (page.locator(s).bounding_box() for s in ("[data-doc-view]", form))
+    assert doc["x"] >= fields["x"] + fields["width"] - 1 or \
+        doc["x"] + doc["width"] <= fields["x"] + 1, (doc, fields)
+
+
+def test_income_edit_shows_the_document_beside_and_the_form_does_not_wait(
+        signed_in_page, company, api, faults):
+    income = _income_with_image(api, "BESIDE-1")
+    page = signed_in_page(company)
+    page.set_viewport_size({"width": 1280, "height": 900})
+    faults.add(path="/_files/*", kind="latency", latency_ms=SLOW_MS)
+    faults.add(path="/1/artifacts/*", kind="latency", latency_ms=SLOW_MS)
+    started = time.monotonic()
+    page.goto(f"/c/{company.id}/incomes/{income['id']}/edit", wait_until="domcontentloaded")
+    page.fill("#note", "typed while the document loads")
+    assert time.monotonic() - started < SLOW_MS / 1000
+    assert page.locator("[data-doc-view] img").count() == 0 or not page.evaluate(
+        "() => document.querySelector('[data-doc-view] img').complete")
+    assert page.input_value("#note") == "typed while the document loads"
+    _zooms(page, "income-edit-zoomed-1280.png")
+    _beside(page, "form.record-form")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "income-edit-1280.png"), full_page=True)
+    page.set_viewport_size({"width": 360, "height": 900})
+    doc, form = (page.locator(s).bounding_box() for s in ("#document-beside", "form.record-form"))
+    assert doc["y"] >= form["y"] + form["height"] - 1
+    page.screenshot(path=str(SHOTS / "income-edit-360.png"), full_page=True)
+    page.bookdesk_log.assert_clean()
+
+
+def test_review_screen_document_zooms_and_the_form_does_not_wait(signed_in_page, company,
+                                                                  api, faults):
+    income = _income_with_image(api, "BESIDE-2")
+    set_state(api, income["id"], needs_review=True, review_done=False)
+    page = signed_in_page(company)
+    page.set_viewport_size({"width": 1280, "height": 900})
+    faults.add(path="/_files/*", kind="latency", latency_ms=SLOW_MS)
+    started = time.monotonic()
+    page.goto(f"/c/{company.id}/review/{income['id']}", wait_until="domcontentloaded")
+    page.fill("#note", "typed while the document loads")
+    assert time.monotonic() - started < SLOW_MS / 1000
+    assert not page.evaluate("() => document.querySelector('[data-doc-view] img').complete")
+    _zooms(page, "review-zoomed-1280.png")
+    _beside(page, "form.review-form")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "review-1280.png"), full_page=True)
+    page.bookdesk_log.assert_clean()
+
+
+def test_expense_edit_frames_its_pdf_beside_the_form_and_zooms_it(signed_in_page, company, api):
+    expense = make_expense(api, artifact=artifact())
+    page = signed_in_page(company)
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(f"/c/{company.id}/expenses/{expense['id']}/edit")
+    frame = page.locator("[data-doc-view] iframe[data-zoom-target]")
+    expect(frame).to_be_visible()
+    assert frame.get_attribute("src") == f"/c/{company.id}/expenses/{expense['id']}/file"
+    before = frame.bounding_box()["width"]
+    page.locator("[data-doc-view] [data-zoom=in]").click()
+    expect(page.locator("[data-doc-view] [data-zoom-level]")).to_have_text("125%")
+    assert frame.bounding_box()["width"] > before * 1.2
+    _beside(page, "form.record-form")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "expense-edit-1280.png"))
+    page.bookdesk_log.assert_clean()
