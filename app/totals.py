@@ -95,7 +95,7 @@ def add_up(records: Iterable[dict], codes: dict, amounts: Amounts, whole: bool =
         code = codes.get(record.get("currency")) or str(record.get("currency") or "?")
         found.setdefault(code, CurrencyTotal(code)).add(amounts(record), _rate(record, code))
     ordered = sorted(found.values(), key=lambda total: (total.code != HOME, total.code))
-    return Totals(ordered, whole=whole)
+    return Totals(ordered, whole=whole, limit=ROW_LIMIT)
 
 
 def read_all(client, list_page, params: dict) -> list[dict] | None:
