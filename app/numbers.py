@@ -328,6 +328,17 @@ def company_zone() -> tzinfo:
     return _zone(company_zone_name())
 
 
+def company_today() -> date:
+    """Today's date in the company's time zone (what "due" and "overdue" are measured in)."""
+    return datetime.now(company_zone()).date()
+
+
+def days_between(earlier, later) -> int | None:
+    """Whole days from one ISO date (or date) to another; None when either is missing."""
+    start, end = _as_day(earlier), _as_day(later)
+    return (end - start).days if start and end else None
+
+
 def as_utc(value) -> datetime | None:
     """A datetime or ISO 8601 text as an aware datetime (naive read as UTC); None when not one."""
     if isinstance(value, str):

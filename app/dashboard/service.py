@@ -1,16 +1,31 @@
-"""The dashboard's reads: the list behind each count card, the counts, the latest incomes and
-their cancellation words, read side by side (no request objects here)."""
+"""The dashboard's reads: the list behind each count card and each amount, the counts, the
+amounts (app/totals.py, over the whole list a figure links to), taxes and salaries of the
+month, the 12-month chart, the latest incomes and their cancellation words, read side by side
+(no request objects here).
+
+Every amount is built from a ListQuery, the same object that makes its link: the figure sums
+the very rows the linked list shows (its totals footer says the same number).
+"""
 from __future__ import annotations
 
+import calendar
+from dataclasses import dataclass
 from datetime import date, timedelta
+from decimal import Decimal
 from functools import partial
 
 from app.expenses.forms import list_query as expense_query
+from app.forms.display import company_settings
 from app.forms.filters import ListQuery
 from app.incomes.flow import reversed_numbers
 from app.incomes.forms import list_query as income_query
 from app.incomes.present import cancel_label, cancel_state
 from app.review.forms import queue_query
+from app.taxes import flow as tax_flow
+from app.taxes import present as tax_present
+from app.taxes.forms import api_params as tax_params
+from app.taxes.forms import filter_form as tax_filter
+from app.totals import READERS, Totals, add_up, list_totals, read_all
 from app.upstream import NotFound, catalog, run_parallel
 from app.upstream import expenses as expense_api
 from app.upstream import incomes as income_api
@@ -61,12 +76,13 @@ def _recent(api) -> list | None:
     return page.items if page else None
 
 
-def dashboard_data(api, queries: dict[str, ListQuery]) -> dict:
-    """Run the dashboard's independent upstream reads side by side (each card's parameters
-    read here, in the request: the list's reader needs its context)."""
+def dashboard_data(api, queries: dict[str, ListQuery], more: dict | None = None) -> dict:
+    """Run the dashboard's independent upstream reads side by side, with `more` tasks (each
+    card's parameters read here, in the request: the list's reader needs its context)."""
     params = {key: query.params() for key, query in queries.items()}
     calls = {key: partial(_income_count, api, params[key]) for key in INCOME_CARDS}
     return run_parallel({
+        **(more or {}),
         **calls,
         "unpaid_expenses": partial(_expense_count, api, params["unpaid_expenses"]),
         "recent": lambda: _recent(api),
@@ -79,3 +95,152 @@ def cancel_labels(api, incomes: list[dict]) -> dict[int, str]:
     numbers = reversed_numbers(api, incomes)
     return {income["id"]: cancel_label(cancel_state(income, numbers)) for income in incomes
             if income.get("is_cancelled")}
+
+
+PERIOD_MONTHS = {"monthly": 1, "quarterly": 3, "yearly": 12}
+CHART_MONTHS = 12
+CHART_RANGES = ("chart_in", "chart_out")
+
+
+@dataclass(frozen=True)
+class Figure:
+    """An amount on the dashboard: the list it sums (kind, query) and which amount it takes."""
+
+    kind: str  # "incomes" or "expenses"
+    query: ListQuery
+    amount: str  # net_amount, vat_amount or gross_amount
+
+
+def month_start(day: date, back: int = 0) -> date:
+    """The first day of day's month, `back` months earlier."""
+    index = day.year * 12 + day.month - 1 - back
+    return date(index // 12, index % 12 + 1, 1)
+
+
+def month_end(day: date) -> date:
+    """The last day of day's month."""
+    return day.replace(day=calendar.monthrange(day.year, day.month)[1])
+
+
+def vat_period(today: date, period_type: str | None) -> tuple[str, date, date]:
+    """(type, first day, last day) of the VAT period holding today; monthly when unknown."""
+    kind = period_type if period_type in PERIOD_MONTHS else "monthly"
+    length = PERIOD_MONTHS[kind]
+    first = date(today.year, (today.month - 1) // length * length + 1, 1)
+    return kind, first, month_end(month_start(first, -(length - 1)))
+
+
+def _incomes(args: dict) -> ListQuery:
+    return income_query({"cancelled": "no", **args})
+
+
+def _income_range(field: str, first: date, last: date) -> ListQuery:
+    return _incomes({"date_field": field, "date_from": first.isoformat(),
+                     "date_to": last.isoformat()})
+
+
+def _expense_range(field: str, first: date, last: date) -> ListQuery:
+    return expense_query({"date_field": field, "created_from": first.isoformat(),
+                          "created_to": last.isoformat()})
+
+
+def figures(today: date, period: tuple[str, date, date]) -> dict[str, Figure]:
+    """Every amount of the dashboard and the list it sums."""
+    year, month = today.replace(month=1, day=1), month_start(today)
+    _kind, first, last = period
+    return {
+        "revenue_month": Figure("incomes", _income_range("issued_at", month, today), "net_amount"),
+        "revenue_year": Figure("incomes", _income_range("issued_at", year, today), "net_amount"),
+        "expense_month": Figure("expenses", _expense_range("issued_at", month, today),
+                                "net_amount"),
+        "expense_year": Figure("expenses", _expense_range("issued_at", year, today),
+                               "net_amount"),
+        "receivables": Figure("incomes", _incomes({"paid_status": "open"}), "gross_amount"),
+        "receivables_overdue": Figure("incomes", _incomes({"tab": "overdue"}), "gross_amount"),
+        "payables": Figure("expenses", expense_query({"is_paid": "false"}), "gross_amount"),
+        "payables_overdue": Figure("expenses", expense_query({"tab": "overdue"}),
+                                   "gross_amount"),
+        "vat_out": Figure("incomes", _income_range("fulfilled_at", first, last), "vat_amount"),
+        "vat_in": Figure("expenses", _expense_range("fulfilled_at", first, last),
+                         "vat_amount"),
+    }
+
+
+def chart_figures(today: date) -> dict[str, Figure]:
+    """Revenue and expense (net) of each of the last 12 months, by issue date (the links)."""
+    found = {}
+    for back in range(CHART_MONTHS - 1, -1, -1):
+        first = month_start(today, back)
+        key = first.strftime("%Y-%m")
+        found[f"chart_in_{key}"] = Figure("incomes", _income_range("issued_at", first,
+                                                                   month_end(first)),
+                                          "net_amount")
+        found[f"chart_out_{key}"] = Figure("expenses", _expense_range(
+            "issued_at", first, month_end(first)), "net_amount")
+    return found
+
+
+def chart_ranges(today: date) -> dict[str, Figure]:
+    """The two 12-month lists the chart reads once each and splits by issue month."""
+    first = month_start(today, CHART_MONTHS - 1)
+    return {"chart_in": Figure("incomes", _income_range("issued_at", first, month_end(today)),
+                               "net_amount"),
+            "chart_out": Figure("expenses", _expense_range("issued_at", first,
+                                                           month_end(today)), "net_amount")}
+
+
+def _by_month(api, figure: Figure, params: dict | None, codes: dict) -> dict[str, Totals]:
+    """The range's Totals per issue month (YYYY-MM): each equals that month's own list, whose
+    filter differs only in the dates; every month marked partial past ROW_LIMIT rows."""
+    list_page, amounts = READERS[figure.kind]
+    records = read_all(api, list_page, params) if params is not None else []
+    if records is None:
+        return {"": Totals([], whole=False)}
+    months: dict[str, list] = {}
+    for record in records:
+        months.setdefault(str(record.get("issued_at") or "")[:7], []).append(record)
+    return {month: add_up(rows, codes, amounts) for month, rows in months.items()}
+
+
+def month_totals(found: dict, key: str, month: str) -> Totals | None:
+    """One month's Totals out of a chart range's split (empty when the month has no rows)."""
+    split = found.get(key)
+    if split is None:
+        return None
+    if "" in split and not split[""].whole:
+        return split[""]
+    return split.get(month) or Totals([])
+
+
+def dues(today: date) -> dict[str, tuple]:
+    """(kind, URL arguments, listing parameters) of the taxes and salaries unpaid this month."""
+    args = {"from": today.strftime("%Y-%m"), "to": today.strftime("%Y-%m"), "paid": "no"}
+    return {kind.name: (kind, args, tax_params(tax_filter(args)))
+            for kind in (tax_present.TAXES, tax_present.SALARIES)}
+
+
+def _total(api, figure: Figure, params: dict | None, codes: dict) -> Totals:
+    return list_totals(api, figure.kind, params, codes)
+
+
+def _due(api, kind, params: dict | None) -> Decimal | None:
+    if params is None:
+        return None
+    listing = _or_none(tax_flow.listing, api, kind, params)
+    return tax_present.total(tax_present.months(listing, kind)) if listing is not None else None
+
+
+def amount_tasks(api, found: dict[str, Figure], due: dict[str, tuple], codes: dict) -> dict:
+    """The reads behind every figure's Totals and the taxes / salaries due (parameters read
+    here, in the request: the list's reader needs its context)."""
+    params = {key: figure.query.params() for key, figure in found.items()}
+    tasks = {key: partial(_by_month if key in CHART_RANGES else _total, api, figure,
+                          params[key], codes) for key, figure in found.items()}
+    tasks.update({key: partial(_due, api, kind, listing) for key, (kind, _args, listing)
+                  in due.items()})
+    return tasks
+
+
+def period_type(api) -> str | None:
+    """The company's VAT period type (monthly, quarterly, yearly) when it says."""
+    return (company_settings(api) or {}).get("vat_period_type")

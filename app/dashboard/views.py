@@ -1,20 +1,32 @@
-"""The company dashboard page: the counts that matter, each linking to its list, and recent
-incomes (the reads are in app/dashboard/service.py)."""
+"""The company dashboard page: the counts and amounts that matter, each linking to the list it
+sums, the 12-month chart and recent incomes (the reads are in app/dashboard/service.py, what is
+shown of the amounts in app/dashboard/present.py)."""
 from __future__ import annotations
 
 from datetime import date
 
 from flask import g, render_template, url_for
 
+from app.dashboard import present, service
 from app.dashboard.service import INCOME_CARDS, cancel_labels, cards, dashboard_data
 from app.forms.filters import ListQuery
+from app.numbers import company_today, format_date
+from app.upstream import catalog
 
 
 def index():
-    """Counts of incomes to review, unpaid and overdue, unpaid expenses; the latest incomes."""
-    today = date.today()
+    """Counts, amounts (month, year, open, overdue, VAT, taxes and salaries), chart, recent."""
+    today = company_today()
     queries = cards(today)
-    data = dashboard_data(g.api, queries)
+    period = service.vat_period(today, service.period_type(g.api))
+    found = service.figures(today, period)
+    dues = service.dues(today)
+    codes = catalog.names(g.api, "currencies", "code")
+    tasks = service.amount_tasks(g.api, {**found, **service.chart_ranges(today)}, dues, codes)
+    data = dashboard_data(g.api, queries, tasks)
+    figures = {key: present.shown(data[key], figure.amount, figure.query.url())
+               for key, figure in found.items()}
+    figures.update(chart_values(today, data))
     return render_template(
         "dashboard/index.html",
         counts={key: data[key] for key in INCOME_CARDS},
@@ -24,7 +36,38 @@ def index():
         currencies=data["currencies"],
         links=links(queries),
         today=today,
+        figures=figures,
+        vat_due=present.difference(figures["vat_out"], figures["vat_in"],
+                                   figures["vat_out"].url),
+        period=period,
+        dues={key: (data[key], url_for(f"{key}.index", **args))
+              for key, (_kind, args, _params) in dues.items()},
+        chart=chart(today, figures),
     )
+
+
+def chart_values(today: date, data: dict) -> dict:
+    """Each chart month's revenue and expense, linked to that month's own list."""
+    values = {}
+    for key, figure in service.chart_figures(today).items():
+        range_key, month = key.rsplit("_", 1)
+        totals = service.month_totals(data, range_key, month)
+        values[key] = present.shown(totals, figure.amount, figure.query.url())
+    return values
+
+
+def chart(today: date, figures: dict) -> dict:
+    """The chart's months (label, revenue, expense), bars and scale."""
+    months = []
+    for back in range(service.CHART_MONTHS - 1, -1, -1):
+        first = service.month_start(today, back)
+        key = first.strftime("%Y-%m")
+        months.append((format_date(first, fmt="LLL yyyy"), figures[f"chart_in_{key}"],
+                       figures[f"chart_out_{key}"]))
+    bars, largest = present.bars(months)
+    return {"months": months, "bars": bars, "largest": largest,
+            "bar_width": present.bar_width(len(months)),
+            "first": months[0][0], "last": months[-1][0]}
 
 
 def links(queries: dict[str, ListQuery]) -> dict[str, str]:

@@ -3,7 +3,10 @@ parameters) with "changed since" read in a chosen zone, and the edit form's rule
 
 URL arguments of the list (all optional): q, is_paid (true|false), is_installment (true|false),
 since (a local date-time, or ISO 8601 with its own offset) with tz (a zone or a fixed offset),
-created_from / created_to (days), min_amount / max_amount, page_size, cursor.
+date_field (created_at|issued_at|fulfilled_at|due_at, the date created_from / created_to
+range over; created_at by default), created_from / created_to (days), min_amount / max_amount,
+page_size, cursor; tab (overdue: unpaid expenses past their due date, most days overdue first,
+numbered pages with page).
 
 “Changed since” is a local date-time in a chosen zone (or with its own offset) made into an
 ISO 8601 timestamp with its offset, the form `updated_since` takes (spec 4.3 rules 1, 2).
@@ -25,21 +28,24 @@ from flask_babel import gettext as translate
 from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 from wtforms import SelectField, StringField
+from wtforms.fields.choices import SelectChoice
 
 from app.forms import EXPENSE_ASSIGNMENT_FIELDS, EXPENSE_FIELDS, build_edit_form
 from app.forms.display import MANUAL_SOURCES, record_state, select_choices
 from app.forms.filters import (
     ANY,
+    OVERDUE_TAB,
     ListFilterForm,
     ListQuery,
     amounts,
     choice,
     compact,
     days,
+    page_number,
     page_size,
 )
 from app.forms.registry import variant
-from app.numbers import DEFAULT_TIMEZONE, company_zone_name
+from app.numbers import DEFAULT_TIMEZONE, company_today, company_zone_name
 
 # A "+" left unencoded in a hand-made URL arrives as a space: read it as the plus it was.
 MOMENT = re.compile(r"(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?)"
@@ -127,7 +133,7 @@ FIELD_OF = {"updated_since": "since", "from_date": "created_from", "to_date": "c
 class FilterForm(ListFilterForm):
     """The list filters."""
 
-    modifiers = ("tz",)
+    modifiers = ("tz", "date_field")
     q = StringField(_l("Search"), render_kw={"type": "search", "placeholder": _l(
         "Invoice number, partner, custom field")})
     is_paid = SelectField(_l("Paid"), choices=select_choices([ANY, ("true", _l("Paid")),
@@ -136,8 +142,12 @@ class FilterForm(ListFilterForm):
         ANY, ("true", _l("Partially paid")), ("false", _l("Not partially paid"))]))
     since = StringField(_l("Changed since"), render_kw={"type": "datetime-local", "step": "1"})
     tz = SelectField(_l("Time zone"), choices=zone_choices)
-    created_from = StringField(_l("Created from"), render_kw={"type": "date"})
-    created_to = StringField(_l("Created until"), render_kw={"type": "date"})
+    date_field = SelectField(_l("Date"), choices=[
+        SelectChoice("created_at", _l("Created")), SelectChoice("issued_at", _l("Issue date")),
+        SelectChoice("fulfilled_at", _l("Fulfilment date")),
+        SelectChoice("due_at", _l("Due date"))])
+    created_from = StringField(_l("From"), render_kw={"type": "date"})
+    created_to = StringField(_l("To"), render_kw={"type": "date"})
     min_amount = StringField(_l("Gross at least"), render_kw={"inputmode": "decimal"})
     max_amount = StringField(_l("Gross at most"), render_kw={"inputmode": "decimal"})
 
@@ -160,13 +170,31 @@ def api_params(form: FilterForm, args: MultiDict) -> dict | None:
     params = {"search": (form.q.data or "").strip(), "is_paid": choice(form.is_paid),
               "is_installment": choice(form.is_installment)}
     created = ((form.created_from, "from_date"), (form.created_to, "to_date"))
-    checks = (_since(form, params), days(created, params, "created_at"),
+    checks = (_since(form, params), days(created, params, choice(form.date_field) or "created_at"),
               _amounts(form, params))
     if not all(checks):
         return None
     params["page_size"] = page_size(args)
     params["cursor"] = args.get("cursor") or None
+    if is_overdue_tab(args):
+        overdue(params, args)
     return compact(params)
+
+
+def is_overdue_tab(args: Mapping) -> bool:
+    """True on the Overdue tab (?tab=overdue)."""
+    return args.get("tab") == OVERDUE_TAB
+
+
+def overdue(params: dict, args: Mapping) -> None:
+    """Narrow params to unpaid expenses due before today in the company's zone, most days
+    overdue first; numbered pages (the API pages an ordered list by number), the created
+    range left out (the list filters on one date at a time)."""
+    yesterday = (company_today() - timedelta(days=1)).isoformat()
+    for key in ("from_date", "cursor"):
+        params.pop(key, None)
+    params.update(is_paid="false", date_field="due_at", to_date=yesterday,
+                  ordering="due_at", page=page_number(args))
 
 
 def _since(form: FilterForm, params: dict) -> bool:

@@ -7,7 +7,6 @@ Payment state and method labels are shared with the other record lists: app/labe
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from decimal import Decimal
 from typing import Any
 
 from flask_babel import gettext as _
@@ -19,8 +18,9 @@ from app.forms import EXPENSE_ASSIGNMENT_FIELDS, display_text, spec_for
 from app.forms.display import truthy
 from app.forms.registry import group_label
 from app.labels import PAID_STATUS, method_label, paid_badge, paid_label
-from app.numbers import format_datetime, format_number, to_decimal
+from app.numbers import days_between, format_datetime, format_number, to_decimal
 from app.templating import Amount, Days, Words, amount
+from app.totals import expense_amounts as totals
 
 ACCOUNTING_STATUS = {"unprocessed": _l("Not processed"), "processed": _l("Processed"),
                      "checked": _l("Checked"), "booked": _l("Booked"),
@@ -77,15 +77,6 @@ class Section:
 
     title: Any
     rows: list[tuple[Any, str]] = field(default_factory=list)
-
-
-def totals(expense: dict) -> dict[str, Decimal]:
-    """Net, VAT and gross summed over the assignments (the top-level amounts may be 0)."""
-    rows = expense.get("assignments") or []
-    if not rows:
-        return {name: to_decimal(expense.get(name)) or Decimal(0) for name in AMOUNTS}
-    return {name: sum((to_decimal(row.get(name)) or Decimal(0) for row in rows), Decimal(0))
-            for name in AMOUNTS}
 
 
 def sections(expense: dict, catalogs: dict, settings: dict) -> list[Section]:
@@ -173,6 +164,7 @@ class Row:
     paid: tuple[str, str]
     status: tuple[str, str] | None
     excluded: bool
+    days_overdue: int | None = None
     tags: list[str] = field(default_factory=list)
 
 
@@ -203,7 +195,8 @@ def _row(expense: dict, codes: dict, names: dict, today: str, words: Words, days
         status=(words["status"].get(status, status), status_badge(status))
         if status else None,
         excluded=bool(expense.get("excluded_from_accounting")),
-        tags=[names["tags"].get(tag, f"#{tag}") for tag in expense.get("tags") or []])
+        tags=[names["tags"].get(tag, f"#{tag}") for tag in expense.get("tags") or []],
+        days_overdue=days_between(due, today) if paid != 2 and due and due < today else None)
 
 
 def _file(expense: dict, words: Words) -> tuple[str, str, str] | None:

@@ -3,7 +3,7 @@ detail, its file served same-origin and excluding from accounting; editing; uplo
 new expenses, sent once with refusals explained."""
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import datetime
 from functools import partial
 
 from flask import abort, flash, g, render_template, request, url_for
@@ -15,7 +15,8 @@ from app.errors import lost_write_response
 from app.expenses import files, flow, forms, present
 from app.exports import EXPORT_PAGE_SIZE, download, first_page_now
 from app.forms.display import currency_code
-from app.forms.filters import filter_args
+from app.forms.filters import filter_args, list_tabs
+from app.numbers import company_today
 from app.once import (
     EXPIRED,
     ExpiredKey,
@@ -29,6 +30,7 @@ from app.once import (
 from app.review.present import document_of
 from app.store import idempotency
 from app.templating import is_htmx, redirect_to, render
+from app.totals import list_totals
 from app.upstream import Page, PermissionDenied, RateLimited, Unavailable, ValidationError, catalog
 from app.upstream import expenses as upstream
 
@@ -38,8 +40,12 @@ def index():
     form = forms.filter_form(request.args)
     params = forms.api_params(form, request.args)
     page, codes, problems, resync = _read(form, params)
-    today = date.today().isoformat()
+    today = company_today().isoformat()
     context = {"form": form, "page": page, "codes": codes, "problems": problems,
+               "overdue_tab": forms.is_overdue_tab(request.args),
+               "form_page_size": (params or {}).get("page_size", 50),
+               "tabs": list_tabs(forms.list_query, request.args),
+               "totals": _totals(params, page, codes, problems or resync),
                "rows": present.list_rows(page.items, codes, page.lookups, today),
                "resync": resync, "full_reload_url": full_reload_url(), "filtered":
                form.is_filtered(), "next_cursor": flow.cursor_of(page.next),
@@ -48,6 +54,14 @@ def index():
                "fragment": is_htmx(), **bulk_context()}
     status = 400 if params is None or problems or form.errors or resync else 200
     return render("expenses/index.html", "expenses/_list.html", **context), status
+
+
+def _totals(params: dict | None, page: Page, codes: dict, refused):
+    """The footer's totals of the whole filter (None when the filter was refused)."""
+    if params is None or refused:
+        return None
+    first = not params.get("cursor") and params.get("page", 1) == 1
+    return list_totals(g.api, "expenses", params, codes, page.items, first and not page.next)
 
 
 def _read(form, params: dict | None) -> tuple:

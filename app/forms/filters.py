@@ -149,3 +149,17 @@ class ListQuery:
 def filter_args(args: MultiDict) -> MultiDict:
     """The request's arguments without the paging ones: what an export of the list carries."""
     return MultiDict([(k, v) for k, v in args.items(multi=True) if k not in PAGING])
+
+
+OVERDUE_TAB = "overdue"
+
+
+def list_tabs(list_query: Callable[[Mapping], ListQuery], args: MultiDict) -> list[tuple]:
+    """(label, URL, current) of a list's tabs, every record and the overdue ones, each keeping
+    the filter (and leaving the paging behind)."""
+    kept = filter_args(args)
+    kept.pop("tab", None)
+    overdue = args.get("tab") == OVERDUE_TAB
+    return [(_l("All"), list_query(kept).url(), not overdue),
+            (_l("Overdue"), list_query(MultiDict([*kept.items(multi=True),
+                                                  ("tab", OVERDUE_TAB)])).url(), overdue)]

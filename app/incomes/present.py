@@ -17,7 +17,7 @@ from app.forms import INCOME_ASSIGNMENT_FIELDS, display_text, spec_for
 from app.forms.display import currency_code, truthy
 from app.forms.registry import group_label
 from app.labels import PAID_STATUS, paid_badge, paid_label
-from app.numbers import format_number
+from app.numbers import days_between, format_number
 from app.templating import Amount, Days, Words, amount
 
 TYPES = {1: _l("Invoice"), 2: _l("Accounting document"), 6: _l("Cash receipt"),
@@ -171,6 +171,7 @@ class Row:
     paid: tuple[str, str]
     review: tuple[str, str] | None
     storno_of: str | None = None
+    days_overdue: int | None = None
     tags: list[str] = field(default_factory=list)
 
 
@@ -207,7 +208,8 @@ def _row(income: dict, codes: dict, tag_names: dict, today: str, words: Words,
         review=_review(income, words),
         storno_of=(income.get("referred_invoice_number") or "?")
         if is_storno(income) else None,
-        tags=[tag_names.get(tag, f"#{tag}") for tag in income.get("tags") or []])
+        tags=[tag_names.get(tag, f"#{tag}") for tag in income.get("tags") or []],
+        days_overdue=days_between(due, today) if overdue else None)
 
 
 def _review(income: dict, words: Words) -> tuple[str, str] | None:

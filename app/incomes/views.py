@@ -10,7 +10,6 @@ cache.
 """
 from __future__ import annotations
 
-from datetime import date
 from functools import partial
 
 from flask import abort, flash, g, make_response, redirect, render_template, request, url_for
@@ -22,11 +21,11 @@ from app.errors import lost_write_response
 from app.exports import EXPORT_PAGE_SIZE, download
 from app.forms import build_edit_form, build_new_form
 from app.forms.display import currency_code
-from app.forms.filters import filter_args
+from app.forms.filters import filter_args, list_tabs
 from app.forms.totals_page import live
 from app.incomes import flow, present
-from app.incomes.forms import api_params, filter_form, list_query, read_params
-from app.numbers import format_date
+from app.incomes.forms import api_params, filter_form, is_overdue_tab, list_query, read_params
+from app.numbers import company_today, format_date
 from app.once import (
     EXPIRED,
     ExpiredKey,
@@ -41,6 +40,7 @@ from app.params import arg_id
 from app.review.present import document_of
 from app.store import idempotency
 from app.templating import is_htmx, redirect_to, render, trigger
+from app.totals import list_totals
 from app.upstream import Page, RateLimited, Unavailable, ValidationError, catalog
 from app.upstream import incomes as upstream
 from app.upstream import parallel as page_budget
@@ -60,15 +60,26 @@ def index():
             problems = exc.messages() or [_("The accounting service did not accept the filter.")]
     if page.lookups.get("partners") and form.partner.data:
         form = filter_form(request.args, page.lookups["partners"].get(int(form.partner.data)))
-    today = date.today().isoformat()
+    today = company_today().isoformat()
     rows = present.list_rows(page.items, codes, page.lookups.get("tags", {}), today,
                      flow.reversed_numbers(g.api, page.items))
     context = {"form": form, "page": page, "rows": rows, "codes": codes, "problems": problems,
                "params": params or {}, "filtered": form.is_filtered(), "today": today,
+               "overdue_tab": is_overdue_tab(request.args),
+               "tabs": list_tabs(list_query, request.args),
+               "totals": _totals(params, page, codes, problems),
                "export_url": list_query(filter_args(request.args)).url(".export"),
                "fragment": is_htmx()}
     status = 400 if params is None or problems else 200
     return render("incomes/index.html", "incomes/_list.html", **context), status
+
+
+def _totals(params: dict | None, page: Page, codes: dict, problems: list):
+    """The footer's totals of the whole filter (None when the filter was refused)."""
+    if params is None or problems:
+        return None
+    complete = params.get("page", 1) == 1 and page.next is None
+    return list_totals(g.api, "incomes", params, codes, page.items, complete)
 
 
 def export():

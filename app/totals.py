@@ -1,0 +1,145 @@
+"""What a filtered list adds up to: count, net, VAT and gross per currency, with HUF equivalents
+where every row of a currency carries its exchange rate (the list footers and the dashboard).
+
+A total covers the WHOLE filter, never only the page on the screen: the filter's pages are read
+side by side (page-numbered reads, ordered by id so no row is read twice or missed). A filter
+that finds more than ROW_LIMIT rows is not read through: its footer sums the shown page and
+says so (Totals.whole is False), so a partial sum is never shown as a whole one.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from decimal import Decimal
+from functools import partial
+
+from app.numbers import to_decimal
+from app.upstream import expenses as expense_api
+from app.upstream import incomes as income_api
+from app.upstream import run_parallel
+
+HOME = "HUF"
+ROW_LIMIT = 5000
+READ_PAGE_SIZE = 200
+AMOUNTS = ("net_amount", "vat_amount", "gross_amount")
+ZERO = Decimal(0)
+Amounts = Callable[[dict], dict]
+
+
+@dataclass
+class CurrencyTotal:
+    """One currency's count and sums; huf holds the HUF equivalents while every rate is known."""
+
+    code: str
+    count: int = 0
+    sums: dict[str, Decimal] = field(default_factory=lambda: dict.fromkeys(AMOUNTS, ZERO))
+    huf: dict[str, Decimal] | None = field(default_factory=lambda: dict.fromkeys(AMOUNTS, ZERO))
+
+    def add(self, amounts: dict, rate: Decimal | None) -> None:
+        """Count one row and add its amounts (and their HUF value at its rate)."""
+        self.count += 1
+        for name in AMOUNTS:
+            value = to_decimal(amounts.get(name)) or ZERO
+            self.sums[name] += value
+            if self.huf is not None and rate is not None:
+                self.huf[name] += value * rate
+        if rate is None:
+            self.huf = None
+
+
+@dataclass
+class Totals:
+    """A list's totals by currency; whole is False when only the shown page was summed."""
+
+    currencies: list[CurrencyTotal]
+    whole: bool = True
+    limit: int = ROW_LIMIT
+
+    @property
+    def count(self) -> int:
+        """Rows summed."""
+        return sum(total.count for total in self.currencies)
+
+    def huf(self, name: str) -> Decimal | None:
+        """The HUF equivalent of one amount over every currency; None when a rate is missing."""
+        values = [total.huf[name] if total.huf else None for total in self.currencies]
+        return None if None in values else sum(values, ZERO)
+
+
+def income_amounts(income: dict) -> dict:
+    """An income's net, VAT and gross as the list shows them (its top-level amounts)."""
+    return {name: income.get(name) for name in AMOUNTS}
+
+
+def expense_amounts(expense: dict) -> dict[str, Decimal]:
+    """An expense's net, VAT and gross summed over its assignments (the top-level amounts
+    may be 0), as its list row and detail show them."""
+    rows = expense.get("assignments") or []
+    if not rows:
+        return {name: to_decimal(expense.get(name)) or ZERO for name in AMOUNTS}
+    return {name: sum((to_decimal(row.get(name)) or ZERO for row in rows), ZERO)
+            for name in AMOUNTS}
+
+
+def _rate(record: dict, code: str) -> Decimal | None:
+    if code == HOME:
+        return Decimal(1)
+    rate = to_decimal(record.get("exchange_rate"))
+    return rate if rate and rate > 0 else None
+
+
+def add_up(records: Iterable[dict], codes: dict, amounts: Amounts, whole: bool = True) -> Totals:
+    """Totals of these records by currency code (codes: currency id -> code)."""
+    found: dict[str, CurrencyTotal] = {}
+    for record in records:
+        code = codes.get(record.get("currency")) or str(record.get("currency") or "?")
+        found.setdefault(code, CurrencyTotal(code)).add(amounts(record), _rate(record, code))
+    ordered = sorted(found.values(), key=lambda total: (total.code != HOME, total.code))
+    return Totals(ordered, whole=whole, limit=ROW_LIMIT)
+
+
+def read_all(client, list_page, params: dict) -> list[dict] | None:
+    """Every record of the filter, its pages read side by side; None past ROW_LIMIT rows."""
+    base = {key: value for key, value in params.items() if key not in ("page", "cursor")}
+    base.update(ordering="id", page_size=READ_PAGE_SIZE)
+    first = list_page(client, {**base, "page": 1})
+    if first.count is None:
+        return _read_following(client, list_page, base, first)
+    if first.count > ROW_LIMIT:
+        return None
+    pages = -(-first.count // READ_PAGE_SIZE)
+    rest = run_parallel({str(number): partial(list_page, client, {**base, "page": number})
+                         for number in range(2, pages + 1)})
+    return [*first.items, *(item for number in range(2, pages + 1)
+                            for item in rest[str(number)].items)]
+
+
+def _read_following(client, list_page, base: dict, page) -> list[dict] | None:
+    """A list without a count: follow `next` one page after another up to ROW_LIMIT."""
+    items, number = list(page.items), 1
+    while page.next:
+        if len(items) > ROW_LIMIT:
+            return None
+        number += 1
+        page = list_page(client, {**base, "page": number})
+        items += page.items
+    return items if len(items) <= ROW_LIMIT else None
+
+
+def list_totals(client, kind: str, params: dict | None, codes: dict,
+                shown: list[dict] | None = None, complete: bool = False) -> Totals:
+    """The totals of an income or expense filter (kind "incomes" or "expenses"); the shown
+    page's totals, marked as such, when the filter is too large to read through.
+
+    complete: the shown page is the whole filter (first page, no next), so nothing is read."""
+    list_page, amounts = READERS[kind]
+    if complete or params is None:
+        return add_up(shown or [], codes, amounts)
+    records = read_all(client, list_page, params)
+    if records is None:
+        return add_up(shown or [], codes, amounts, whole=False)
+    return add_up(records, codes, amounts)
+
+
+READERS = {"incomes": (income_api.list_page, income_amounts),
+           "expenses": (expense_api.list_page, expense_amounts)}

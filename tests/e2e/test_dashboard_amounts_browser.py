@@ -1,0 +1,90 @@
+"""Browser tests of the dashboard's amounts and chart, and of a list's totals footer following its
+filter; screenshots of the dashboard in Hungarian and English at 1280 and 360 pixels wide
+(tests/artifacts/dashboard-<lang>-<width>.png)."""
+from __future__ import annotations
+
+from datetime import date, timedelta
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.app.expenses_helpers import catalogue as expense_catalogue
+from tests.app.expenses_helpers import make_expense, row
+from tests.app.incomes_helpers import make_income
+
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+
+
+def _day(offset: int) -> str:
+    return (date.today() + timedelta(days=offset)).isoformat()
+
+
+@pytest.fixture
+def books(api) -> None:
+    """Incomes and expenses over the last year, some unpaid and overdue, one in EUR."""
+    eur = next(c["id"] for c in api.get("/2/currencies/").json() if c["code"] == "EUR")
+    for n in range(14):
+        offset = -27 * n
+        make_income(api, invoice_number=f"V-{n:02d}", issued_at=_day(offset),
+                    fulfilled_at=_day(offset), due_at=_day(offset + 15),
+                    partner_name="Árvíztűrő Tükörfúrógép Kft.",
+                    net_amount=f"{150000 + 9000 * n}.00", gross_amount=f"{190500 + 11430 * n}.00",
+                    payments=[{"amount": f"{190500 + 11430 * n}.00"}] if n % 3 else [])
+    make_income(api, invoice_number="EUR-7", currency=eur, exchange_rate="395.10",
+                net_amount="800.00", gross_amount="1016.00", due_at=_day(-6))
+    ids = expense_catalogue(api)
+    for n in range(12):
+        offset = -30 * n - 2
+        make_expense(api, ids, invoice_number=f"K-{n:02d}", paid_status=(1, 2)[n % 2],
+                     issued_at=_day(offset), fulfilled_at=_day(offset), due_at=_day(offset + 8),
+                     assignments=[row(ids, net=f"{60000 + 4000 * n}.00",
+                                      vat=f"{16200 + 1080 * n}.00",
+                                      gross=f"{76200 + 5080 * n}.00")])
+
+
+def test_dashboard_shows_amounts_chart_and_table_in_both_languages(books, signed_in_page,
+                                                                    company):
+    page = signed_in_page(company)
+    ARTIFACTS.mkdir(exist_ok=True)
+    for lang, revenue in (("hu", "Bevétel ebben a hónapban"), ("en", "Revenue this month")):
+        page.goto(f"/lang/{lang}")
+        page.goto(f"/c/{company.id}/")
+        expect(page.locator("#figure-revenue_month")).to_contain_text(revenue)
+        chart = page.locator("svg.chart__svg")
+        assert chart.get_attribute("role") == "img"
+        assert page.locator("svg.chart__svg rect.chart__bar--revenue").count() == 12
+        assert page.locator("#chart-table").is_hidden()
+        page.locator(".chart__table summary").click()
+        expect(page.locator("#chart-table")).to_be_visible()
+        page.locator(".chart__table summary").click()
+        for width in (1280, 360):
+            page.set_viewport_size({"width": width, "height": 900})
+            overflow = page.evaluate("document.documentElement.scrollWidth - innerWidth")
+            assert overflow <= 0, (lang, width, overflow)
+            page.screenshot(path=str(ARTIFACTS / f"dashboard-{lang}-{width}.png"), full_page=True)
+        page.set_viewport_size({"width": 1280, "height": 900})
+
+
+def test_a_figure_opens_the_list_whose_footer_says_the_same_amount(books, signed_in_page,
+                                                                   company):
+    page = signed_in_page(company)
+    page.goto(f"/c/{company.id}/")
+    value = Decimal(page.locator("#figure-receivables").get_attribute("data-value"))
+    page.locator("#figure-receivables").click()
+    page.wait_for_url("**/incomes/**")
+    assert Decimal(page.locator("#income-totals").get_attribute("data-huf-gross")) == value
+
+
+def test_the_list_footer_follows_the_filter(books, signed_in_page, company, api):
+    page = signed_in_page(company)
+    page.goto(f"/c/{company.id}/incomes/")
+    footer = page.locator("#income-totals")
+    assert footer.get_attribute("data-count") == "15"
+    paid = api.get("/1/incomes", params={"paid_status": "2", "page_size": 100}).json()["count"]
+    page.select_option("#paid_status", "2")
+    expect(footer).to_have_attribute("data-count", str(paid))
+    assert "paid_status=2" in page.url
+    page.locator(".list-tabs__tab", has_text="Lejárt").click()
+    expect(page.locator("th", has_text="Késés (nap)")).to_be_visible()
