@@ -143,5 +143,5 @@ def _area_blueprints() -> list:
         taxes,
     )
 
-    return [dashboard.bp, incomes.bp, review.bp, expenses.bp, bank.bp, partners.bp,
+    return [*dashboard.blueprints, incomes.bp, review.bp, expenses.bp, bank.bp, partners.bp,
             *taxes.blueprints, *catalog.blueprints, settings.bp, policies.bp]

@@ -11,7 +11,7 @@ from app.incomes.flow import reversed_numbers
 from app.incomes.forms import list_query as income_query
 from app.incomes.present import cancel_label, cancel_state
 from app.review.forms import queue_query
-from app.upstream import NotFound, catalog, run_parallel
+from app.upstream import NeedsApiToken, NotFound, catalog, run_parallel
 from app.upstream import expenses as expense_api
 from app.upstream import incomes as income_api
 
@@ -34,10 +34,11 @@ def cards(today: date) -> dict[str, ListQuery]:
 
 
 def _or_none(call, *args, **kwargs):
-    """The call's result, or None where the upstream lacks the list (the card says so)."""
+    """The call's result, or None where the upstream lacks the list or does not take this
+    sign-in's token for it (OAuth2 on /1/): the card says so."""
     try:
         return call(*args, **kwargs)
-    except NotFound:
+    except (NotFound, NeedsApiToken):
         return None
 
 
