@@ -118,15 +118,24 @@ def vat_due(client, income_params: dict, today: date) -> Decimal:
                                            "page_size": PAGE_SIZE})
     expenses = _expenses(client, {"date_field": "fulfilled_at", "from_date": start,
                                   "to_date": end})
-    return _vat_in_forints(incomes) - _vat_in_forints(expenses)
+    return _vat_in_forints(incomes, _header_vat) - _vat_in_forints(expenses, expense_vat)
 
 
-def _vat_in_forints(records) -> Decimal:
+def _vat_in_forints(records, vat_of: Callable[[dict], Decimal]) -> Decimal:
     total = Decimal(0)
     for record in records:
-        rate = to_decimal(record.get("exchange_rate")) or Decimal(1)
-        total += (to_decimal(record.get("vat_amount")) or Decimal(0)) * rate
+        total += vat_of(record) * (to_decimal(record.get("exchange_rate")) or Decimal(1))
     return total.quantize(Decimal(1))
+
+
+def _header_vat(record: dict) -> Decimal:
+    return to_decimal(record.get("vat_amount")) or Decimal(0)
+
+
+def expense_vat(expense: dict) -> Decimal:
+    """An expense's VAT: the sum of its assignments' (the categorised lines), else its header's."""
+    lines = [to_decimal(line.get("vat_amount")) for line in expense.get("assignments") or []]
+    return sum((v for v in lines if v is not None), Decimal(0)) if lines else _header_vat(expense)
 
 
 def unprocessed_expenses(client) -> int:
