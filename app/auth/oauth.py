@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import secrets
 import threading
+from urllib.parse import urlsplit
 
 import requests
 from authlib.integrations.flask_client import OAuth
@@ -27,6 +28,7 @@ from authlib.integrations.requests_client import OAuth2Session, OAuthError
 from flask import Flask, current_app
 
 from app.auth import session as store
+from app.security import CSP
 from app.upstream import errors as up
 
 CLIENT_NAME = "upstream"
@@ -56,6 +58,13 @@ def enabled() -> bool:
     cfg = current_app.config
     return bool(cfg.get("OAUTH_CLIENT_ID") and cfg.get("OAUTH_AUTHORIZE_URL")
                 and cfg.get("OAUTH_TOKEN_URL"))
+
+
+def login_csp() -> str:
+    """The page policy with the authorization server allowed as a form target: the browser
+    applies form-action to the redirect that follows the sign-in button's POST."""
+    parts = urlsplit(current_app.config["OAUTH_AUTHORIZE_URL"])
+    return CSP.replace("form-action 'self'", f"form-action 'self' {parts.scheme}://{parts.netloc}")
 
 
 def _client():

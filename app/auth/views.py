@@ -7,6 +7,7 @@ import time
 from flask import (
     current_app,
     flash,
+    make_response,
     redirect,
     render_template,
     request,
@@ -88,10 +89,13 @@ def logout():
 def login_page(form: LoginForm, status: int):
     """The sign-in page with this form, answered with status."""
     demo_users = current_app.config.get("DEMO_USERS") if current_app.config.get("DEMO") else {}
-    return render_template("auth/login.html", form=form, demo_form=DemoLoginForm(),
-                           demo_users=demo_users, role_labels=DEMO_ROLE_LABELS,
-                           oauth_form=OAuthLoginForm() if oauth.enabled() else None,
-                           signed_in=companies()), status
+    oauth_form = OAuthLoginForm() if oauth.enabled() else None
+    response = make_response(render_template(
+        "auth/login.html", form=form, demo_form=DemoLoginForm(), demo_users=demo_users,
+        role_labels=DEMO_ROLE_LABELS, oauth_form=oauth_form, signed_in=companies()), status)
+    if oauth_form is not None:
+        response.headers["Content-Security-Policy"] = oauth.login_csp()
+    return response
 
 
 def oauth_login():
@@ -138,7 +142,7 @@ def refused(limit: RequestLimit):
     wait = max(int(limit.reset_at - time.time()), 1)
     form.form_errors.append(_("Too many failed sign-ins. For your security, wait %(seconds)s "
                               "seconds before trying again.", seconds=wait))
-    response = current_app.make_response(login_page(form, 429))
+    response = login_page(form, 429)
     response.headers["Retry-After"] = str(wait)
     return response
 
