@@ -56,7 +56,8 @@ def _secret_store(app: Flask):
     if app.config["SESSION_TYPE"] == "redis":
         from cachelib.redis import RedisCache
 
-        return RedisCache(host=app.config["SESSION_REDIS"], key_prefix=SECRET_PREFIX)
+        # No prefix of its own: the keys already start with SECRET_PREFIX.
+        return RedisCache(host=app.config["SESSION_REDIS"], key_prefix="")
     return app.config["SESSION_CACHELIB"]
 
 

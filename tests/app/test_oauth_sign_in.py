@@ -19,6 +19,7 @@ from app.auth import oauth as oauth_module
 from app.auth import session as session_module
 from tests.app.conftest import csrf_token, page_csrf, session_cookie
 from tests.support.oauth import consent, expire, oauth_client, oauth_user, query_of
+from tests.support.processes import redis_server  # noqa: F401 (fixture)
 
 REDIRECT = "http://localhost/oauth/callback"
 
@@ -251,3 +252,31 @@ def test_sign_out_revokes_the_grant_and_deletes_the_stored_tokens(
     with oauth_app.app_context():
         assert session_module.get_secret(grant) is None
     assert bearer_get(sandbox_url, "/2/companies/", pair["access_token"]).status_code == 401
+
+
+@pytest.mark.redis
+@pytest.mark.xdist_group("redis")
+def test_with_redis_sessions_the_tokens_live_in_redis_beside_the_session_and_refresh_once(
+        app_config, two_companies, sandbox_url, sandbox_log, redis_server,  # noqa: F811
+        monkeypatch):
+    import redis
+
+    registered = oauth_client(sandbox_url, REDIRECT)
+    app = create_app({**app_config, "SESSION_REDIS_URL": redis_server.url,
+                      "OAUTH_CLIENT_ID": registered["client_id"],
+                      "OAUTH_CLIENT_SECRET": registered["client_secret"],
+                      "SESSION_IDLE_MINUTES": 600})
+    first, second = two_companies
+    client = app.test_client()
+    oauth_sign_in(client, oauth_user(sandbox_url, [first.id, second.id])["id"])
+    grant, old = stored_pair(app, client)
+    store = redis.Redis.from_url(redis_server.url)
+    holding = [key for key in store.scan_iter() if old["access_token"].encode() in store.dump(key)]
+    assert [key.decode() for key in holding] == [session_module.SECRET_PREFIX + grant], \
+        "only the grant's record holds the token (not the session record)"
+    _move_clock(monkeypatch, 30, old)
+    sandbox_log.reset()
+    statuses = _get_together(app, session_cookie(client, app),
+                             [f"/c/{first.id}/", f"/c/{second.id}/"])
+    assert statuses == [200, 200]
+    assert len(sandbox_log.entries(method="POST", path="/oauth/token/")) == 1

@@ -8,7 +8,6 @@ port's callback (the session-wide e2e server has no OAuth2 client).
 from __future__ import annotations
 
 import re
-import socket
 import threading
 from pathlib import Path
 
@@ -20,18 +19,13 @@ from tests.app.test_practice_page import expected, number, seed
 from tests.conftest import Api
 from tests.e2e.conftest import _watched_page
 from tests.support.oauth import oauth_client, oauth_user
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+from tests.support.processes import free_port
 
 
 @pytest.fixture(scope="module")
 def oauth_bookdesk(sandbox_url, tmp_path_factory) -> str:
     """A live Bookdesk that signs in through the sandbox's authorization server."""
-    port = _free_port()
+    port = free_port()
     base = f"http://127.0.0.1:{port}"
     registered = oauth_client(sandbox_url, f"{base}/oauth/callback")
     app = create_app({
