@@ -113,10 +113,13 @@ def add_companies(entries: dict[int, dict], user_name: str) -> None:
         current_app.session_interface.regenerate(session)
     else:
         start_session()
+    before = grants()
     merged = dict(companies())
     for company_id, entry in entries.items():
         merged[str(company_id)] = {**entry, "user_name": user_name}
     session["companies"] = merged
+    for grant in before - grants():  # replaced by a newer sign-in: nothing names it any more
+        drop_secret(grant)
     session["user_name"] = user_name
     session.modified = True
 

@@ -280,3 +280,16 @@ def test_with_redis_sessions_the_tokens_live_in_redis_beside_the_session_and_ref
                              [f"/c/{first.id}/", f"/c/{second.id}/"])
     assert statuses == [200, 200]
     assert len(sandbox_log.entries(method="POST", path="/oauth/token/")) == 1
+
+
+def test_signing_in_again_replaces_the_grant_and_forgets_the_old_tokens(
+        oauth_app, company, sandbox_url):
+    user = oauth_user(sandbox_url, [company.id])
+    client = oauth_app.test_client()
+    oauth_sign_in(client, user["id"])
+    old_grant, _ = stored_pair(oauth_app, client)
+    oauth_sign_in(client, user["id"])
+    new_grant, pair = stored_pair(oauth_app, client)
+    assert new_grant != old_grant and pair is not None
+    with oauth_app.app_context():
+        assert session_module.get_secret(old_grant) is None
