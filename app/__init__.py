@@ -144,5 +144,5 @@ def _area_blueprints() -> list:
         vat,
     )
 
-    return [dashboard.bp, incomes.bp, review.bp, expenses.bp, bank.bp, partners.bp,
+    return [*dashboard.blueprints, incomes.bp, review.bp, expenses.bp, bank.bp, partners.bp,
             *taxes.blueprints, vat.bp, *catalog.blueprints, settings.bp, policies.bp]

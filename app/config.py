@@ -22,7 +22,11 @@ ENV_PREFIX = "BOOKDESK"
 # The spec's name and the one public clients of the live service send.
 COMPANY_HEADERS = ("Service-Company-Id", "Quick-Company-Id")
 SANDBOX_OAUTH_PATHS = {"OAUTH_AUTHORIZE_URL": "/oauth/authorize/",
-                       "OAUTH_TOKEN_URL": "/oauth/token/"}
+                       "OAUTH_TOKEN_URL": "/oauth/token/",
+                       "OAUTH_REVOKE_URL": "/oauth/revoke/"}
+# The sandbox's demo OAuth2 client (sandbox/oauth/seed.py): the default in demo mode only.
+DEMO_OAUTH_CLIENT = {"OAUTH_CLIENT_ID": "bookdesk-demo",
+                     "OAUTH_CLIENT_SECRET": "bookdesk-demo-secret"}  # noqa: S105
 
 DEFAULTS = {
     "UPSTREAM_URL": None,
@@ -30,9 +34,13 @@ DEFAULTS = {
     "SESSION_REDIS_URL": None,
     "COMPANY_HEADER": "Service-Company-Id",
     # The live authorization server's URLs are not public; unset, they point at the sandbox
-    # behind UPSTREAM_URL (sandbox/oauth). Read by the OAuth sign-in when it comes.
+    # behind UPSTREAM_URL (sandbox/oauth). Read by the OAuth sign-in (app/auth/oauth.py).
     "OAUTH_AUTHORIZE_URL": None,
     "OAUTH_TOKEN_URL": None,
+    "OAUTH_REVOKE_URL": None,
+    # The OAuth2 client Bookdesk is registered as; unset (outside demo mode): API tokens only.
+    "OAUTH_CLIENT_ID": None,
+    "OAUTH_CLIENT_SECRET": None,
     "DEFAULT_LOCALE": "hu",
     "LOCALES": ("hu", "en"),
     # The company's time zone: timestamps are shown in it (app/numbers.py).
@@ -114,6 +122,8 @@ def _derive(app: Flask) -> None:
     cfg["PAGE_DEADLINE_SECONDS"] = float(cfg["PAGE_DEADLINE_SECONDS"])
     cfg["PERMANENT_SESSION_LIFETIME"] = timedelta(hours=cfg["SESSION_MAX_HOURS"])
     cfg.setdefault("DEMO_USERS", DEMO_USERS if cfg["DEMO"] else {})
+    for key, value in (DEMO_OAUTH_CLIENT.items() if cfg["DEMO"] else ()):
+        cfg[key] = cfg.get(key) or value
     if cfg.get("UPSTREAM_URL"):
         cfg["UPSTREAM_URL"] = str(cfg["UPSTREAM_URL"]).rstrip("/")
         for key, path in SANDBOX_OAUTH_PATHS.items():

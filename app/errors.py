@@ -3,6 +3,7 @@
 Never a traceback, a token or an upstream body; always the request id.
   AuthenticationError -> that company's token is dropped, back to /login with a message
   PermissionDenied    -> 403 page saying what was refused (two-factor case told apart)
+  NeedsApiToken       -> 403 page: an OAuth2 sign-in cannot open a page on /1/ paths
   NotFound            -> 404 page
   RateLimited         -> 429 "the accounting service asks us to slow down", with Retry-After
   Unavailable         -> 503 "the accounting service is not reachable, try again"
@@ -144,6 +145,7 @@ def _register_upstream_handlers(app: Flask) -> None:
         return
     app.register_error_handler(up.AuthenticationError, _upstream_authentication)
     app.register_error_handler(up.PermissionDenied, _upstream_permission)
+    app.register_error_handler(up.NeedsApiToken, _needs_api_token)
     app.register_error_handler(up.NotFound, lambda exc: error_response(404))
     app.register_error_handler(up.RateLimited, _upstream_rate_limited)
     app.register_error_handler(up.Unavailable, _upstream_unavailable)
@@ -176,6 +178,13 @@ def _upstream_permission(exc):
     return error_response(403, _(
         "The accounting service refused this action for your token. Your role in this company "
         "may not allow it (for example, a viewer cannot change records)."))
+
+
+def _needs_api_token(exc):
+    return error_response(403, _(
+        "This page needs an API token for this company: the accounting service takes the "
+        "OAuth sign-in on part of its API only. Add the company with its API token on the "
+        "sign-in page."), _("An API token is needed"))
 
 
 def _upstream_unavailable(exc):

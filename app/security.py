@@ -26,7 +26,7 @@ CSP = "; ".join(
 )
 REQUEST_ID_HEADER = "X-Request-Id"
 _SAFE_REQUEST_ID = re.compile(r"^[A-Za-z0-9._:-]{8,64}$")
-_TOKEN_PATTERN = re.compile(r"(Token)(\s+|%20|\+)[^\s'\",;&]+", re.IGNORECASE)
+_TOKEN_PATTERN = re.compile(r"(Token|Bearer)(\s+|%20|\+)[^\s'\",;&]+", re.IGNORECASE)
 
 
 def init_app(app: Flask) -> None:

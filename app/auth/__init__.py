@@ -2,6 +2,7 @@
 
 Public helpers for areas:
     company_blueprint(name, import_name, url_prefix="") -> Blueprint under /c/<company_id>/
+    company_client(company_id) -> upstream client of a signed-in company (token or OAuth2)
     current_actor() -> Actor(name, fingerprint) for audit records
     signed_in_companies() -> {"<id>": {"company_name", "user_name", ...}} of this session
 Server-side sessions are set up by app/auth/session.py (create_app calls its init_app first).
@@ -10,11 +11,11 @@ from __future__ import annotations
 
 from flask import Blueprint, Flask, g
 
-from app.auth import flow, views
-from app.auth.flow import Actor, company_blueprint, current_actor
+from app.auth import flow, oauth, views
+from app.auth.flow import Actor, company_blueprint, company_client, current_actor
 from app.auth.session import companies
 
-__all__ = ["Actor", "bp", "company_blueprint", "current_actor", "init_app",
+__all__ = ["Actor", "bp", "company_blueprint", "company_client", "current_actor", "init_app",
            "signed_in_companies"]
 
 bp = Blueprint("auth", __name__)
@@ -22,6 +23,8 @@ bp.add_url_rule("/", "home", views.home, methods=["GET"])
 bp.add_url_rule("/login", "login", views.login, methods=["GET", "POST"])
 bp.add_url_rule("/login/demo", "demo_login", views.demo_login, methods=["POST"])
 bp.add_url_rule("/logout", "logout", views.logout, methods=["POST"])
+bp.add_url_rule("/login/oauth", "oauth_login", views.oauth_login, methods=["POST"])
+bp.add_url_rule("/oauth/callback", "oauth_callback", views.oauth_callback, methods=["GET"])
 
 
 def signed_in_companies() -> list[dict]:
@@ -36,6 +39,7 @@ def signed_in_companies() -> list[dict]:
 def init_app(app: Flask) -> None:
     """Register the sign-in views, their failure limits and the company URL defaults."""
     flow.init_company_urls(app)
+    oauth.init_app(app)
     app.register_blueprint(bp)
     flow.init_throttle(app, views.refused)
     app.jinja_env.globals.update(signed_in_companies=signed_in_companies)

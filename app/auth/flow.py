@@ -22,6 +22,7 @@ from flask import Blueprint, Flask, current_app, g, request, url_for
 from flask_limiter import Limiter, RequestLimit
 from flask_limiter.util import get_remote_address
 
+from app.auth import oauth
 from app.auth.session import company_entry
 from app.store.history import Actor, actor_for, fingerprint
 from app.templating import redirect_to
@@ -72,8 +73,19 @@ def _require_company():
         "name": entry["company_name"],
         "user_name": entry["user_name"],
     }
-    g.api = make_client(g.company_id, entry["token"])
+    g.api = company_client(g.company_id, entry)
     return None
+
+
+def company_client(company_id: int, entry: dict | None = None):
+    """An upstream client for a signed-in company (None if it is not): its API token, or the
+    OAuth2 grant's access token (refreshed when due) with the company header."""
+    entry = entry or company_entry(company_id)
+    if entry is None:
+        return None
+    if entry.get("grant"):
+        return make_client(company_id, oauth.access_token(entry["grant"]), "Bearer")
+    return make_client(company_id, entry["token"])
 
 
 def _here() -> str | None:
@@ -89,7 +101,9 @@ def current_actor() -> Actor:
     entry = company_entry(g.company_id)
     if entry is None:
         raise RuntimeError("current_actor() needs a signed-in company page")
-    return actor_for(entry.get("user_name") or "", entry["token"], current_app.secret_key)
+    # An OAuth2 token rotates: the account (the user's e-mail) is what stays the same.
+    account = entry.get("token") or entry["account"]
+    return actor_for(entry.get("user_name") or "", account, current_app.secret_key)
 
 
 

@@ -40,3 +40,7 @@ class DemoLoginForm(FlaskForm):
 
     user = HiddenField(validators=[DataRequired()])
     next = HiddenField()
+
+
+class OAuthLoginForm(FlaskForm):
+    """The button that starts the OAuth2 sign-in (CSRF only)."""

@@ -1,7 +1,9 @@
 """Server-side sessions: the store, the signed-in companies, idle and absolute expiry.
 
 Session layout (plain types only, so the Redis serializer takes it):
-    session["companies"] = {"<company_id>": {"token", "company_name", "user_name"}}
+    session["companies"] = {"<company_id>": {"token", "company_name", "user_name"}}, or for an
+        OAuth2 sign-in {"grant", "account", "company_name", "user_name"}: the grant names the
+        token pair kept beside the sessions in the same store (put_secret; app/auth/oauth.py)
     session["started_at"], session["seen_at"]: epoch seconds
     session["user_name"]: the name given at the latest sign-in
 """
@@ -14,6 +16,7 @@ from flask import Flask, current_app, flash, session
 from flask_babel import _
 from flask_session import Session
 
+SECRET_PREFIX = "bookdesk:oauth-grant:"  # noqa: S105 (a key prefix)
 # Rewriting the session on every request would race concurrent htmx requests; a coarse
 # last-seen stamp is enough for an idle timeout measured in minutes.
 SEEN_RESOLUTION_SECONDS = 30
@@ -33,6 +36,7 @@ def init_app(app: Flask) -> None:
         app.config["SESSION_TYPE"] = "cachelib"
         app.config["SESSION_CACHELIB"] = FileSystemCache(str(folder), threshold=0, mode=0o600)
     Session(app)
+    app.extensions["bookdesk_secrets"] = _secret_store(app)
     _secure_cookie_over_https(app.session_interface)
     app.before_request(enforce_lifetime)
 
@@ -45,6 +49,32 @@ def clear_all_sessions(app: Flask) -> None:
             client.delete(key)
     else:
         app.config["SESSION_CACHELIB"].clear()
+
+
+def _secret_store(app: Flask):
+    """The session store itself (files), or a cache on the sessions' Redis."""
+    if app.config["SESSION_TYPE"] == "redis":
+        from cachelib.redis import RedisCache
+
+        # No prefix of its own: the keys already start with SECRET_PREFIX.
+        return RedisCache(host=app.config["SESSION_REDIS"], key_prefix="")
+    return app.config["SESSION_CACHELIB"]
+
+
+def put_secret(key: str, value: dict) -> None:
+    """Keep a server-side record beside the sessions, as long as a session may live."""
+    timeout = int(current_app.config["SESSION_MAX_HOURS"] * 3600)
+    current_app.extensions["bookdesk_secrets"].set(SECRET_PREFIX + key, value, timeout=timeout)
+
+
+def get_secret(key: str) -> dict | None:
+    """A record kept by put_secret, or None."""
+    return current_app.extensions["bookdesk_secrets"].get(SECRET_PREFIX + key)
+
+
+def drop_secret(key: str) -> None:
+    """Delete a record kept by put_secret."""
+    current_app.extensions["bookdesk_secrets"].delete(SECRET_PREFIX + key)
 
 
 def _secure_cookie_over_https(interface) -> None:
@@ -72,20 +102,31 @@ def company_entry(company_id: int) -> dict | None:
 
 
 def add_company(company_id: int, token: str, company_name: str, user_name: str) -> None:
-    """Sign a company in under a new session id; the first sign-in also starts the clocks."""
+    """Sign a company in with its API token under a new session id."""
+    add_companies({company_id: {"token": token, "company_name": company_name}}, user_name)
+
+
+def add_companies(entries: dict[int, dict], user_name: str) -> None:
+    """Sign companies in under a new session id (entries: id -> token or grant, company_name);
+    the first sign-in also starts the clocks."""
     if companies():
         current_app.session_interface.regenerate(session)
     else:
         start_session()
-    entries = dict(companies())
-    entries[str(company_id)] = {
-        "token": token,
-        "company_name": company_name,
-        "user_name": user_name,
-    }
-    session["companies"] = entries
+    before = grants()
+    merged = dict(companies())
+    for company_id, entry in entries.items():
+        merged[str(company_id)] = {**entry, "user_name": user_name}
+    session["companies"] = merged
+    for grant in before - grants():  # replaced by a newer sign-in: nothing names it any more
+        drop_secret(grant)
     session["user_name"] = user_name
     session.modified = True
+
+
+def grants() -> set[str]:
+    """The OAuth2 grants this session's companies use."""
+    return {entry["grant"] for entry in companies().values() if entry.get("grant")}
 
 
 def drop_company(company_id: int) -> None:
@@ -104,7 +145,10 @@ def start_session() -> None:
 
 
 def end_session() -> None:
-    """Delete the server-side record and everything in it; the old cookie becomes worthless."""
+    """Delete the server-side record and everything in it (its OAuth2 token pairs too); the old
+    cookie becomes worthless."""
+    for grant in grants():
+        drop_secret(grant)
     current_app.session_interface.regenerate(session)
     session.clear()
 

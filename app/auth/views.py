@@ -1,5 +1,5 @@
-"""Sign-in, demo sign-in and sign-out, and the sign-in form refused over the failure limits
-(routes in app/auth/__init__.py)."""
+"""Sign-in (API token or OAuth2), demo sign-in and sign-out, and the sign-in form refused over
+the failure limits (routes in app/auth/__init__.py)."""
 from __future__ import annotations
 
 import time
@@ -7,19 +7,21 @@ import time
 from flask import (
     current_app,
     flash,
+    make_response,
     redirect,
     render_template,
     request,
     session,
     url_for,
 )
-from flask_babel import _
+from flask_babel import _, get_locale, ngettext
 from flask_babel import lazy_gettext as _l
 from flask_limiter import RequestLimit
 
+from app.auth import oauth
 from app.auth.flow import record_failure
-from app.auth.forms import DemoLoginForm, LoginForm
-from app.auth.session import add_company, companies, end_session
+from app.auth.forms import DemoLoginForm, LoginForm, OAuthLoginForm
+from app.auth.session import add_companies, add_company, companies, end_session, grants
 from app.nav import safe_next
 from app.upstream import company as company_api
 from app.upstream import errors as up
@@ -75,6 +77,8 @@ def demo_login():
 def logout():
     """Delete the server-side session record entirely, keeping only the language choice."""
     lang = session.get("lang")
+    for grant in grants():
+        oauth.revoke(grant)
     end_session()
     if lang:
         session["lang"] = lang
@@ -85,9 +89,51 @@ def logout():
 def login_page(form: LoginForm, status: int):
     """The sign-in page with this form, answered with status."""
     demo_users = current_app.config.get("DEMO_USERS") if current_app.config.get("DEMO") else {}
-    return render_template("auth/login.html", form=form, demo_form=DemoLoginForm(),
-                           demo_users=demo_users, role_labels=DEMO_ROLE_LABELS,
-                           signed_in=companies()), status
+    oauth_form = OAuthLoginForm() if oauth.enabled() else None
+    response = make_response(render_template(
+        "auth/login.html", form=form, demo_form=DemoLoginForm(), demo_users=demo_users,
+        role_labels=DEMO_ROLE_LABELS, oauth_form=oauth_form, signed_in=companies()), status)
+    if oauth_form is not None:
+        response.headers["Content-Security-Policy"] = oauth.login_csp()
+    return response
+
+
+def oauth_login():
+    """Send the browser to the authorization server (authorization code with PKCE)."""
+    if not oauth.enabled() or not OAuthLoginForm().validate_on_submit():
+        flash(_("The sign-in with the accounting service is not available."), "error")
+        return redirect(url_for("auth.login"), code=303)
+    return oauth.start(url_for("auth.oauth_callback", _external=True), str(get_locale()))
+
+
+def oauth_callback():
+    """Redeem the code, read the user's companies and sign them all in under one grant."""
+    token = oauth.finish() if oauth.enabled() else None
+    if token is None:
+        flash(_("The sign-in with the accounting service did not complete. "
+                "Please try again."), "error")
+        return redirect(url_for("auth.login"), code=303)
+    client = make_client(None, token["access_token"], "Bearer")
+    try:
+        user, found = company_api.user_profile(client), company_api.companies(client)
+    except up.UpstreamError:
+        flash(_("The accounting service is not reachable right now. "
+                "Please try again in a moment."), "error")
+        return redirect(url_for("auth.login"), code=303)
+    if not found:
+        flash(_("Your user has no companies in the accounting service."), "warning")
+        return redirect(url_for("auth.login"), code=303)
+    _sign_in_companies(oauth.save_grant(token), user, found)
+    flash(ngettext("Signed in to %(num)s company", "Signed in to %(num)s companies",
+                   len(found)), "success")
+    return redirect(url_for("practice.index"), code=303)
+
+
+def _sign_in_companies(grant: str, user: dict, found: list[dict]) -> None:
+    name = f"{user.get('last_name', '')} {user.get('first_name', '')}".strip()
+    account = f"oauth:{user.get('email') or name}"
+    add_companies({item["id"]: {"grant": grant, "account": account, "company_name": item["name"]}
+                   for item in found}, name or user.get("email", ""))
 
 
 def refused(limit: RequestLimit):
@@ -96,7 +142,7 @@ def refused(limit: RequestLimit):
     wait = max(int(limit.reset_at - time.time()), 1)
     form.form_errors.append(_("Too many failed sign-ins. For your security, wait %(seconds)s "
                               "seconds before trying again.", seconds=wait))
-    response = current_app.make_response(login_page(form, 429))
+    response = login_page(form, 429)
     response.headers["Retry-After"] = str(wait)
     return response
 

@@ -14,12 +14,14 @@ from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 from wtforms import SelectField, StringField
 
+from app.forms.display import select_choices
 from app.forms.filters import ANY, ListFilterForm, amounts
 from app.numbers import InputError, parse_date
 from app.params import arg_page
 
 MATCHED, UNMATCHED = "matched", "unmatched"
-MATCH_CHOICES = (ANY, (MATCHED, _l("Matched to an expense")), (UNMATCHED, _l("Unmatched")))
+MATCH_CHOICES = select_choices((ANY, (MATCHED, _l("Matched to an expense")),
+                                (UNMATCHED, _l("Unmatched"))))
 
 
 class BankFilterForm(ListFilterForm):

@@ -26,7 +26,7 @@ from app.taxes import present as tax_present
 from app.taxes.forms import api_params as tax_params
 from app.taxes.forms import filter_form as tax_filter
 from app.totals import READERS, Totals, add_up, list_totals, read_all
-from app.upstream import NotFound, catalog, run_parallel
+from app.upstream import NeedsApiToken, NotFound, catalog, run_parallel
 from app.upstream import expenses as expense_api
 from app.upstream import incomes as income_api
 
@@ -49,10 +49,11 @@ def cards(today: date) -> dict[str, ListQuery]:
 
 
 def _or_none(call, *args, **kwargs):
-    """The call's result, or None where the upstream lacks the list (the card says so)."""
+    """The call's result, or None where the upstream lacks the list or does not take this
+    sign-in's token for it (OAuth2 on /1/): the card says so."""
     try:
         return call(*args, **kwargs)
-    except NotFound:
+    except (NotFound, NeedsApiToken):
         return None
 
 
@@ -234,7 +235,8 @@ def amount_tasks(api, found: dict[str, Figure], due: dict[str, tuple], codes: di
     """The reads behind every figure's Totals and the taxes / salaries due (parameters read
     here, in the request: the list's reader needs its context)."""
     params = {key: figure.query.params() for key, figure in found.items()}
-    tasks = {key: partial(_by_month if key in CHART_RANGES else _total, api, figure,
+    # A figure the session may not read (a /1/ list under OAuth) shows as not available.
+    tasks = {key: partial(_or_none, _by_month if key in CHART_RANGES else _total, api, figure,
                           params[key], codes) for key, figure in found.items()}
     tasks.update({key: partial(_due, api, kind, listing) for key, (kind, _args, listing)
                   in due.items()})

@@ -1,13 +1,17 @@
 """The company dashboard page: the counts and amounts that matter, each linking to the list it
 sums, the 12-month chart and recent incomes (the reads are in app/dashboard/service.py, what is
-shown of the amounts in app/dashboard/present.py)."""
+shown of the amounts in app/dashboard/present.py); the practice page across the signed-in
+companies (its reads in app/dashboard/practice.py)."""
 from __future__ import annotations
 
 from datetime import date
 
-from flask import g, render_template, url_for
+from flask import g, redirect, render_template, url_for
 
+from app.auth import company_client, signed_in_companies
 from app.dashboard import present, service
+from app.dashboard.practice import queries as practice_queries
+from app.dashboard.practice import rows as practice_rows
 from app.dashboard.service import INCOME_CARDS, cancel_labels, cards, dashboard_data
 from app.forms.filters import ListQuery
 from app.numbers import company_today, format_date
@@ -74,3 +78,30 @@ def links(queries: dict[str, ListQuery]) -> dict[str, str]:
     """Each card's list URL (from its query), and the income list behind the recent table."""
     return {**{key: query.url() for key, query in queries.items()},
             "incomes": url_for("incomes.index"), "income": url_for("incomes.index")}
+
+
+def practice():
+    """One row per signed-in company (review queue, overdue, VAT due, unprocessed expenses),
+    the rows read side by side, each with its company's own client."""
+    companies = signed_in_companies()
+    if not companies:
+        return redirect(url_for("auth.login"))
+    today = date.today()
+    queries = practice_queries(today)
+    params = {key: query.params() for key, query in queries.items()}
+    clients = {item["id"]: company_client(item["id"]) for item in companies}
+    return render_template("dashboard/practice.html", today=today,
+                           rows=practice_rows(companies, clients, params, today),
+                           links={item["id"]: practice_links(item["id"], queries)
+                                  for item in companies})
+
+
+def practice_links(company_id: int, queries: dict[str, ListQuery]) -> dict[str, str]:
+    """Where a practice row's cells lead inside its company."""
+    def to(query: ListQuery) -> str:
+        return url_for(query.endpoint, company_id=company_id,
+                       **query.multidict().to_dict(flat=False))
+    return {"company": url_for("dashboard.index", company_id=company_id),
+            "review": to(queries["review"]), "overdue": to(queries["overdue"]),
+            "vat_due": to(queries["vat_incomes"]),
+            "unprocessed": url_for("expenses.index", company_id=company_id)}

@@ -9,6 +9,7 @@ from .accounting import Call, CallStats, current_stats, init_app
 from .client import DEFAULT_COMPANY_HEADER, UpstreamClient
 from .errors import (
     AuthenticationError,
+    NeedsApiToken,
     NotFound,
     PermissionDenied,
     RateLimited,
@@ -23,6 +24,7 @@ __all__ = [
     "AuthenticationError",
     "Call",
     "CallStats",
+    "NeedsApiToken",
     "NotFound",
     "Page",
     "PermissionDenied",
@@ -41,8 +43,10 @@ __all__ = [
 ]
 
 
-def make_client(company_id: int | str, token: str) -> UpstreamClient:
-    """A client for the current request, configured from current_app.config."""
+def make_client(company_id: int | str | None, token: str,
+                scheme: str = "Token") -> UpstreamClient:
+    """A client for the current request, configured from current_app.config (scheme "Bearer"
+    for an OAuth2 access token)."""
     config = current_app.config
     base_url = config.get("UPSTREAM_URL")
     if not base_url:
@@ -59,4 +63,5 @@ def make_client(company_id: int | str, token: str) -> UpstreamClient:
         max_retry_after=float(config.get("UPSTREAM_MAX_RETRY_AFTER", 5)),
         stats=current_stats(),
         catalog_ttl=float(config.get("CATALOG_TTL", 60)),
+        auth_scheme=scheme,
     )

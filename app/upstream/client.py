@@ -33,7 +33,7 @@ from requests.exceptions import SSLError
 from urllib3.exceptions import NewConnectionError
 
 from .accounting import Call, CallStats
-from .errors import Unavailable
+from .errors import NeedsApiToken, Unavailable
 from .responses import (
     MalformedPage,
     Page,
@@ -61,7 +61,11 @@ def default_app_name() -> str:
 
 
 class UpstreamClient:
-    """One company's view of the upstream API, authenticated with one token."""
+    """One company's view of the upstream API, authenticated with one token.
+
+    ``auth_scheme`` is "Token" for an API token, "Bearer" for an OAuth2 access token (one
+    token for every company of the user: the company header alone picks the company).
+    """
 
     def __init__(
         self,
@@ -78,6 +82,7 @@ class UpstreamClient:
         app_name: str | None = None,
         stats: CallStats | None = None,
         catalog_ttl: float = 60,
+        auth_scheme: str = "Token",
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.company_id = company_id
@@ -88,6 +93,7 @@ class UpstreamClient:
         self.stats = stats if stats is not None else CallStats()
         self.catalog_ttl = catalog_ttl
         self._token = token
+        self.auth_scheme = auth_scheme
 
     def __repr__(self) -> str:
         return f"UpstreamClient(base_url={self.base_url!r}, company_id={self.company_id!r})"
@@ -97,6 +103,11 @@ class UpstreamClient:
         """Cache scope (base URL, company, token fingerprint): who sees cached data."""
         fingerprint = hashlib.sha256(self._token.encode()).hexdigest()[:16]
         return self.base_url, str(self.company_id), fingerprint
+
+    def reaches(self, path: str) -> bool:
+        """Whether this client's token is taken on path: API tokens everywhere, OAuth2 Bearer
+        tokens on /2/ only (the live API description lists Bearer for /2/ endpoints only)."""
+        return self.auth_scheme != "Bearer" or path_only(path).startswith("/2/")
 
     def get(self, path: str, params: Mapping[str, Any] | None = None) -> Any:
         """GET and decode JSON; retried on transient failures."""
@@ -158,6 +169,8 @@ class UpstreamClient:
 
     def request(self, method: str, path: str, *, params=None, json=None, data=None, files=None):
         """Send one logical request (with retries) and return the decoded body."""
+        if not self.reaches(path):
+            raise NeedsApiToken(method=method, path=path_only(path))
         url = join(self.base_url, path)
         params = clean_params(params)
         target = Target(
@@ -165,7 +178,7 @@ class UpstreamClient:
         )
         request = requests.Request(
             method, url, params=params, json=json, data=data, files=files,
-            headers=self._headers(), auth=TokenAuth(self._token),
+            headers=self._headers(), auth=TokenAuth(self._token, self.auth_scheme),
         )
         # Prepared once so a retry resends the same bytes (files are read only once).
         prepared = get_session().prepare_request(request)
@@ -321,13 +334,14 @@ def _new_session() -> requests.Session:
 
 
 class TokenAuth(AuthBase):
-    """Sets ``Authorization: Token <token>``; its repr never shows the token."""
+    """Sets ``Authorization: Token <token>`` (or ``Bearer``); its repr never shows the token."""
 
-    def __init__(self, token: str) -> None:
+    def __init__(self, token: str, scheme: str = "Token") -> None:
         self._token = token
+        self._scheme = scheme
 
     def __call__(self, request: requests.PreparedRequest) -> requests.PreparedRequest:
-        request.headers["Authorization"] = f"Token {self._token}"
+        request.headers["Authorization"] = f"{self._scheme} {self._token}"
         return request
 
     def __repr__(self) -> str:

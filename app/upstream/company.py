@@ -1,4 +1,5 @@
-"""The company object (spec 2.1, 4.1): read it, change its settings."""
+"""The company object (spec 2.1, 4.1): read it, change its settings; the OAuth2 user's
+companies and profile (Bearer only, no company header)."""
 from __future__ import annotations
 
 from typing import Any
@@ -12,3 +13,20 @@ def info(client: Any) -> dict:
 def update(client: Any, company_id: int, body: dict) -> dict:
     """Change some of the company's settings; the stored object."""
     return client.patch(f"/2/company-info/update/{company_id}/", json=body)
+
+
+def companies(client: Any) -> list[dict]:
+    """The companies the OAuth2-signed-in user may reach: [{"id", "name"}] (client without a
+    company). The live body is a one-element list holding a "companies" array."""
+    body = client.get("/2/companies/") or []
+    holders = body if isinstance(body, list) else [body]
+    return [{"id": int(item["id"]), "name": str(item.get("name") or item["id"])}
+            for holder in holders if isinstance(holder, dict)
+            for item in holder.get("companies") or [] if isinstance(item, dict) and "id" in item]
+
+
+def user_profile(client: Any) -> dict:
+    """The OAuth2-signed-in user: {"email", "first_name", "last_name"} (client without a
+    company)."""
+    body = client.get("/2/user-profile/") or {}
+    return body.get("user") or {} if isinstance(body, dict) else {}

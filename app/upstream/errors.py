@@ -94,6 +94,12 @@ class PermissionDenied(UpstreamError):
         super().__init__(message, **kwargs)
 
 
+class NeedsApiToken(PermissionDenied):
+    """The path takes no OAuth2 Bearer token (the API takes Bearer on /2/ only): not sent."""
+
+    default_message = "this path takes an API token, not an OAuth2 access token"
+
+
 class NotFound(UpstreamError):
     """404: the record does not exist (or not for this company)."""
 

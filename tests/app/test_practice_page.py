@@ -1,0 +1,166 @@
+"""The practice page: one row per signed-in company, its figures equal to the API's records.
+
+Each expected figure is worked out here from every record the API lists (all pages), not from
+the query Bookdesk sends: review queue (needs review, not done), overdue amount (unpaid, due
+before today, gross), VAT due this month (incomes' VAT minus expenses' VAT, by fulfilment
+date, at the exchange rate) and expenses not processed.
+"""
+from __future__ import annotations
+
+import re
+from datetime import date, timedelta
+from decimal import Decimal
+
+import pytest
+
+from app import create_app
+from app.dashboard import practice
+from tests.app.conftest import csrf_token, sign_in
+from tests.app.expenses_helpers import catalogue as expense_catalogue
+from tests.app.expenses_helpers import make_expense
+from tests.app.incomes_helpers import make_income, set_state
+from tests.conftest import Api
+from tests.support.oauth import consent, oauth_client, oauth_user
+
+ROW = re.compile(r'<tr data-company="(\d+)">(.*?)</tr>', re.S)
+CELL = re.compile(r'<td class="num" data-figure="(\w+)">(.*?)</td>', re.S)
+TAG = re.compile(r"<[^>]+>")
+
+
+def _day(offset: int) -> str:
+    return (date.today() + timedelta(days=offset)).isoformat()
+
+
+def seed(api: Api, late: int, review: int, open_expenses: int) -> None:
+    """Overdue and not-yet-due incomes, review waiting and done, a paid late one, last month's
+    incomes, processed and unprocessed expenses (this month and earlier)."""
+    for n in range(late):
+        make_income(api, invoice_number=f"LATE-{n}", due_at=_day(-3 - n),
+                    net_amount="1000.00", vat_amount="270.00", gross_amount=f"{1270 + n}.00")
+    make_income(api, invoice_number="PAID-LATE", due_at=_day(-5), payments=[{"amount": "1270.00"}])
+    make_income(api, invoice_number="NOT-YET", due_at=_day(4))
+    make_income(api, invoice_number="OLD", fulfilled_at=_day(-70), issued_at=_day(-70),
+                due_at=_day(30))
+    for n in range(review + 1):
+        made = make_income(api, invoice_number=f"REV-{n}", due_at=_day(9))
+        set_state(api, made["id"], needs_review=True, review_done=n == review)
+    ids = expense_catalogue(api)
+    for n in range(open_expenses):
+        make_expense(api, ids, invoice_number=f"OPEN-{n}", fulfilled_at=_day(0))
+    make_expense(api, ids, invoice_number="DONE", fulfilled_at=_day(0), processed=True)
+    make_expense(api, ids, invoice_number="EARLIER", fulfilled_at=_day(-70))
+
+
+def _all(api: Api, path: str, key: str) -> list[dict]:
+    found, url = [], f"{path}?page_size=100"
+    while url:
+        body = api.get(url).json()
+        results = body["results"]
+        found += results[key] if isinstance(results, dict) else results
+        url = body.get("next")
+        url = url[len(api.base):] if url and url.startswith(api.base) else url
+    return found
+
+
+def expected(api: Api) -> dict[str, int]:
+    """The four figures, worked out from every income and expense the API lists."""
+    today = date.today().isoformat()
+    month = today[:7]
+    incomes = _all(api, "/1/incomes", "incomes")
+    expenses = _all(api, "/2/expenses", "expenses")
+    vat_in = sum(Decimal(i["vat_amount"]) * Decimal(i["exchange_rate"]) for i in incomes
+                 if (i["fulfilled_at"] or "").startswith(month))
+    vat_out = sum(sum(Decimal(a["vat_amount"]) for a in e["assignments"])
+                  * Decimal(e["exchange_rate"]) for e in expenses
+                  if (e["fulfilled_at"] or "").startswith(month))
+    return {
+        "review": sum(1 for i in incomes if i["needs_review"] and not i["review_done"]),
+        "overdue": int(sum(Decimal(i["gross_amount"]) for i in incomes
+                           if i["paid_status"] == 1 and i["due_at"] and i["due_at"] < today)),
+        "vat_due": int(vat_in - vat_out),
+        "unprocessed": sum(1 for e in expenses if e["accounting_status"] == "unprocessed"),
+    }
+
+
+def shown(html: str) -> dict[int, dict[str, str]]:
+    """Each row's cells as text, by company id."""
+    return {int(cid): {name: " ".join(TAG.sub(" ", cell).split())
+                       for name, cell in CELL.findall(row)} for cid, row in ROW.findall(html)}
+
+
+def number(text: str) -> int:
+    """The whole number a cell shows (grouping and currency dropped, sign kept)."""
+    value = int(re.sub(r"[^\d]", "", text.split(".")[0]))
+    return -value if text.lstrip().startswith(("-", "−")) else value
+
+
+@pytest.fixture
+def signed_in_twice(client, company, make_company, sandbox_url):
+    """One session signed in to two companies with their API tokens, each with its records."""
+    other = make_company()
+    seed(Api(sandbox_url, company), late=3, review=2, open_expenses=2)
+    seed(Api(sandbox_url, other), late=1, review=4, open_expenses=5)
+    for each in (company, other):
+        assert sign_in(client, each).status_code == 303
+    return company, other
+
+
+def test_practice_rows_equal_the_figures_read_from_the_api(signed_in_twice, sandbox_url, client):
+    page = client.get("/practice")
+    rows = shown(page.get_data(as_text=True))
+    assert page.status_code == 200 and set(rows) == {c.id for c in signed_in_twice}
+    for company in signed_in_twice:
+        want = expected(Api(sandbox_url, company))
+        got = {name: number(text) for name, text in rows[company.id].items()}
+        assert got == want, company.name
+    assert expected(Api(sandbox_url, signed_in_twice[0]))["vat_due"] != 0, "VAT is exercised"
+
+
+def test_each_row_links_into_its_company(signed_in_twice, client):
+    html = client.get("/practice").get_data(as_text=True)
+    for company in signed_in_twice:
+        row = dict(ROW.findall(html))[str(company.id)]
+        assert f'href="/c/{company.id}/"' in row
+        assert f'href="/c/{company.id}/incomes/?' in row, "the overdue figure opens its list"
+        assert f'href="/c/{company.id}/expenses/"' in row
+        assert all(f"/c/{other.id}/" not in row for other in signed_in_twice if other != company)
+
+
+def test_rows_are_read_side_by_side_each_with_its_company_client(
+        signed_in_twice, client, monkeypatch, sandbox_log):
+    seen = []
+    original = practice.run_parallel
+
+    def spy(tasks):
+        seen.append(sorted(tasks))
+        return original(tasks)
+
+    monkeypatch.setattr(practice, "run_parallel", spy)
+    assert client.get("/practice").status_code == 200
+    assert seen == [sorted(str(c.id) for c in signed_in_twice)]
+    for company in signed_in_twice:
+        reads = sandbox_log.entries(company_id=company.id, method="GET")
+        assert reads and all(r["headers"]["Service-Company-Id"] == str(company.id) for r in reads)
+
+
+def test_practice_page_without_a_sign_in_goes_to_the_login_page(client):
+    answer = client.get("/practice")
+    assert answer.status_code == 302 and answer.headers["Location"].endswith("/login")
+
+
+def test_an_oauth_row_reads_what_a_bearer_token_may_and_says_what_needs_an_api_token(
+        app_config, company, sandbox_url):
+    registered = oauth_client(sandbox_url, "http://localhost/oauth/callback")
+    app = create_app({**app_config, "OAUTH_CLIENT_ID": registered["client_id"],
+                      "OAUTH_CLIENT_SECRET": registered["client_secret"]})
+    seed(Api(sandbox_url, company), late=1, review=1, open_expenses=3)
+    user = oauth_user(sandbox_url, [company.id])
+    client = app.test_client()
+    page = client.get("/login")
+    start = client.post("/login/oauth", data={"csrf_token": csrf_token(page.get_data(True))})
+    back = consent(start.headers["Location"], user["id"])
+    client.get(back[back.index("/oauth/callback"):])
+
+    row = shown(client.get("/practice").get_data(as_text=True))[company.id]
+    assert number(row["unprocessed"]) == expected(Api(sandbox_url, company))["unprocessed"]
+    assert all(row[name] == "API token needed" for name in ("review", "overdue", "vat_due"))
