@@ -3,6 +3,8 @@
 Public helpers for areas:
     company_blueprint(name, import_name, url_prefix="") -> Blueprint under /c/<company_id>/
     current_actor() -> Actor(name, fingerprint) for audit records
+    refusal(scope), may_write(scope), remember_refusal(scope, reason), forget_refusal(scope):
+        what the signed-in token may not do, learned from the API's 403s (app/auth/flow.py)
     signed_in_companies() -> {"<id>": {"company_name", "user_name", ...}} of this session
 Server-side sessions are set up by app/auth/session.py (create_app calls its init_app first).
 """
@@ -11,10 +13,21 @@ from __future__ import annotations
 from flask import Blueprint, Flask, g
 
 from app.auth import flow, views
-from app.auth.flow import Actor, company_blueprint, current_actor
+from app.auth.flow import (
+    ADMIN,
+    WRITE,
+    Actor,
+    company_blueprint,
+    current_actor,
+    forget_refusal,
+    may_write,
+    refusal,
+    remember_refusal,
+)
 from app.auth.session import companies
 
-__all__ = ["Actor", "bp", "company_blueprint", "current_actor", "init_app",
+__all__ = ["ADMIN", "WRITE", "Actor", "bp", "company_blueprint", "current_actor",
+           "forget_refusal", "init_app", "may_write", "refusal", "remember_refusal",
            "signed_in_companies"]
 
 bp = Blueprint("auth", __name__)
@@ -38,4 +51,7 @@ def init_app(app: Flask) -> None:
     flow.init_company_urls(app)
     app.register_blueprint(bp)
     flow.init_throttle(app, views.refused)
-    app.jinja_env.globals.update(signed_in_companies=signed_in_companies)
+    app.after_request(flow.learn_refusals)
+    app.jinja_env.globals.update(signed_in_companies=signed_in_companies, refusal=refusal,
+                                 may_write=may_write, write_attrs=flow.write_attrs,
+                                 READ_ONLY_ID=flow.READ_ONLY_ID)
