@@ -121,3 +121,48 @@ def test_a_history_restore_gets_the_full_page_and_htmx_lists_vary(client, compan
     assert "<html" in html and 'class="mainnav"' in html and "css/app" in html
     page = client.get(path).get_data(as_text=True)
     assert '"historyRestoreAsHxRequest": false' in page
+
+
+def test_every_refused_write_returns_the_form_with_the_input_and_the_reason(
+        client, company, sandbox_url):
+    from tests.app.test_taxes_create import _post as post_taxes
+    from tests.e2e.screens_support import seed
+
+    seeded, c = seed(sandbox_url, company), f"/c/{company.id}"
+    sign_in(client, company, role="viewer")
+    cases = [
+        (f"{c}/review/{seeded.review}", f"{c}/review/{seeded.review}/done",
+         {"action": "save_done", "note": "TYPED-1"}, "TYPED-1"),
+        (f"{c}/tags/", f"{c}/tags/new", {"name": "TYPED-2"}, "TYPED-2"),
+        (f"{c}/expenses/{seeded.expense}/edit", f"{c}/expenses/{seeded.expense}/edit",
+         {"note": "TYPED-3"}, "TYPED-3"),
+        (f"{c}/partners/{seeded.partner}/", f"{c}/partners/{seeded.partner}/",
+         {"name": "TYPED-4 Kft."}, "TYPED-4 Kft."),
+    ]
+    for page, action, values, typed in cases:
+        _forget(client, company)
+        form = page_form(client, page)
+        for name, value in values.items():
+            form.set(name, value)
+        html = client.post(action, data=form.data()).get_data(as_text=True)
+        assert typed in html and "refused this action for your token" in html, action
+    _forget(client, company)
+    taxes = post_taxes(client, f"{c}/taxes/", {"month": "2024-03", "amount": "150 000",
+                                                "code": "103", "description": "TYPED-5"})
+    assert "TYPED-5" in taxes.get_data(as_text=True)
+    assert "refused this action for your token" in taxes.get_data(as_text=True)
+
+
+def test_a_refused_review_done_stays_on_the_income_with_the_reason(client, company, sandbox_url):
+    from tests.e2e.screens_support import seed
+
+    seeded, c = seed(sandbox_url, company), f"/c/{company.id}"
+    sign_in(client, company, role="viewer")
+    for headers in ({}, {"HX-Request": "true", "HX-Target": "review-item"}):
+        _forget(client, company)
+        form = page_form(client, f"{c}/review/{seeded.review}")
+        response = client.post(f"{c}/review/{seeded.review}/done",
+                               data=form.set("action", "done").data(), headers=headers)
+        html = response.get_data(as_text=True)
+        assert response.status_code == 403 and "HX-Retarget" not in response.headers
+        assert 'id="review-item"' in html and "refused this action for your token" in html

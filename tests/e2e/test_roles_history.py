@@ -22,7 +22,8 @@ VIEWER_PAGES = ("dashboard", "income-list", "income-detail", "income-edit", "rev
 
 # Every control that writes: submit buttons of POST forms (not sign-out, the policy editor's
 # "my role has changed" and the review's Skip, which change nothing upstream; not the form
-# engine's add/remove row), htmx writers (not the live totals), and links styled as buttons that open a write page.
+# engine's add/remove row), htmx writers (not the live totals), and links styled as buttons
+# that open a write page.
 WRITE_CONTROLS_JS = r"""
 () => {
   const exempt = (el) => {
