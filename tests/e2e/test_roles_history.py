@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
+import requests
 
 from tests.conftest import create_company
 from tests.e2e.conftest import sign_in
@@ -154,24 +155,43 @@ def test_back_after_a_partner_search_shows_the_full_page(page, seeded):
     _shot(page, "history-partner-search")
 
 
-def test_back_after_a_list_filter_and_pagination_shows_the_full_page(page, seeded):
-    sign_in(page, seeded.company)
-    page.goto(f"/c/{seeded.company.id}/partners/?page_size=1")
-    page.select_option("#partner-role", "customer")
-    page.wait_for_url(re.compile(r"role=customer"))
+def test_back_after_a_list_filter_and_pagination_shows_the_full_page(page, seeded, sandbox_url):
+    company = seeded.company
+    for number in range(21):  # one more than the smallest page
+        requests.post(f"{sandbox_url}/_sandbox/expenses/", timeout=10, json={
+            "company_id": company.id, "invoice_number": f"LAPOZAS-{number}",
+            "partner_name": "Szállító Zrt.", "paid_status": 1}).raise_for_status()
+    sign_in(page, company)
+    page.goto(f"/c/{company.id}/expenses/?page_size=20")
+    page.fill("input[name=q]", "LAPOZAS")
+    page.press("input[name=q]", "Enter")
+    page.wait_for_url(re.compile(r"q=LAPOZAS"))
     page.wait_for_load_state("networkidle")
-    next_link = page.locator("#partner-list a[rel=next], #partner-list .pagination a").first
-    if next_link.count():
-        next_link.click()
-        page.wait_for_url(re.compile(r"page=2"))
-        page.wait_for_load_state("networkidle")
-    _back_forward_reload(page, "partner filter/pagination", page.url)
+    page.click("#expense-list a[rel=next]")
+    page.wait_for_url(re.compile(r"cursor="))
+    page.wait_for_load_state("networkidle")
+    url = page.url
+    assert "q=LAPOZAS" in url and "page_size=20" in url, "the URL keeps the filter"
+    _back_forward_reload(page, "expense filter and pagination", url)
+    assert page.input_value("input[name=q]") == "LAPOZAS", "the URL reproduces the filter"
+    page.go_back()
+    page.wait_for_url(lambda address: "q=LAPOZAS" in address and "cursor=" not in address)
+    _assert_full_page(page, "back to the first filtered page")
 
 
-def test_back_after_the_review_moves_on_shows_the_full_page(page, seeded):
-    sign_in(page, seeded.company)
-    page.goto(f"/c/{seeded.company.id}/review/")
-    page.goto(f"/c/{seeded.company.id}/review/{seeded.review}")
-    page.click("#review-skip")
+def test_back_after_the_review_moves_on_shows_the_full_page(page, seeded, sandbox_url):
+    company = seeded.company
+    requests.post(f"{sandbox_url}/_sandbox/incomes/", timeout=10, json={
+        "company_id": company.id, "partner_name": "Második Vevő Kft.",
+        "invoice_number": "REVIEW-2", "needs_review": True, "review_done": False,
+    }).raise_for_status()
+    sign_in(page, company)
+    page.goto(f"/c/{company.id}/review/{seeded.review}")
+    first = page.url
+    page.locator("#review-next, #review-prev").first.click()  # the other income of two
+    page.wait_for_url(lambda address: address != first and "/review/" in address)
     page.wait_for_load_state("networkidle")
     _back_forward_reload(page, "review next", page.url)
+    page.go_back()
+    page.wait_for_url(first)
+    _assert_full_page(page, "back to the first income of the review")
