@@ -204,16 +204,20 @@ def forget_refusal(scope: str = WRITE) -> None:
 
 
 def learn_refusals(response=None):
-    """Remember every write the API refused during this request (also an after-request hook)."""
+    """Remember every write the API refused during this request. As an after-request hook it
+    also answers 403 (not 400) when a form came back because of such a refusal."""
     if g.get("company_id") is None or company_entry(g.company_id) is None:
         return response
     api = g.get("api")
     stats = getattr(api, "stats", None)
-    for call in (stats.calls if stats is not None else []):
-        if call.status == 403 and call.method != "GET":
-            scope = ADMIN if call.path.startswith(ADMIN_PATHS) else WRITE
-            if scope not in ((session.get(REFUSED_KEY) or {}).get(_who()) or {}):
-                _store(_who(), scope, "")
+    refused = [call for call in (stats.calls if stats is not None else [])
+               if call.status == 403 and call.method != "GET"]
+    for call in refused:
+        scope = ADMIN if call.path.startswith(ADMIN_PATHS) else WRITE
+        if scope not in ((session.get(REFUSED_KEY) or {}).get(_who()) or {}):
+            _store(_who(), scope, "")
+    if refused and response is not None and response.status_code == 400:
+        response.status_code = 403
     return response
 
 

@@ -144,8 +144,10 @@ def test_every_refused_write_returns_the_form_with_the_input_and_the_reason(
         form = page_form(client, page)
         for name, value in values.items():
             form.set(name, value)
-        html = client.post(action, data=form.data()).get_data(as_text=True)
+        response = client.post(action, data=form.data())
+        html = response.get_data(as_text=True)
         assert typed in html and "refused this action for your token" in html, action
+        assert response.status_code == 403, action
     _forget(client, company)
     taxes = post_taxes(client, f"{c}/taxes/", {"month": "2024-03", "amount": "150 000",
                                                 "code": "103", "description": "TYPED-5"})
