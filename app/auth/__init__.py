@@ -4,6 +4,8 @@ Public helpers for areas:
     company_blueprint(name, import_name, url_prefix="") -> Blueprint under /c/<company_id>/
     company_client(company_id) -> upstream client of a signed-in company (token or OAuth2)
     current_actor() -> Actor(name, fingerprint) for audit records
+    refusal(scope), may_write(scope), remember_refusal(scope, reason), forget_refusal(scope):
+        what the signed-in token may not do, learned from the API's 403s (app/auth/flow.py)
     signed_in_companies() -> {"<id>": {"company_name", "user_name", ...}} of this session
 Server-side sessions are set up by app/auth/session.py (create_app calls its init_app first).
 """
@@ -12,10 +14,23 @@ from __future__ import annotations
 from flask import Blueprint, Flask, g
 
 from app.auth import flow, oauth, views
-from app.auth.flow import Actor, company_blueprint, company_client, current_actor
+from app.auth.flow import (
+    ADMIN,
+    WRITE,
+    Actor,
+    company_blueprint,
+    company_client,
+    current_actor,
+    forget_refusal,
+    may_write,
+    refusal,
+    remember_refusal,
+)
 from app.auth.session import companies
 
-__all__ = ["Actor", "bp", "company_blueprint", "company_client", "current_actor", "init_app",
+__all__ = ["ADMIN", "WRITE", "Actor", "bp", "company_blueprint", "company_client",
+           "current_actor", "forget_refusal", "init_app", "may_write", "refusal",
+           "remember_refusal",
            "signed_in_companies"]
 
 bp = Blueprint("auth", __name__)
@@ -42,4 +57,7 @@ def init_app(app: Flask) -> None:
     oauth.init_app(app)
     app.register_blueprint(bp)
     flow.init_throttle(app, views.refused)
-    app.jinja_env.globals.update(signed_in_companies=signed_in_companies)
+    app.after_request(flow.learn_refusals)
+    app.jinja_env.globals.update(signed_in_companies=signed_in_companies, refusal=refusal,
+                                 may_write=may_write, write_attrs=flow.write_attrs,
+                                 READ_ONLY_ID=flow.READ_ONLY_ID)

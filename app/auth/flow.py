@@ -12,24 +12,49 @@ SIGN_IN_FAILURES_PER_ACCOUNT (keyed by a fingerprint of the token tried, so one 
 cannot be worn down from many addresses). Counters live in Redis when the sessions do
 (SESSION_REDIS_URL), so every worker shares them; in memory otherwise. Once a limit is reached
 the sign-in form answers 429 with a message and Retry-After, before asking the upstream.
+
+What the signed-in token may do. The API never tells a token's role (no field of company-info
+says it), so Bookdesk learns it from the API's refusals: a 403 on a write (any non-GET call)
+is remembered for the session, per company and token fingerprint, under two scopes: "write"
+(records: a viewer) and "admin" (company settings and policies: everyone but an administrator;
+a token refused any write is refused these too). Sign-in asks once with a write that cannot
+succeed (a partner without a name): the API checks the role before the body, so a viewer gets
+403 and everyone else 400, and nothing is stored either way. Any later refusal, on any page,
+is picked up from the request's upstream calls. Templates ask `refusal(scope)` / `may_write()`
+and `write_attrs()` (a disabled control with the reason).
 """
 from __future__ import annotations
 
 from collections.abc import Callable
 from urllib.parse import urlsplit
 
-from flask import Blueprint, Flask, current_app, g, request, url_for
+from flask import Blueprint, Flask, current_app, g, request, session, url_for
+from flask_babel import lazy_gettext as _l
 from flask_limiter import Limiter, RequestLimit
 from flask_limiter.util import get_remote_address
+from markupsafe import Markup
 
 from app.auth import oauth
 from app.auth.session import company_entry
 from app.store.history import Actor, actor_for, fingerprint
 from app.templating import redirect_to
 from app.upstream import make_client
+from app.upstream import partners as partners_api
+from app.upstream.errors import PermissionDenied, UpstreamError
 
 COMPANY_PREFIX = "/c/<int:company_id>"
 LIMITED_ENDPOINTS = ("auth.login",)
+REFUSED_KEY = "refused_writes"
+WRITE, ADMIN = "write", "admin"
+# Writes to these upstream paths need an administrator (app/upstream/company.py, policies.py).
+ADMIN_PATHS = ("/2/company-info/",)
+REASONS = {
+    WRITE: _l("Your role in this company lets you view records but not change them (the "
+              "accounting service refused a change for your token)."),
+    ADMIN: _l("Only an administrator of this company can change this (the accounting service "
+              "refused a change for your token)."),
+}
+READ_ONLY_ID = "read-only-reason"
 
 
 
@@ -144,3 +169,99 @@ def _account_key() -> str:
 
 def _failed(response) -> bool:
     return bool(g.get("sign_in_failed"))
+
+
+
+# -- what this token may do -------------------------------------------------------------------
+
+
+def refusal(scope: str = WRITE) -> str | None:
+    """Why the signed-in token may not write in this scope, once the API refused it; else None."""
+    if g.get("company_id") is None or company_entry(g.company_id) is None:
+        return None
+    learn_refusals()
+    flags = (session.get(REFUSED_KEY) or {}).get(_who()) or {}
+    reason = flags.get(scope)
+    if reason is None and scope == ADMIN:
+        reason = flags.get(WRITE)
+    if reason is None:
+        return None
+    return reason or str(REASONS.get(scope, REASONS[WRITE]))
+
+
+def may_write(scope: str = WRITE) -> bool:
+    """True unless the API refused this token a write in this scope."""
+    return refusal(scope) is None
+
+
+def write_attrs(scope: str = WRITE) -> Markup:
+    """Attributes that disable a write control and point at the page's reason ('' if allowed)."""
+    reason = refusal(scope)
+    if reason is None:
+        return Markup("")
+    return Markup(' disabled aria-disabled="true" aria-describedby="{}" title="{}"').format(
+        READ_ONLY_ID, reason)
+
+
+def remember_refusal(scope: str = WRITE, reason: str = "") -> None:
+    """Remember for this session that the API refused this token a write in this scope."""
+    _store(_who(), scope, reason)
+
+
+def forget_refusal(scope: str = WRITE) -> None:
+    """Let the user try again (e.g. after their role was changed)."""
+    refused = dict(session.get(REFUSED_KEY) or {})
+    flags = dict(refused.get(_who()) or {})
+    if flags.pop(scope, None) is not None:
+        refused[_who()] = flags
+        session[REFUSED_KEY] = refused
+
+
+def learn_refusals(response=None):
+    """Remember every write the API refused during this request. As an after-request hook it
+    also answers 403 (not 400) when a form came back because of such a refusal."""
+    if g.get("company_id") is None or company_entry(g.company_id) is None:
+        return response
+    api = g.get("api")
+    stats = getattr(api, "stats", None)
+    refused = [call for call in (stats.calls if stats is not None else [])
+               if call.status == 403 and call.method != "GET"]
+    for call in refused:
+        scope = ADMIN if call.path.startswith(ADMIN_PATHS) else WRITE
+        if scope not in ((session.get(REFUSED_KEY) or {}).get(_who()) or {}):
+            _store(_who(), scope, "")
+    if refused and response is not None and response.status_code == 400:
+        response.status_code = 403
+    return response
+
+
+def probe_writes(company_id: int, token: str) -> None:
+    """At sign-in: learn whether the token may write at all, without changing anything."""
+    key = _key(company_id, token)
+    refused = dict(session.get(REFUSED_KEY) or {})
+    refused.pop(key, None)
+    session[REFUSED_KEY] = refused
+    try:
+        partners_api.create(make_client(company_id, token), {})
+    except PermissionDenied:
+        _store(key, WRITE, "")
+    except UpstreamError:
+        pass  # 400 (the empty partner), or no answer: nothing known yet
+    else:
+        current_app.logger.warning("the sign-in write probe was accepted by the upstream")
+
+
+def _who() -> str:
+    # An OAuth2 sign-in has no API token: its user account is who the refusals are about.
+    entry = company_entry(g.company_id)
+    return _key(g.company_id, entry.get("token") or f"oauth:{entry.get('account')}")
+
+
+def _key(company_id, token: str) -> str:
+    return f"{company_id}:{fingerprint(token, current_app.secret_key)}"
+
+
+def _store(key: str, scope: str, reason: str) -> None:
+    refused = dict(session.get(REFUSED_KEY) or {})
+    refused[key] = {**(refused.get(key) or {}), scope: reason}
+    session[REFUSED_KEY] = refused

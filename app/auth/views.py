@@ -19,7 +19,7 @@ from flask_babel import lazy_gettext as _l
 from flask_limiter import RequestLimit
 
 from app.auth import oauth
-from app.auth.flow import record_failure
+from app.auth.flow import probe_writes, record_failure
 from app.auth.forms import DemoLoginForm, LoginForm, OAuthLoginForm
 from app.auth.session import add_companies, add_company, companies, end_session, grants
 from app.nav import safe_next
@@ -160,6 +160,7 @@ def _sign_in(form: LoginForm, token: str, company_id: int | None, name: str):
         form.company_id.errors = [_("This token does not belong to company %(id)s.", id=company_id)]
         return None
     add_company(int(info["id"]), token, info.get("name") or str(info["id"]), name)
+    probe_writes(int(info["id"]), token)
     flash(_("Signed in to %(company)s", company=info.get("name")), "success")
     target = safe_next(form.next.data) or url_for("dashboard.index", company_id=info["id"])
     return redirect(target, code=303)

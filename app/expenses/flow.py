@@ -12,12 +12,11 @@ from __future__ import annotations
 from functools import partial
 from urllib.parse import parse_qs, urlsplit
 
-from flask import session
 from flask_babel import gettext as _
 from flask_babel import gettext as translate
 from flask_babel import lazy_gettext as _l
 
-from app.auth import current_actor
+from app.auth import WRITE, refusal, remember_refusal
 from app.forms import company_settings
 from app.params import small_int
 from app.upstream import ValidationError, catalog, run_parallel
@@ -31,7 +30,6 @@ DETAIL_FIELDS = "payment_history"
 EXCLUDED = "excluded_from_accounting"
 RESYNC = "full_resync_required"
 BULK_PURPOSE = "expense-bulk"
-DENIED_KEY = "expense_bulk_read_only"
 MAX_IDS = 500
 DONE = {"approve": _l("%(num)s approved"), "unapprove": _l("%(num)s unapproved"),
         "check": _l("%(num)s checked"), "uncheck": _l("%(num)s unchecked")}
@@ -103,13 +101,11 @@ def _failure(expense_id, reasons: list) -> str:
 
 def remember_read_only() -> None:
     """Note that the upstream refused this token a bulk action."""
-    denied = session.get(DENIED_KEY, [])
-    if current_actor().fp not in denied:
-        session[DENIED_KEY] = [*denied, current_actor().fp]
+    remember_refusal(WRITE)
 
 
 def read_only() -> bool:
     """True when the upstream already refused this token a bulk action."""
-    return current_actor().fp in session.get(DENIED_KEY, [])
+    return refusal(WRITE) is not None
 
 

@@ -7,11 +7,10 @@ session["policy_drafts"]["<company_id>"] = {"config", "base", "rev", "origin"}:
   base    hash of the stored configuration the draft started from (to spot edits elsewhere)
   rev     bumped on every change; forms send it back so a stale tab cannot overwrite
   origin  "edit", "import:<file name>" or "restore:<version id>"
-session["policy_readonly"]["<token fingerprint>"] = the upstream's reason for refusing a save
-  ("" once the user asked to try again). Keyed by the token, not the company: signing in again
-  with an administrator's token opens the editor writable.
-The settings page writes the same endpoint (PATCH company-info, administrators only) and keeps
-its refusals under its own key; one of those opens the editor read-only too.
+Whether the token may save is the "admin" refusal of app/auth/flow.py (per company and token):
+the settings page writes the same endpoint (PATCH company-info, administrators only), so a
+refusal there, here, or of any write (a viewer) opens the editor read-only; signing in again
+with an administrator's token opens it writable.
 """
 from __future__ import annotations
 
@@ -24,7 +23,7 @@ from flask import abort, flash, g, session, url_for
 from flask_babel import gettext as _
 
 import app.policies.messages as M
-from app.auth import current_actor
+from app.auth import ADMIN, WRITE, forget_refusal, refusal, remember_refusal
 from app.params import whole
 from app.policies.assignments import names_in_config
 from app.policies.diff import diff_configs
@@ -32,7 +31,6 @@ from app.policies.editing import SECTIONS
 from app.policies.history import limit_problems
 from app.policies.labels import Catalogs
 from app.policies.validate import LEDGER_NUMBERS, REVENUE_TYPES, TAGS, empty_config, validate
-from app.settings.flow import DENIED_KEY
 from app.templating import redirect_to
 from app.upstream import NotFound, catalog, run_parallel
 from app.upstream import policies as upstream
@@ -41,9 +39,6 @@ from app.upstream.responses import detail_text
 # -- the draft in the session ---------------------------------------------------------------------
 
 DRAFTS = "policy_drafts"
-READONLY = "policy_readonly"
-# The reason shown when the refusal came from the settings page.
-SETTINGS_REFUSED = "@settings"
 
 
 @dataclass(frozen=True)
@@ -88,30 +83,20 @@ def discard_draft(company_id: int) -> None:
         session[DRAFTS] = drafts
 
 
-def readonly_reason(fingerprint: str) -> str | None:
-    """Why this token may not save policies, once the upstream said so (here or in settings)."""
-    flags = session.get(READONLY) or {}
-    if fingerprint in flags:
-        return flags[fingerprint] or None
-    return SETTINGS_REFUSED if fingerprint in (session.get(_settings_key()) or []) else None
+def readonly_reason() -> str | None:
+    """Why this token may not save policies, once the upstream said so (on any page)."""
+    return refusal(ADMIN)
 
 
-def _settings_key() -> str:
-    return DENIED_KEY
-
-
-def remember_readonly(fingerprint: str, reason: str) -> None:
+def remember_readonly() -> None:
     """Open the editor read-only for this token from now on in this session."""
-    flags = dict(session.get(READONLY) or {})
-    flags[fingerprint] = reason
-    session[READONLY] = flags
+    remember_refusal(ADMIN)
 
 
-def forget_readonly(fingerprint: str) -> None:
+def forget_readonly() -> None:
     """Let the user try to save again (e.g. after their role was changed)."""
-    flags = dict(session.get(READONLY) or {})
-    flags[fingerprint] = ""
-    session[READONLY] = flags
+    forget_refusal(ADMIN)
+    forget_refusal(WRITE)
 
 
 # -- the upstream side: the stored configuration and the catalogues it names ----------------------
@@ -274,7 +259,7 @@ def load_state(*, currencies: bool = False, data: tuple | None = None,
     stored, found = data
     company_id = g.company_id
     return EditorState(company_id, stored, load_draft(company_id),
-                       readonly_reason(current_actor().fp), found)
+                       readonly_reason(), found)
 
 
 def update_draft(state: EditorState, config: dict, origin: str | None = None):

@@ -11,7 +11,6 @@ from flask_babel import gettext as _
 import app.policies.editing as editing
 import app.policies.flow as flow
 import app.policies.history as history
-from app.auth import current_actor
 from app.params import arg_int
 from app.policies.editing import open_edit, posted_edit
 from app.policies.flow import (
@@ -108,7 +107,7 @@ def discard():
 
 def unlock():
     """Forget that a save was refused, so the user can try again (e.g. after a role change)."""
-    flow.forget_readonly(current_actor().fp)
+    flow.forget_readonly()
     return redirect_to(url_for("policy_editor.index"))
 
 

@@ -91,7 +91,7 @@ def _write(state, config, origin, again):
     except PermissionDenied as exc:
         if exc.two_factor:
             raise
-        flow.remember_readonly(current_actor().fp, flow.refusal_text(exc) or "403")
+        flow.remember_readonly()
         flash(_("The accounting service did not let your token change the policies. Your "
                 "draft is kept; an administrator's token can save it."), "warning")
         return redirect_to(url_for("policy_editor.index"))

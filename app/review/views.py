@@ -65,6 +65,9 @@ def _done(bits, current: flow.Walk, record: dict, form):
     except (Unavailable, RateLimited) as exc:
         form = present.build_form(record, bits.settings, bits.catalogs)
         return _lost(bits, current, record, form, exc)
+    except ValidationError as exc:  # a refused write (WriteRefused): the same income, the reason
+        return _show(flow.screen_context(bits, current, record, None, problem=" ".join(
+            map(str, exc.messages()))), 403)
     prefetch.keep(g.api, result.record)
     if result.kind == "conflict":
         return _show(flow.screen_context(bits, current, result.record, None,

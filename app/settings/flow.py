@@ -1,18 +1,15 @@
 """The company object (app/upstream/company.py), its settings changes, and who may make them.
 
 Only administrators may change settings; Bookdesk cannot know a token's role in advance, so the
-first 403 of the API is remembered for that token (by its fingerprint) and the page turns
+first 403 of the API is remembered (the "admin" refusal of app/auth/flow.py) and the page turns
 read-only with the reason.
 """
 from __future__ import annotations
 
-from flask import session
-
-from app.auth import current_actor
+from app.auth import ADMIN, refusal
+from app.auth import remember_refusal as remember
 from app.forms import invalidate_settings
 from app.upstream import company as company_api
-
-DENIED_KEY = "settings_read_only"
 
 
 def info(api) -> dict:
@@ -30,11 +27,9 @@ def update(api, company_id: int, body: dict) -> dict:
 
 def read_only() -> bool:
     """True when the API already refused this token a settings change."""
-    return current_actor().fp in session.get(DENIED_KEY, [])
+    return refusal(ADMIN) is not None
 
 
 def remember_refusal() -> None:
     """Remember that the API refused this token a settings change."""
-    denied = set(session.get(DENIED_KEY, []))
-    denied.add(current_actor().fp)
-    session[DENIED_KEY] = sorted(denied)
+    remember(ADMIN)

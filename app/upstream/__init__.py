@@ -16,6 +16,7 @@ from .errors import (
     Unavailable,
     UpstreamError,
     ValidationError,
+    WriteRefused,
 )
 from .parallel import run_parallel, run_until
 from .responses import Page, id_names
@@ -33,6 +34,7 @@ __all__ = [
     "UpstreamClient",
     "UpstreamError",
     "ValidationError",
+    "WriteRefused",
     "catalog",
     "current_stats",
     "id_names",

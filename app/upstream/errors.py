@@ -100,6 +100,12 @@ class NeedsApiToken(PermissionDenied):
     default_message = "this path takes an API token, not an OAuth2 access token"
 
 
+class WriteRefused(PermissionDenied, ValidationError):
+    """403 on a write: the token's role may not change this. Also a ValidationError, so every
+    form that shows the upstream's refusals shows this one the same way, with the input kept;
+    its one message is Bookdesk's own, in the page's language."""
+
+
 class NotFound(UpstreamError):
     """404: the record does not exist (or not for this company)."""
 

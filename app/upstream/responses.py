@@ -29,6 +29,8 @@ from urllib.parse import urlsplit
 
 import orjson
 import requests
+from flask_babel import gettext
+from flask_babel import lazy_gettext as _l
 
 from .errors import (
     AuthenticationError,
@@ -38,9 +40,13 @@ from .errors import (
     Unavailable,
     UpstreamError,
     ValidationError,
+    WriteRefused,
 )
 
 MAX_FILE_BYTES = 20 * 1024 * 1024
+# A write refused for the token's role (the same words as the 403 page, app/errors.py).
+REFUSED_WRITE = _l("The accounting service refused this action for your token. Your role in this "
+                   "company may not allow it (for example, a viewer cannot change records).")
 OWNER_KEYS = ("id", "expense_id", "income_id")
 
 
@@ -291,6 +297,8 @@ def _forbidden(detail: str, message: str, kwargs: dict[str, Any]) -> UpstreamErr
         return PermissionDenied(message, two_factor=True, **kwargs)
     if _AUTH_FAILURE.search(detail):
         return AuthenticationError(message, **kwargs)
+    if kwargs.get("method", "GET") != "GET":
+        return WriteRefused(message, non_field_errors=[gettext(REFUSED_WRITE)], **kwargs)
     return PermissionDenied(message, **kwargs)
 
 

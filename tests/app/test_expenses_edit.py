@@ -180,7 +180,7 @@ def test_the_upstreams_own_empty_list_refusal_lands_on_the_table(client, company
     assert "This list may not be empty." in response.get_data(as_text=True)
 
 
-def test_a_viewer_gets_the_permission_page_not_a_failure(client, company, api):
+def test_a_viewer_gets_the_form_back_with_the_reason_not_a_failure(client, company, api):
     created = make_expense(api, catalogue(api))
     base = signed_in_as(client, company, "viewer")
     path = f"{base}{created['id']}/edit"
@@ -188,3 +188,4 @@ def test_a_viewer_gets_the_permission_page_not_a_failure(client, company, api):
     response = client.post(path, data=form.set("secondary_id", "NOPE").data())
     assert response.status_code == 403
     assert "viewer cannot change records" in response.get_data(as_text=True)
+    assert 'value="NOPE"' in response.get_data(as_text=True), "the input is kept"

@@ -173,6 +173,7 @@ def test_a_viewer_is_refused_by_the_upstream_and_nothing_is_created(client, comp
     response = _post(client, base, THREE[0])
     assert response.status_code == 403
     assert "may not allow it" in response.get_data(as_text=True)
+    assert "SZJA" in response.get_data(as_text=True), "the grid comes back with the input"
     assert records(api) == {}
 
 

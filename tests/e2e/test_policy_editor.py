@@ -6,7 +6,8 @@ from datetime import date
 
 import requests
 
-REFUSAL = "You do not have permission to perform this action."
+# The reason is Bookdesk's own, in the page's language (app/auth/flow.py), not the API's text.
+REFUSAL = "Only an administrator of this company can change this"
 
 
 def _import(sandbox_url, company, number, partner):
