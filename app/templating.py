@@ -2,6 +2,10 @@
 
 Small Jinja helpers behind the form and table macros.
 
+Template strings are translated with the page's catalogue looked up once per render: Flask-Babel
+looks up the request, the locale and the catalogue again for every `_()` in a template, and a
+list page has a few hundred of them. Macros imported without context fall back to Flask-Babel.
+
 htmx helpers: tell htmx requests apart, render a page or its fragment, redirect either way.
 
 Table cells formatted in Python, once per page, for the long lists (incomes, expenses).
@@ -17,7 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from flask import Flask, make_response, redirect, render_template, request
-from flask_babel import get_locale, gettext
+from flask_babel import get_locale, get_translations, gettext
+from jinja2 import pass_context
 
 from app.identifiers import show_bank_account, show_tax_number
 from app.numbers import currency_format, format_date, format_number, to_decimal
@@ -31,6 +36,27 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals.update(field_attrs=field_attrs, field_display=field_display,
                                 missing_parts=missing_parts)
     app.jinja_env.filters.update(tax_number=show_tax_number, account_number=show_bank_account)
+    app.context_processor(lambda: {PAGE_TRANSLATIONS: get_translations()})
+    app.jinja_env.install_gettext_callables(gettext=_template_gettext,
+                                            ngettext=_template_ngettext, newstyle=True)
+
+
+PAGE_TRANSLATIONS = "_page_translations"
+
+
+def _translations(context):
+    found = context.get(PAGE_TRANSLATIONS)
+    return found if found is not None else get_translations()
+
+
+@pass_context
+def _template_gettext(context, string: str) -> str:
+    return _translations(context).ugettext(string)
+
+
+@pass_context
+def _template_ngettext(context, singular: str, plural: str, number: int) -> str:
+    return _translations(context).ungettext(singular, plural, number)
 
 
 def field_attrs(field, described: list[str], extra: dict, css_class: str) -> dict:
