@@ -52,12 +52,12 @@ def _translations(context):
 
 @pass_context
 def _template_gettext(context, string: str) -> str:
-    return _translations(context).ugettext(string)
+    return _translations(context).gettext(string)
 
 
 @pass_context
 def _template_ngettext(context, singular: str, plural: str, number: int) -> str:
-    return _translations(context).ungettext(singular, plural, number)
+    return _translations(context).ngettext(singular, plural, number)
 
 
 def field_attrs(field, described: list[str], extra: dict, css_class: str) -> dict:
