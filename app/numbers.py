@@ -82,6 +82,23 @@ def _parsed_locale(name: str) -> Locale:
 
 def to_decimal(value) -> Decimal | None:
     """An upstream value (decimal string, int, float or Decimal) as a finite Decimal, else None."""
+    if type(value) is str and len(value) <= CACHED_TEXT_LENGTH:
+        return _decimal_of_text(value)
+    return _decimal(value)
+
+
+# A review queue reads the same few hundred amount strings many times (rows, policies,
+# fingerprints); a Decimal is immutable, so one parse serves them all. Text only: 1 and 1.0,
+# or Decimal("1") and Decimal("1.0"), are equal keys but different Decimals.
+CACHED_TEXT_LENGTH = 40
+
+
+@functools.lru_cache(maxsize=4096)
+def _decimal_of_text(text: str) -> Decimal | None:
+    return _decimal(text)
+
+
+def _decimal(value) -> Decimal | None:
     if isinstance(value, bool) or not isinstance(value, int | float | str | Decimal):
         return None
     try:

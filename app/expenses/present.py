@@ -11,6 +11,7 @@ from typing import Any
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+from markupsafe import Markup
 
 from app.exports import amount as csv_amount
 from app.exports import day
@@ -19,7 +20,7 @@ from app.forms.display import truthy
 from app.forms.registry import group_label
 from app.labels import PAID_STATUS, method_label, paid_badge, paid_label
 from app.numbers import days_between, format_datetime, format_number, to_decimal
-from app.templating import Amount, Days, Words, amount
+from app.templating import Amount, Days, Words, amount, amount_cells, date_cells, overdue_mark
 from app.totals import expense_amounts as totals
 
 ACCOUNTING_STATUS = {"unprocessed": _l("Not processed"), "processed": _l("Processed"),
@@ -146,6 +147,7 @@ def cell(spec, row: dict, expense: dict, catalogs: dict) -> str:
 
 
 FILE_ATTACHED = _l("File attached: %(kind)s")
+SELECT = _l("Select %(name)s")
 
 
 @dataclass(slots=True)
@@ -166,13 +168,18 @@ class Row:
     excluded: bool
     days_overdue: int | None = None
     tags: list[str] = field(default_factory=list)
+    select_label: str = ""
+    # The date cells and the amount cells, each built once in Python.
+    date_cells: Markup = Markup("")
+    amount_cells: Markup = Markup("")
 
 
 def list_rows(items: list[dict], codes: dict, lookups: dict, today: str) -> list[Row]:
     """Rows for the expense table: every label and format worked out once per page."""
-    words = Words(paid=PAID_STATUS, status=ACCOUNTING_STATUS, file=FILE_ATTACHED)
+    words = Words(paid=PAID_STATUS, status=ACCOUNTING_STATUS, file=FILE_ATTACHED, select=SELECT,
+                  overdue=overdue_mark(_("Overdue")))
     names = {"types": lookups.get("expense_types", {}), "tags": lookups.get("tags", {})}
-    days = Days()
+    days = Days(words.locale)
     return [_row(expense, codes, names, today, words, days) for expense in items]
 
 
@@ -181,22 +188,23 @@ def _row(expense: dict, codes: dict, names: dict, today: str, words: Words, days
     due, paid, status = expense.get("due_at"), expense.get("paid_status"), expense.get(
         "accounting_status")
     sums = totals(expense)
+    filing = expense.get("filing_number") or f"#{expense['id']}"
+    dates, overdue = (days[expense.get("issued_at")], days[due]), paid != 2 and bool(due) and \
+        due < today
+    amounts = tuple(amount(sums[name], code, words.locale) for name in AMOUNTS)
     return Row(
-        id=expense["id"], filing=expense.get("filing_number") or f"#{expense['id']}",
-        invoice_number=expense.get("invoice_number") or "—",
+        id=expense["id"], filing=filing, invoice_number=expense.get("invoice_number") or "—",
         partner=expense.get("partner_name") or "—", file=_file(expense, words),
-        dates=(days[expense.get("issued_at")], days[due]),
-        overdue=paid != 2 and bool(due) and due < today,
-        types=_types(expense, names["types"]),
-        amounts=(amount(sums["net_amount"], code, words.locale),
-                 amount(sums["vat_amount"], code, words.locale),
-                 amount(sums["gross_amount"], code, words.locale)),
+        dates=dates, overdue=overdue, types=_types(expense, names["types"]), amounts=amounts,
         paid=(words["paid"].get(paid, str(paid or "")), paid_badge(paid)),
         status=(words["status"].get(status, status), status_badge(status))
         if status else None,
         excluded=bool(expense.get("excluded_from_accounting")),
         tags=[names["tags"].get(tag, f"#{tag}") for tag in expense.get("tags") or []],
-        days_overdue=days_between(due, today) if paid != 2 and due and due < today else None)
+        days_overdue=days_between(due, today) if paid != 2 and due and due < today else None,
+        select_label=words["select"] % {"name": filing},
+        date_cells=date_cells(dates, overdue, words["overdue"]),
+        amount_cells=amount_cells(amounts))
 
 
 def _file(expense: dict, words: Words) -> tuple[str, str, str] | None:

@@ -10,10 +10,12 @@ from flask import abort, flash, g, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
+from app import files
 from app.bank.present import payment_history
 from app.errors import lost_write_response
-from app.expenses import files, flow, forms, present
+from app.expenses import flow, forms, present
 from app.exports import EXPORT_PAGE_SIZE, download, first_page_now
+from app.files import document_of
 from app.forms.display import currency_code
 from app.forms.filters import filter_args, list_tabs
 from app.numbers import company_today
@@ -27,7 +29,6 @@ from app.once import (
     repeat_response,
     send_once,
 )
-from app.review.present import document_of
 from app.store import idempotency
 from app.templating import is_htmx, redirect_to, render
 from app.totals import list_totals

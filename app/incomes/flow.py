@@ -14,7 +14,7 @@ from functools import partial
 from flask import g
 from flask_babel import gettext as _
 
-from app.expenses.files import MAX_BYTES, content_type, sniff
+from app.files import MAX_BYTES, content_type, sniff
 from app.forms import ITEM_FIELDS, company_settings
 from app.forms.check import default_currency_id
 from app.forms.registry import ref_id

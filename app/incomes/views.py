@@ -19,6 +19,7 @@ from markupsafe import Markup
 from app.bank.present import payment_history
 from app.errors import lost_write_response
 from app.exports import EXPORT_PAGE_SIZE, download
+from app.files import document_of
 from app.forms import build_edit_form, build_new_form
 from app.forms.display import currency_code
 from app.forms.filters import filter_args, list_tabs
@@ -37,7 +38,6 @@ from app.once import (
     send_once,
 )
 from app.params import arg_id
-from app.review.present import document_of
 from app.store import idempotency
 from app.templating import is_htmx, redirect_to, render, trigger
 from app.totals import list_totals

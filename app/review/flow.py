@@ -25,6 +25,7 @@ from functools import cached_property, partial
 from flask import g, request, session, url_for
 
 from app.auth import current_actor
+from app.files import document_of
 from app.incomes.flow import FORM_CATALOGS, base_reads, catalogs_of
 from app.numbers import as_utc, to_decimal
 from app.review import prefetch
@@ -33,7 +34,6 @@ from app.review.present import (
     Context,
     build_form,
     can_mark_done,
-    document_of,
     last_undoable,
     line_items,
     missing_revenue_type,

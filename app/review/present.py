@@ -297,27 +297,6 @@ def line_items(record: dict) -> list[dict]:
 
 # The income's document on the review screen.
 
-IMAGE_EXTENSIONS = ("png", "jpg", "jpeg")
-
-
-@dataclass(frozen=True)
-class Document:
-    """What the review screen says about an income's file."""
-
-    kind: str  # "image", "pdf", "file" (offered as a download) or "none"
-    filename: str | None = None
-    extension: str | None = None
-
-
-def document_of(artifact: dict | None) -> Document:
-    """How the screen shows the file of an artifact record."""
-    if not artifact or not artifact.get("has_artifact"):
-        return Document("none")
-    extension = (artifact.get("extension") or "").lower().lstrip(".")
-    kind = "image" if extension in IMAGE_EXTENSIONS else ("pdf" if extension == "pdf" else "file")
-    return Document(kind, artifact.get("filename"), extension or None)
-
-
 # The review log as pages show it.
 
 ACTION_LABELS = {"done": _l("Done"), "save_done": _l("Saved and done"), "skip": _l("Skipped"),

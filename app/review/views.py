@@ -10,7 +10,7 @@ from flask_babel import gettext as _
 
 from app.auth import current_actor
 from app.errors import lost_write_response
-from app.expenses.files import file_response
+from app.files import file_response
 from app.forms.display import select_choices
 from app.incomes.flow import FORM_CATALOGS, settings_and_catalogs
 from app.nav import safe_next

@@ -220,8 +220,8 @@ class UpstreamClient:
     def _send_once(self, prepared: requests.PreparedRequest, target: Target,
                    **options: Any) -> requests.Response:
         session = get_session()
-        settings = session.merge_environment_settings(prepared.url, {}, None, None, None)
-        settings.update({"allow_redirects": target.method == "GET", **options})
+        settings = {**environment_settings(prepared.url),
+                    "allow_redirects": target.method == "GET", **options}
         started = time.perf_counter()
         response = error = None
         try:
@@ -331,6 +331,20 @@ def _new_session() -> requests.Session:
     session.mount("http://", adapter)
     session.mount("https://", adapter)
     return session
+
+
+@functools.lru_cache(maxsize=64)
+def _origin_settings(origin: str) -> dict:
+    return get_session().merge_environment_settings(origin, {}, None, None, None)
+
+
+def environment_settings(url: str) -> dict:
+    """Proxies and CA bundle for a URL from the environment, read once per origin (requests
+    walks every environment variable twice per call otherwise; they do not change while the
+    process runs). Proxy choice depends only on scheme, host and port."""
+    parts = urlsplit(url)
+    settings = _origin_settings(f"{parts.scheme}://{parts.netloc}/")
+    return {**settings, "proxies": dict(settings["proxies"])}
 
 
 class TokenAuth(AuthBase):

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import base64
 
-from sandbox.core.sample_files import minimal_pdf, tiny_png
-
+from sandbox.core.demo_files import minimal_pdf, tiny_png
 from tests.app.conftest import sign_in
 from tests.app.incomes_helpers import catalogue
 from tests.sandbox.expense_support import artifact, make_expense

@@ -43,3 +43,13 @@ def test_a_paid_euro_row_without_file_or_state_in_english(app):
     assert row.file is None and row.status is None
     assert row.amounts[2].text == "-€10.50" and row.amounts[2].negative
     assert row.paid == ("Paid", "ok")
+
+
+def test_the_row_names_its_checkbox_and_builds_its_date_and_amount_cells(app):
+    expense = {**EXPENSE, "filing_number": "K-1 <b>", "paid_status": 2}
+    with app.test_request_context(), force_locale("en"):
+        [row] = list_rows([expense], {1: "HUF"}, LOOKUPS, today="2024-04-01")
+    assert row.select_label == "Select K-1 <b>"
+    assert str(row.date_cells) == ('<td class="date">Mar 5, 2024</td>'
+                                   '<td class="date">Mar 10, 2024</td>')
+    assert str(row.amount_cells).count('<td class="num">') == 3

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import re
 
-from app.expenses import files as upload_module
+from app import files as upload_module
 from tests.app.conftest import csrf_token
 from tests.app.expenses_helpers import FAKE_PDF, PDF, PNG, XML, creates, signed_in
 

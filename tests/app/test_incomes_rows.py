@@ -32,3 +32,15 @@ def test_a_paid_euro_row_in_english_keeps_cents_and_is_not_overdue(app):
     assert row.storno_of is None and not row.overdue
     assert row.amounts[2].text == "€645.30" and not row.amounts[2].negative
     assert row.paid == ("Paid", "ok") and row.review == ("Reviewed", "ok")
+
+
+def test_the_row_cells_carry_the_overdue_mark_and_the_negative_amounts(app):
+    with app.test_request_context(), force_locale("hu"):
+        [row] = list_rows([STORNO], {1: "HUF"}, {}, today="2024-04-01")
+    assert str(row.date_cells) + str(row.amount_cells) == (
+        '<td class="date">2024. 03. 05.</td><td class="date">2024. 03. 05.</td>'
+        '<td class="date is-overdue">2024. 03. 10.<span class="overdue-mark" title="Lejárt">'
+        '<span class="visually-hidden">Lejárt</span></span></td>'
+        '<td class="num is-negative">-1\xa0000\xa0Ft</td>'
+        '<td class="num is-negative">-270\xa0Ft</td>'
+        '<td class="num is-negative">-1\xa0270\xa0Ft</td>')

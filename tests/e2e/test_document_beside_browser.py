@@ -9,8 +9,8 @@ import time
 from pathlib import Path
 
 from playwright.sync_api import expect
-from sandbox.core.sample_files import tiny_png
 
+from sandbox.core.demo_files import tiny_png
 from tests.app.incomes_helpers import catalogue
 from tests.sandbox.expense_support import artifact, make_expense
 from tests.sandbox.incomes_support import set_state

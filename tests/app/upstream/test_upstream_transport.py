@@ -174,3 +174,20 @@ def test_base_url_with_a_path_prefix_keeps_it_for_links(stub):
     client.get("/2/tags/")
     client.get("http://upstream.internal/api/2/tags/?page=2")
     assert [r["path"] for r in stub.requests] == ["/api/2/tags/", "/api/2/tags/?page=2"]
+
+
+def test_proxy_settings_come_from_the_environment_per_origin(monkeypatch):
+    from app.upstream import client
+
+    monkeypatch.setenv("HTTP_PROXY", "http://proxy.example:3128")
+    monkeypatch.setenv("NO_PROXY", "internal.example")
+    client._origin_settings.cache_clear()
+    try:
+        outside = client.environment_settings("http://api.example/1/incomes/?page=2")
+        inside = client.environment_settings("http://internal.example/1/incomes/")
+        assert outside["proxies"].get("http") == "http://proxy.example:3128"
+        assert "http" not in inside["proxies"]
+        outside["proxies"].clear()  # a caller's copy: the cached settings are untouched
+        assert client.environment_settings("http://api.example/x")["proxies"]
+    finally:
+        client._origin_settings.cache_clear()

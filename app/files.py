@@ -1,5 +1,5 @@
-"""Files of records: what a file really is, uploading files as new expenses, and serving an
-expense's file same-origin.
+"""Files of records: what a file really is, how a page shows it, uploading files as new
+expenses, and serving an expense's file same-origin.
 
 What a file is comes from its first bytes, whatever its name says: the same test the upstream
 applies to uploads (spec 4.3): PDF, PNG, JPEG, or XML with a root element (HTML is not XML for
@@ -235,3 +235,25 @@ def disposition(mode: str, filename: str) -> str:
     fallback = "".join(ch for ch in fallback if 32 <= ord(ch) < 127)
     return f"{mode}; filename=\"{fallback}\"; filename*=UTF-8''{quote(filename, safe='')}"
 
+
+# How a page shows a record's file (review screen, edit pages).
+
+IMAGE_EXTENSIONS = ("png", "jpg", "jpeg")
+
+
+@dataclass(frozen=True)
+class Document:
+    """What a page says about a record's file."""
+
+    kind: str  # "image", "pdf", "file" (offered as a download) or "none"
+    filename: str | None = None
+    extension: str | None = None
+
+
+def document_of(artifact: dict | None) -> Document:
+    """How the screen shows the file of an artifact record."""
+    if not artifact or not artifact.get("has_artifact"):
+        return Document("none")
+    extension = (artifact.get("extension") or "").lower().lstrip(".")
+    kind = "image" if extension in IMAGE_EXTENSIONS else ("pdf" if extension == "pdf" else "file")
+    return Document(kind, artifact.get("filename"), extension or None)
