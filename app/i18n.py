@@ -11,7 +11,14 @@ from flask_babel import Babel, get_locale
 
 from app.config import data_dir
 from app.nav import safe_next
-from app.numbers import format_amount, format_date, format_datetime, format_number, format_relative
+from app.numbers import (
+    format_amount,
+    format_date,
+    format_datetime,
+    format_number,
+    format_percent,
+    format_relative,
+)
 
 bp = Blueprint("i18n", __name__)
 babel = Babel()
@@ -24,7 +31,8 @@ def init_app(app: Flask) -> None:
     compile_catalogs(app.config["BABEL_TRANSLATION_DIRECTORIES"])
     babel.init_app(app, locale_selector=select_locale)
     app.jinja_env.filters.update(money=format_amount, number=format_number, date=format_date,
-                                 datetime=format_datetime, ago=format_relative)
+                                 datetime=format_datetime, ago=format_relative,
+                                 percent=format_percent)
     app.jinja_env.globals.update(current_locale=lambda: str(get_locale()),
                                  locales=app.config["LOCALES"])
     app.register_blueprint(bp)

@@ -20,6 +20,7 @@ from flask import Flask, make_response, redirect, render_template, request
 from flask_babel import get_locale, gettext
 
 from app.identifiers import show_bank_account, show_tax_number
+from app.labels import method_label, paid_label, source_label
 from app.numbers import currency_format, format_date, format_number, to_decimal
 from app.upstream.parallel import missing_parts
 
@@ -30,7 +31,9 @@ def init_app(app: Flask) -> None:
     """Expose the helpers to templates."""
     app.jinja_env.globals.update(field_attrs=field_attrs, field_display=field_display,
                                 missing_parts=missing_parts)
-    app.jinja_env.filters.update(tax_number=show_tax_number, account_number=show_bank_account)
+    app.jinja_env.filters.update(tax_number=show_tax_number, account_number=show_bank_account,
+                                 source_label=source_label, paid_label=paid_label,
+                                 method_label=method_label)
 
 
 def field_attrs(field, described: list[str], extra: dict, css_class: str) -> dict:

@@ -21,11 +21,11 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask import url_for
 from flask_babel import gettext as _
-from flask_babel import gettext as translate
 from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 from wtforms import SelectField, StringField
 
+from app.errors import upstream_text
 from app.forms import EXPENSE_ASSIGNMENT_FIELDS, EXPENSE_FIELDS, build_edit_form
 from app.forms.display import MANUAL_SOURCES, record_state
 from app.forms.filters import (
@@ -189,13 +189,13 @@ def _amounts(form: FilterForm, params: dict) -> bool:
 
 def place_upstream(form: FilterForm, error) -> list[str]:
     """Put an upstream 400 about the query on its filter field; the rest comes back as text."""
-    rest = list(error.non_field_errors)
+    rest = [upstream_text(m) for m in error.non_field_errors]
     for key, messages in error.field_errors.items():
         name = FIELD_OF.get(key)
         if name is None:
-            rest.extend(m for m in messages if key != "code")
+            rest.extend(upstream_text(m) for m in messages if key != "code")
             continue
-        form[name].errors = [*form[name].errors, *(translate(m) for m in messages)]
+        form[name].errors = [*form[name].errors, *(upstream_text(m) for m in messages)]
     return rest
 
 

@@ -30,6 +30,7 @@ from wtforms.widgets import CheckboxInput, html_params
 
 from app.forms.registry import FieldSpec, ref_id
 from app.identifiers import show_bank_account, show_tax_number
+from app.labels import source_label
 from app.numbers import format_amount, format_date, format_number
 from app.upstream import company as company_api
 
@@ -142,7 +143,8 @@ def record_reason(record: dict) -> str:
         return _("Checked: no longer editable.")
     source = record.get("source")
     if source not in MANUAL_SOURCES:
-        return _("Synced from %(source)s: kept as the integration sent it.", source=source)
+        return _("Synced from %(source)s: kept as the integration sent it.",
+                 source=source_label(source))
     return _("Not editable on this kind of document.")
 
 
@@ -163,7 +165,7 @@ def lock_summary(record: dict) -> str | None:
     if state == "checked":
         return _("Checked: some fields can no longer change.")
     return _("Synced from %(source)s: some fields are kept as the integration sent them.",
-             source=source)
+             source=source_label(source))
 
 
 def truthy(value: Any) -> bool:

@@ -17,7 +17,7 @@ from flask import abort, flash, g, make_response, redirect, render_template, req
 from flask_babel import gettext as _
 from markupsafe import Markup
 
-from app.errors import lost_write_response
+from app.errors import lost_write_response, upstream_messages
 from app.exports import EXPORT_PAGE_SIZE, download
 from app.forms import build_edit_form, build_new_form
 from app.forms.filters import filter_args
@@ -54,7 +54,8 @@ def index():
         try:
             page, codes = flow.list_page(g.api, params)
         except ValidationError as exc:
-            problems = exc.messages() or [_("The accounting service did not accept the filter.")]
+            problems = upstream_messages(exc) or [
+                _("The accounting service did not accept the filter.")]
     if page.lookups.get("partners") and form.partner.data:
         form = filter_form(request.args, page.lookups["partners"].get(int(form.partner.data)))
     today = date.today().isoformat()
@@ -141,7 +142,7 @@ def _set_cancelled(income: dict, target: bool, settings: dict):
                                          problem=text), exc, _lost_cancel(target),
             reload_url=url_for(".detail", income_id=income["id"]))
     except ValidationError as exc:
-        flash(" ".join(exc.messages()) or _("The accounting service refused the change."),
+        flash(" ".join(upstream_messages(exc)) or _("The accounting service refused the change."),
               "error")
     else:
         flash(_("The document is now cancelled; its payments were recalculated.") if target else

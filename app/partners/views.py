@@ -4,7 +4,7 @@ from __future__ import annotations
 from flask import flash, g, render_template, request, url_for
 from flask_babel import gettext as _
 
-from app.errors import lost_write_response
+from app.errors import lost_write_response, upstream_messages, upstream_text
 from app.once import Recovery, create_once
 from app.params import arg_page
 from app.partners import flow
@@ -22,7 +22,7 @@ def index():
     try:
         page = flow.list_page(g.api, query, role, request.args.get("ordering", ""), number)
     except ValidationError as exc:
-        page, problems = Page(items=[], count=0), exc.messages()
+        page, problems = Page(items=[], count=0), upstream_messages(exc)
     return render("partners/index.html", "partners/_list.html", page=page, q=query, role=role,
                   page_number=number, page_size=flow.PAGE_SIZE, problems=problems)
 
@@ -129,7 +129,7 @@ def show_refusal(form: PartnerForm, error: ValidationError) -> dict | None:
         form.form_errors.append(_(
             "This partner accepts changes only to its default bank account and its customer "
             "and vendor roles. Not saved: %(fields)s.", fields=labels))
-        form.form_errors.extend(error.non_field_errors)
+        form.form_errors.extend(upstream_text(m) for m in error.non_field_errors)
         return None
     form.place(error)
     partner_id = flow.existing_id(error)

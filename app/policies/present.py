@@ -7,7 +7,7 @@ from decimal import Decimal
 
 from flask_babel import gettext as _
 
-from app.numbers import format_number, to_decimal
+from app.numbers import format_number, format_percent, to_decimal
 from app.policies.editing import SECTIONS, Located, locate, rule_list, split_by_rule
 from app.policies.forms import value_text
 from app.policies.labels import INCOME_TYPES, TARGET_LABELS, field_label, op_label
@@ -130,11 +130,11 @@ def _ref(key, value, catalogs) -> dict:
 
 
 def part_share(part) -> str:
-    """'70 %' or '15 000' for a split part."""
+    """'70%' (the locale's percent) or '15 000' for a split part."""
     if not isinstance(part, dict):
         return "?"
     if part.get("percent") is not None:
-        return f"{format_number(part['percent'])} %"
+        return format_percent(part["percent"])
     return format_number(part.get("amount"), places=2)
 
 
