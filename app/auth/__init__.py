@@ -13,6 +13,7 @@ from flask import Blueprint, Flask, g
 from app.auth import flow, views
 from app.auth.flow import Actor, company_blueprint, current_actor
 from app.auth.session import companies
+from app.i18n import collate_key
 
 __all__ = ["Actor", "bp", "company_blueprint", "current_actor", "init_app",
            "signed_in_companies"]
@@ -29,7 +30,8 @@ def signed_in_companies() -> list[dict]:
     current = g.get("company_id")
     return [
         {"id": int(key), "name": entry["company_name"], "current": int(key) == current}
-        for key, entry in sorted(companies().items(), key=lambda item: item[1]["company_name"])
+        for key, entry in sorted(companies().items(),
+                                 key=lambda item: collate_key(item[1]["company_name"]))
     ]
 
 

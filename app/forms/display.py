@@ -29,6 +29,7 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.widgets import CheckboxInput, html_params
 
 from app.forms.registry import FieldSpec, ref_id
+from app.i18n import collate_key
 from app.identifiers import show_bank_account, show_tax_number
 from app.labels import source_label
 from app.numbers import format_amount, format_date, format_number
@@ -44,6 +45,10 @@ def catalog_names(specs) -> list[str]:
     """The catalogues a set of specs chooses from (load them once, in parallel)."""
     names = {spec.catalog.split(":")[0] for spec in specs if spec.catalog}
     return sorted(name for name in names if name in NEEDED)
+
+
+# Catalogues chosen by code (kept in the API's order); the others are names, sorted by collation.
+CODED = ("currencies", "ledger_numbers")
 
 
 def entry_label(catalog: str, item: dict) -> str:
@@ -66,7 +71,10 @@ def catalog_choices(spec: FieldSpec, catalogs: dict[str, list]) -> list[tuple[st
     name, _sep, only_type = spec.catalog.partition(":")
     items = [item for item in catalogs.get(name) or []
              if not only_type or item.get("type") in (None, only_type)]
-    return [(str(item["id"]), entry_label(name, item)) for item in items if "id" in item]
+    pairs = [(str(item["id"]), entry_label(name, item)) for item in items if "id" in item]
+    if name in CODED:
+        return pairs
+    return sorted(pairs, key=lambda pair: collate_key(pair[1]))
 
 
 def select_choices(choices) -> list[SelectChoice]:

@@ -3,6 +3,9 @@ the partner a refused write collides with, the fields a limited partner refused,
 what a create with a lost answer stored."""
 from __future__ import annotations
 
+from dataclasses import replace
+
+from app.i18n import collated, search_text
 from app.upstream import NotFound, Page, ValidationError
 from app.upstream import partners as partners_api
 
@@ -15,9 +18,14 @@ EXISTING_KEYS = ("existing_partner_id", "existing_id", "partner_id")
 
 def list_page(api, query: str, role: str, ordering: str, page: int) -> Page:
     """One page of partners matching a name / tax number search and a role."""
-    params = {"search": query or None, "ordering": ordering if ordering in ORDERINGS else "name",
+    ordering = ordering if ordering in ORDERINGS else "name"
+    params = {"search": search_text(query) or None, "ordering": ordering,
               "page": page if page > 1 else None, "page_size": PAGE_SIZE, **ROLES.get(role, {})}
-    return partners_api.list_page(api, params)
+    found = partners_api.list_page(api, params)
+    if ordering.endswith("name"):  # the page in Hungarian (ICU) order, not the API's byte order
+        items = collated(found.items, "name")
+        return replace(found, items=items[::-1] if ordering.startswith("-") else items)
+    return found
 
 
 def existing_id(error: ValidationError) -> int | None:
