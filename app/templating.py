@@ -14,7 +14,9 @@ page (`Days`), amounts with the precomputed currency format (app/numbers.py).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from datetime import date
 
 from flask import Flask, make_response, redirect, render_template, request
 from flask_babel import get_locale, gettext
@@ -39,6 +41,8 @@ def init_app(app: Flask) -> None:
 def field_attrs(field, described: list[str], extra: dict, css_class: str) -> dict:
     """Input attributes: merged classes, aria-invalid, aria-describedby, required, extras."""
     attrs = dict(extra)
+    if {**(getattr(field, "render_kw", None) or {}), **attrs}.get("type") == "date":
+        attrs.update(day_input(field))
     classes = [css_class, attrs.pop("class_", None), attrs.pop("class", None)]
     attrs["class_"] = " ".join(c for c in classes if c)
     if field.errors:
@@ -46,6 +50,18 @@ def field_attrs(field, described: list[str], extra: dict, css_class: str) -> dic
     if described:
         attrs["aria-describedby"] = " ".join(described)
     return attrs
+
+
+def day_input(field) -> dict:
+    """A day typed as text in the page's language: Chromium draws <input type=date> in the
+    browser's language, whatever the page says. The value is Babel's (2024. 03. 05., Mar 5,
+    2024); app.numbers.parse_date reads it back, and ISO days as well."""
+    raw = field._value() if hasattr(field, "_value") else field.data
+    shown = format_date(raw) if _ISO_DAY.fullmatch(str(raw or "")) else raw
+    example = format_date(date(2024, 3, 5))
+    return {"type": "text", "value": shown or "", "lang": str(get_locale() or ""),
+            "placeholder": gettext("e.g. %(example)s", example=example), "autocomplete": "off",
+            "data-day": "", "size": 14}
 
 
 def field_display(field) -> str:
@@ -62,6 +78,7 @@ def field_display(field) -> str:
 
 
 MESSAGES_TARGET = "#messages"
+_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 def is_htmx() -> bool:
