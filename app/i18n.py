@@ -17,6 +17,7 @@ from flask_babel import Babel, get_locale
 from app.config import data_dir
 from app.nav import safe_next
 from app.numbers import (
+    currency_name,
     format_amount,
     format_date,
     format_datetime,
@@ -40,7 +41,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters.update(money=format_amount, number=format_number, date=format_date,
                                  datetime=format_datetime, ago=format_relative,
                                  percent=format_percent)
-    app.jinja_env.filters.update(collated=collated)
+    app.jinja_env.filters.update(collated=collated, currency_name=currency_name)
     app.jinja_env.globals.update(current_locale=lambda: str(get_locale()),
                                  locales=app.config["LOCALES"])
     app.register_blueprint(bp)

@@ -25,6 +25,7 @@ from babel.dates import format_datetime as babel_datetime
 from babel.dates import format_timedelta
 from babel.numbers import (
     format_decimal,
+    get_currency_name,
     get_currency_precision,
     get_currency_symbol,
     get_decimal_symbol,
@@ -306,6 +307,13 @@ def format_amount(value, currency=None, locale=None) -> str:
     if not currency:
         return format_number(number, locale, places=AMOUNT_PLACES)
     return currency_format(str(locale_of(locale)), str(currency).upper()).apply(number)
+
+
+def currency_name(code, fallback: str = "", locale=None) -> str:
+    """A currency's name in the locale from CLDR (euró / Euro); the fallback when CLDR has none."""
+    text = str(code or "").upper()
+    name = get_currency_name(text, locale=locale_of(locale)) if len(text) == 3 else ""
+    return name if name and name != text else (fallback or text)
 
 
 def format_percent(value, locale=None) -> str:

@@ -1,0 +1,55 @@
+"""CLDR everywhere: currency names by the page's locale, one percent style (Babel's), raw
+enumeration values never shown, identifiers in their usual grouping."""
+from __future__ import annotations
+
+from decimal import Decimal
+
+from app.identifiers import show_bank_account, show_tax_number
+from app.labels import source_label
+from app.numbers import currency_name, format_percent
+from tests.app.conftest import sign_in
+
+
+def currencies_page(client, company, lang: str) -> str:
+    assert sign_in(client, company).status_code == 303
+    client.get(f"/lang/{lang}")
+    return client.get(f"/c/{company.id}/currencies/").get_data(as_text=True)
+
+
+def test_an_english_currencies_page_names_currencies_in_english(client, company):
+    html = currencies_page(client, company, "en")
+    assert "Hungarian Forint" in html and "Euro" in html
+    assert "magyar forint" not in html and "euró" not in html
+
+
+def test_a_hungarian_currencies_page_names_currencies_in_hungarian(client, company):
+    html = currencies_page(client, company, "hu")
+    assert "magyar forint" in html and "euró" in html and "Hungarian Forint" not in html
+
+
+def test_a_code_cldr_does_not_know_keeps_the_catalogues_name():
+    assert currency_name("XQQ", "Saját pénz", "en") == "Saját pénz"
+
+
+def test_percent_has_one_style_the_locales_cldr_pattern():
+    assert format_percent(27, "hu") == "27%" and format_percent(27, "en") == "27%"
+    assert format_percent(Decimal("5.5"), "hu") == "5,5%"
+    assert format_percent(Decimal("5.5"), "en") == "5.5%"
+    assert format_percent(27.0, "hu") == "27%"
+
+
+def test_sources_always_have_labels(app):
+    with app.test_request_context("/", headers={"Accept-Language": "hu"}):
+        shown = {code: source_label(code) for code in ("manual", "api", "nav", "szamlazz.hu",
+                                                       "billingo", None, "new-thing")}
+    assert shown["manual"] == shown[None] != "manual"
+    assert shown["nav"] == "NAV" and shown["szamlazz.hu"] == "Számlázz.hu"
+    assert shown["new-thing"] == "Integráció (new-thing)"
+    assert shown["api"] != "api"
+
+
+def test_tax_and_bank_account_numbers_show_in_their_groups():
+    assert show_tax_number("12345676242") == "12345676-2-42"
+    assert show_bank_account("1177301611111111") == "11773016-11111111"
+    assert show_bank_account("117730161111111100000000") == "11773016-11111111-00000000"
+    assert show_bank_account("HU42117730161111101800000000") == "HU42 1177 3016 1111 1018 0000 0000"
