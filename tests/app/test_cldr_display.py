@@ -7,7 +7,7 @@ from decimal import Decimal
 from app.identifiers import show_bank_account, show_tax_number
 from app.labels import source_label
 from app.numbers import currency_name, format_percent
-from tests.app.conftest import sign_in
+from tests.app.conftest import csrf_token, sign_in
 
 
 def currencies_page(client, company, lang: str) -> str:
@@ -53,3 +53,16 @@ def test_tax_and_bank_account_numbers_show_in_their_groups():
     assert show_bank_account("1177301611111111") == "11773016-11111111"
     assert show_bank_account("117730161111111100000000") == "11773016-11111111-00000000"
     assert show_bank_account("HU42117730161111101800000000") == "HU42 1177 3016 1111 1018 0000 0000"
+
+
+def test_form_validation_messages_on_a_hungarian_page_are_hungarian(client):
+    client.get("/lang/hu")
+    page = client.get("/login").get_data(as_text=True)
+    response = client.post("/login", data={"csrf_token": csrf_token(page), "token": "x" * 600,
+                                           "name": "", "company_id": "abc"})
+    html = response.get_data(as_text=True)
+    assert response.status_code in (200, 400)
+    assert "Legfeljebb 512 karakter." in html and "Adja meg a nevét" in html
+    for english in ("Not a valid integer", "Field cannot be longer", "This field is required",
+                    "At most 512 characters", "Enter your name."):
+        assert english not in html, english
