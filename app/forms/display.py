@@ -32,7 +32,7 @@ from app.forms.registry import FieldSpec, ref_id
 from app.i18n import collate_key
 from app.identifiers import show_bank_account, show_tax_number
 from app.labels import source_label
-from app.numbers import format_amount, format_date, format_number
+from app.numbers import format_amount, format_date, format_number, format_percent
 from app.upstream import company as company_api
 
 EMPTY_CHOICE = ("", "—")
@@ -220,6 +220,10 @@ def display_text(spec: FieldSpec, raw: Any, record: dict, catalogs: dict) -> str
     if raw in (None, "", []):
         return EMPTY
     kind = spec.kind
+    if spec.name == "source":
+        return source_label(raw)
+    if spec.name.endswith("percent"):
+        return format_percent(raw)
     if kind == "ref":
         return _ref_text(spec, raw, catalogs)
     if kind == "refs":

@@ -2,12 +2,14 @@
 enumeration values never shown, identifiers in their usual grouping."""
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 
 from app.identifiers import show_bank_account, show_tax_number
 from app.labels import source_label
 from app.numbers import currency_name, format_percent
 from tests.app.conftest import csrf_token, sign_in
+from tests.app.incomes_helpers import make_income
 
 
 def currencies_page(client, company, lang: str) -> str:
@@ -66,3 +68,11 @@ def test_form_validation_messages_on_a_hungarian_page_are_hungarian(client):
     for english in ("Not a valid integer", "Field cannot be longer", "This field is required",
                     "At most 512 characters", "Enter your name."):
         assert english not in html, english
+
+
+def test_an_income_detail_shows_the_source_label_never_the_raw_value(client, company, api):
+    made = make_income(api, type=1, source="szamlazz.hu")
+    assert sign_in(client, company).status_code == 303
+    html = client.get(f"/c/{company.id}/incomes/{made['id']}").get_data(as_text=True)
+    text = re.sub(r"<[^>]+>", " ", html)
+    assert "Számlázz.hu" in text and "szamlazz.hu" not in text
