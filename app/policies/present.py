@@ -155,9 +155,11 @@ def split_check(parts) -> tuple[str, str] | None:
 
 def _percent_check(total, fixed) -> tuple[str, str]:
     if total != 100:
-        return "error", _("The percent parts add up to %(total)s %%; they must add up to "
-                          "exactly 100 %%.", total=format_number(total))
+        return "error", _("The percent parts add up to %(total)s; they must add up to "
+                          "exactly %(whole)s.", total=format_percent(total),
+                          whole=format_percent(100))
     if fixed is not None:
         return "ok", _("The amount parts (%(total)s together) are taken first; the percent "
-                       "parts share the rest and add up to 100 %%.", total=fixed)
+                       "parts share the rest and add up to %(whole)s.", total=fixed,
+                       whole=format_percent(100))
     return "ok", _("The parts add up to 100 percent: they cover the whole income.")
