@@ -39,6 +39,7 @@ from app.forms.filters import (
     page_size,
 )
 from app.forms.registry import variant
+from app.i18n import search_text
 from app.numbers import DEFAULT_TIMEZONE, company_zone_name
 
 # A "+" left unencoded in a hand-made URL arrives as a space: read it as the plus it was.
@@ -157,7 +158,7 @@ def filter_form(args: MultiDict) -> FilterForm:
 
 def api_params(form: FilterForm, args: MultiDict) -> dict | None:
     """GET /2/expenses parameters; None (with errors on the form) when an input is invalid."""
-    params = {"search": (form.q.data or "").strip(), "is_paid": choice(form.is_paid),
+    params = {"search": search_text(form.q.data), "is_paid": choice(form.is_paid),
               "is_installment": choice(form.is_installment)}
     created = ((form.created_from, "from_date"), (form.created_to, "to_date"))
     checks = (_since(form, params), days(created, params, "created_at"),

@@ -22,6 +22,7 @@ from app.exports import EXPORT_PAGE_SIZE, download
 from app.forms import build_edit_form, build_new_form
 from app.forms.filters import filter_args
 from app.forms.totals_page import live
+from app.i18n import search_text
 from app.incomes import flow, present
 from app.incomes.forms import api_params, filter_form, list_query, read_params
 from app.numbers import format_date
@@ -82,7 +83,7 @@ def export():
 
 def partner_options():
     """<option>s of partners matching ?partner_q= (the partner pickers refill their select)."""
-    text = (request.args.get("partner_q") or "").strip()
+    text = search_text(request.args.get("partner_q"))
     partners = upstream.search_partners(g.api, text) if len(text) >= 2 else []
     return render_template("incomes/_partner_options.html", partners=partners, text=text)
 
