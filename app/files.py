@@ -20,9 +20,9 @@ from urllib.parse import quote
 
 from flask import Response, g
 from flask_babel import gettext as _
-from flask_babel import gettext as translate
 from flask_babel import lazy_gettext as _l
 
+from app.errors import upstream_messages, upstream_text
 from app.upstream import RateLimited, Unavailable, UpstreamError, ValidationError
 from app.upstream import expenses as upstream
 from app.upstream.responses import artifact_filenames, created_id
@@ -198,8 +198,9 @@ def _send_one(upload: Upload) -> dict:
 
 def upstream_reason(error: ValidationError) -> str:
     """The upstream's words about the file (translated where Bookdesk knows them)."""
-    messages = error.field_errors.get("file") or error.messages()
-    return " ".join(translate(m) for m in messages) or _(
+    file_errors = error.field_errors.get("file")
+    messages = [upstream_text(m) for m in file_errors] if file_errors else upstream_messages(error)
+    return " ".join(messages) or _(
         "The accounting service did not accept the file.")
 
 

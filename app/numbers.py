@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, tzinfo
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
@@ -24,11 +25,15 @@ from babel.dates import format_datetime as babel_datetime
 from babel.dates import format_timedelta
 from babel.numbers import (
     format_decimal,
+    get_currency_name,
     get_currency_precision,
     get_currency_symbol,
     get_decimal_symbol,
     get_group_symbol,
     parse_pattern,
+)
+from babel.numbers import (
+    format_percent as babel_percent,
 )
 from flask import current_app, has_app_context
 from flask_babel import get_locale
@@ -321,12 +326,20 @@ def format_amount(value, currency=None, locale=None) -> str:
     return currency_format(str(locale_of(locale)), str(currency).upper()).apply(number)
 
 
+def currency_name(code, fallback: str = "", locale=None) -> str:
+    """A currency's name in the locale from CLDR (euró / Euro); the fallback when CLDR has none."""
+    text = str(code or "").upper()
+    name = get_currency_name(text, locale=locale_of(locale)) if len(text) == 3 else ""
+    return name if name and name != text else (fallback or text)
+
+
 def format_percent(value, locale=None) -> str:
-    """A number of percent (27 -> 27 %, 5.5 -> 5,5 %), decimals as they are."""
+    """A number of percent in the locale's CLDR pattern (27 -> 27%), decimals as they are."""
     number = to_decimal(value)
     if number is None:
         return ""
-    return f"{format_number(number.normalize(), locale)}\u00a0%"
+    return babel_percent(number.normalize() / 100, locale=locale_of(locale),
+                         decimal_quantization=False)
 
 
 @functools.lru_cache(maxsize=16)
@@ -451,6 +464,19 @@ def currency_format(locale_name: str, code: str) -> CurrencyFormat:
     pattern = parse_pattern(re.sub(r"0\.0+", "0." + "0" * digits if digits else "0", standard))
     symbol = get_currency_symbol(code, locale)
     separators = str.maketrans({",": get_group_symbol(locale), ".": get_decimal_symbol(locale)})
-    return CurrencyFormat(tuple(p.replace("¤", symbol) for p in pattern.prefix),
-                          tuple(s.replace("¤", symbol) for s in pattern.suffix),
+    return CurrencyFormat(tuple(_spaced(p, symbol, before=True) for p in pattern.prefix),
+                          tuple(_spaced(s, symbol, before=False) for s in pattern.suffix),
                           separators, digits)
+
+
+def _spaced(affix: str, symbol: str, *, before: bool) -> str:
+    """CLDR currencySpacing (Babel leaves it out): a symbol that is not a sign itself, e.g. the
+    code HUF, is kept apart from the digits by a no-break space ("HUF 1,234", not "HUF1,234")."""
+    if "¤" not in affix:
+        return affix
+    text = affix.replace("¤", symbol)
+    edge, touches = (symbol[-1], affix.endswith("¤")) if before else (symbol[0],
+                                                                      affix.startswith("¤"))
+    if not touches or unicodedata.category(edge)[0] in "SZ":
+        return text
+    return text + "\u00a0" if before else "\u00a0" + text

@@ -18,7 +18,9 @@ page (`Days`), amounts with the precomputed currency format (app/numbers.py).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from datetime import date
 
 from flask import Flask, make_response, redirect, render_template, request
 from flask_babel import get_locale, get_translations, gettext
@@ -26,6 +28,7 @@ from jinja2 import pass_context
 from markupsafe import Markup
 
 from app.identifiers import show_bank_account, show_tax_number
+from app.labels import method_label, paid_label, source_label
 from app.numbers import currency_format, format_date, format_number, to_decimal
 from app.upstream.parallel import missing_parts
 
@@ -36,7 +39,9 @@ def init_app(app: Flask) -> None:
     """Expose the helpers to templates."""
     app.jinja_env.globals.update(field_attrs=field_attrs, field_display=field_display,
                                 missing_parts=missing_parts)
-    app.jinja_env.filters.update(tax_number=show_tax_number, account_number=show_bank_account)
+    app.jinja_env.filters.update(tax_number=show_tax_number, account_number=show_bank_account,
+                                 source_label=source_label, paid_label=paid_label,
+                                 method_label=method_label)
     app.context_processor(lambda: {PAGE_TRANSLATIONS: get_translations()})
     app.jinja_env.install_gettext_callables(gettext=_template_gettext,
                                             ngettext=_template_ngettext, newstyle=True)
@@ -63,6 +68,8 @@ def _template_ngettext(context, singular: str, plural: str, number: int) -> str:
 def field_attrs(field, described: list[str], extra: dict, css_class: str) -> dict:
     """Input attributes: merged classes, aria-invalid, aria-describedby, required, extras."""
     attrs = dict(extra)
+    if {**(getattr(field, "render_kw", None) or {}), **attrs}.get("type") == "date":
+        attrs.update(day_input(field))
     classes = [css_class, attrs.pop("class_", None), attrs.pop("class", None)]
     attrs["class_"] = " ".join(c for c in classes if c)
     if field.errors:
@@ -70,6 +77,18 @@ def field_attrs(field, described: list[str], extra: dict, css_class: str) -> dic
     if described:
         attrs["aria-describedby"] = " ".join(described)
     return attrs
+
+
+def day_input(field) -> dict:
+    """A day typed as text in the page's language: Chromium draws <input type=date> in the
+    browser's language, whatever the page says. The value is Babel's (2024. 03. 05., Mar 5,
+    2024); app.numbers.parse_date reads it back, and ISO days as well."""
+    raw = field._value() if hasattr(field, "_value") else field.data
+    shown = format_date(raw) if _ISO_DAY.fullmatch(str(raw or "")) else raw
+    example = format_date(date(2024, 3, 5))
+    return {"type": "text", "value": shown or "", "lang": str(get_locale() or ""),
+            "placeholder": gettext("e.g. %(example)s", example=example), "autocomplete": "off",
+            "data-day": "", "size": 14}
 
 
 def field_display(field) -> str:
@@ -86,6 +105,7 @@ def field_display(field) -> str:
 
 
 MESSAGES_TARGET = "#messages"
+_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 def is_htmx() -> bool:

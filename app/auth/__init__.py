@@ -27,6 +27,7 @@ from app.auth.flow import (
     remember_refusal,
 )
 from app.auth.session import companies
+from app.i18n import collate_key
 
 __all__ = ["ADMIN", "WRITE", "Actor", "bp", "company_blueprint", "company_client",
            "current_actor", "forget_refusal", "init_app", "may_write", "refusal",
@@ -47,7 +48,8 @@ def signed_in_companies() -> list[dict]:
     current = g.get("company_id")
     return [
         {"id": int(key), "name": entry["company_name"], "current": int(key) == current}
-        for key, entry in sorted(companies().items(), key=lambda item: item[1]["company_name"])
+        for key, entry in sorted(companies().items(),
+                                 key=lambda item: collate_key(item[1]["company_name"]))
     ]
 
 

@@ -6,6 +6,7 @@ from flask_wtf import FlaskForm
 from wtforms import HiddenField, IntegerField, PasswordField, StringField
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
+from app.forms.registry import TOO_LONG
 from app.params import MAX_ID
 
 
@@ -14,14 +15,15 @@ class LoginForm(FlaskForm):
 
     token = PasswordField(
         _l("API token"),
-        validators=[DataRequired(_l("Enter the API token.")), Length(max=512)],
+        validators=[DataRequired(_l("Enter the API token.")),
+                    Length(max=512, message=TOO_LONG)],
         description=_l("Created by an administrator in the accounting service under "
                        "Settings → API Tokens. Bookdesk keeps it on the server only."),
         render_kw={"autocomplete": "off", "spellcheck": "false"},
     )
     name = StringField(
         _l("Your name"),
-        validators=[DataRequired(_l("Enter your name.")), Length(max=120)],
+        validators=[DataRequired(_l("Enter your name.")), Length(max=120, message=TOO_LONG)],
         description=_l("Shown in the history of changes you make."),
         render_kw={"autocomplete": "name"},
     )

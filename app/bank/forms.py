@@ -16,6 +16,7 @@ from wtforms import SelectField, StringField
 
 from app.forms.display import select_choices
 from app.forms.filters import ANY, ListFilterForm, amounts
+from app.i18n import matches
 from app.numbers import InputError, parse_date
 from app.params import arg_page
 
@@ -61,7 +62,7 @@ class Filter:
             return False
         if self.amount_max is not None and amount > self.amount_max:
             return False
-        if self.partner and self.partner.casefold() not in (row["partner"] or "").casefold():
+        if self.partner and not matches(self.partner, row["partner"] or ""):
             return False
         return self.match != (UNMATCHED if row["matched"] else MATCHED)
 

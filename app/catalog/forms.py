@@ -4,17 +4,16 @@ upstream's refusal texts marked for translation.
 PageForm is a FlaskForm with messages above it (`form_errors`), a one-time key for creates
 (`form_key`, see app.once) and `place(error)` that puts an upstream ValidationError's
 field messages on the inputs of the same name; everything else goes above the form.
-PageForm.place() passes every upstream message through gettext; the texts in KNOWN are known
-msgids, so Hungarian users read them in Hungarian. Unknown texts are shown as sent.
+PageForm.place() passes every upstream message through app.errors.upstream_text.
 """
 from __future__ import annotations
 
-from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import HiddenField, SelectField, StringField
 from wtforms.validators import InputRequired, Length, Regexp, ValidationError
 
+from app.errors import upstream_text
 from app.forms.display import select_choices
 from app.forms.registry import TOO_LONG, VAT_AREAS
 from app.numbers import InputError, format_number, parse_percent
@@ -45,12 +44,11 @@ class PageForm(FlaskForm):
     def place(self, error, aliases: dict[str, str] | None = None) -> None:
         """Distribute an upstream ValidationError: fields first, the rest above the form."""
         for message in error.non_field_errors:
-            self.form_errors.append(gettext(message))
+            self.form_errors.append(upstream_text(message))
         for key, messages in error.field_errors.items():
             name = (aliases or {}).get(key, key)
             for message in messages:
-                shown = gettext(message)
-                self.add_error(name, shown if name in self._fields else f"{key}: {shown}")
+                self.add_error(name, upstream_text(message))
         if not error.non_field_errors and not error.field_errors:
             self.form_errors.append(str(GENERIC))
 
@@ -96,19 +94,6 @@ class TagFilterForm(FlaskForm):
 
     name = StringField(_l("Name contains"), filters=[strip])
     is_external = SelectField(_l("Origin"), choices=select_choices(ORIGINS), default="")
-
-
-KNOWN = (
-    _l("This field may not be blank."),
-    _l("A tag with this name already exists."),
-    _l("A type with this name already exists."),
-    _l("A partner with this tax number already exists."),
-    _l("A partner with this name and no tax number already exists."),
-    _l("At least one of is_customer and is_vendor must be true."),
-    _l("Ensure this value is between 0 and 100."),
-    _l("Enter a two-letter ISO country code."),
-    _l("A valid number is required."),
-)
 
 
 TYPES = (("cost", _l("Cost")), ("revenue", _l("Revenue")))

@@ -13,10 +13,10 @@ from functools import partial
 from urllib.parse import parse_qs, urlsplit
 
 from flask_babel import gettext as _
-from flask_babel import gettext as translate
 from flask_babel import lazy_gettext as _l
 
 from app.auth import WRITE, refusal, remember_refusal
+from app.errors import upstream_messages, upstream_text
 from app.forms import company_settings
 from app.params import small_int
 from app.upstream import ValidationError, catalog, run_parallel
@@ -58,8 +58,9 @@ def can_exclude(expense: dict) -> bool:
 
 def refusal_text(error: ValidationError) -> str:
     """The API's own words for a refused change (translated where Bookdesk knows them)."""
-    messages = error.field_errors.get(EXCLUDED) or error.messages()
-    return " ".join(translate(m) for m in messages) or _(
+    excluded = error.field_errors.get(EXCLUDED)
+    messages = [upstream_text(m) for m in excluded] if excluded else upstream_messages(error)
+    return " ".join(messages) or _(
         "The accounting service refused the change.")
 
 

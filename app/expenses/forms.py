@@ -24,12 +24,12 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask import url_for
 from flask_babel import gettext as _
-from flask_babel import gettext as translate
 from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 from wtforms import SelectField, StringField
 from wtforms.fields.choices import SelectChoice
 
+from app.errors import upstream_text
 from app.forms import EXPENSE_ASSIGNMENT_FIELDS, EXPENSE_FIELDS, build_edit_form
 from app.forms.display import MANUAL_SOURCES, record_state, select_choices
 from app.forms.filters import (
@@ -45,6 +45,7 @@ from app.forms.filters import (
     page_size,
 )
 from app.forms.registry import variant
+from app.i18n import search_text
 from app.numbers import DEFAULT_TIMEZONE, company_today, company_zone_name
 
 # A "+" left unencoded in a hand-made URL arrives as a space: read it as the plus it was.
@@ -167,7 +168,7 @@ def filter_form(args: MultiDict) -> FilterForm:
 
 def api_params(form: FilterForm, args: MultiDict) -> dict | None:
     """GET /2/expenses parameters; None (with errors on the form) when an input is invalid."""
-    params = {"search": (form.q.data or "").strip(), "is_paid": choice(form.is_paid),
+    params = {"search": search_text(form.q.data), "is_paid": choice(form.is_paid),
               "is_installment": choice(form.is_installment)}
     created = ((form.created_from, "from_date"), (form.created_to, "to_date"))
     checks = (_since(form, params), days(created, params, choice(form.date_field) or "created_at"),
@@ -217,13 +218,13 @@ def _amounts(form: FilterForm, params: dict) -> bool:
 
 def place_upstream(form: FilterForm, error) -> list[str]:
     """Put an upstream 400 about the query on its filter field; the rest comes back as text."""
-    rest = list(error.non_field_errors)
+    rest = [upstream_text(m) for m in error.non_field_errors]
     for key, messages in error.field_errors.items():
         name = FIELD_OF.get(key)
         if name is None:
-            rest.extend(m for m in messages if key != "code")
+            rest.extend(upstream_text(m) for m in messages if key != "code")
             continue
-        form[name].errors = [*form[name].errors, *(translate(m) for m in messages)]
+        form[name].errors = [*form[name].errors, *(upstream_text(m) for m in messages)]
     return rest
 
 

@@ -18,8 +18,8 @@ from app.exports import day
 from app.forms import EXPENSE_ASSIGNMENT_FIELDS, display_text, spec_for
 from app.forms.display import truthy
 from app.forms.registry import group_label
-from app.labels import PAID_STATUS, method_label, paid_badge, paid_label
-from app.numbers import days_between, format_datetime, format_number, to_decimal
+from app.labels import PAID_STATUS, method_label, paid_badge, paid_label, source_label
+from app.numbers import days_between, format_datetime, format_number, format_percent, to_decimal
 from app.templating import Amount, Days, Words, amount, amount_cells, date_cells, overdue_mark
 from app.totals import expense_amounts as totals
 
@@ -27,7 +27,6 @@ ACCOUNTING_STATUS = {"unprocessed": _l("Not processed"), "processed": _l("Proces
                      "checked": _l("Checked"), "booked": _l("Booked"),
                      "excluded": _l("Excluded from accounting")}
 STATUS_BADGE = {"processed": "attention", "checked": "ok", "booked": "ok", "excluded": "muted"}
-SOURCES = {"manual": _l("Entered by hand"), "api": _l("Through the API")}
 ACTIONS = {"exclude_from_accounting": _l("Excluded from accounting"),
            "include_in_accounting": _l("Included in accounting again")}
 
@@ -42,21 +41,9 @@ def status_badge(status) -> str:
     return STATUS_BADGE.get(status, "muted")
 
 
-def source_label(source) -> str:
-    """Where an expense came from: by hand, the API, or the integration's own name."""
-    return str(SOURCES.get(source, source or ""))
-
-
 def action_label(kind) -> str:
     """An expense action (the exclusion history) as words."""
     return str(ACTIONS.get(kind, kind or ""))
-
-
-# Refusals the API words the same way every time: Bookdesk carries their translations.
-KNOWN_REFUSALS = (_l("This expense is already excluded from accounting."),
-                  _l("This list may not be empty."),
-                  _l("Upload a valid PDF, JPEG, PNG or XML file. The content of the uploaded file "
-                     "is none of these, whatever its name says."))
 
 
 AMOUNTS = ("net_amount", "vat_amount", "gross_amount")
@@ -133,7 +120,7 @@ def vat_text(value: Any) -> str:
     name, percent = value.get("name") or "", value.get("percent")
     if percent is None or format_number(percent) in name:
         return name or f"#{value.get('id')}"
-    return f"{name} ({format_number(percent)} %)".strip()
+    return f"{name} ({format_percent(percent)})".strip()
 
 
 def cell(spec, row: dict, expense: dict, catalogs: dict) -> str:

@@ -22,8 +22,8 @@ from typing import Any
 from flask import request
 from flask_babel import gettext
 from flask_babel import gettext as _
-from flask_babel import gettext as translate
 
+from app.errors import MACHINE_KEYS, upstream_text
 from app.forms.diff import base_rows, base_values
 from app.forms.registry import PAIRS
 from app.forms.tables import parse_rows
@@ -182,9 +182,7 @@ GENERIC = "The accounting service did not accept the data sent."
 
 
 def _translated(message: str) -> str:
-    # Upstream messages that are also Bookdesk msgids (DRF's standard texts) get translated;
-    # any other text is shown as the upstream wrote it.
-    return translate(message)
+    return upstream_text(message)
 
 
 def apply_upstream(form, error) -> None:
@@ -194,6 +192,8 @@ def apply_upstream(form, error) -> None:
         form.form_errors.append(_translated(message))
         placed = True
     for key, messages in error.field_errors.items():
+        if key in MACHINE_KEYS:
+            continue
         _place(form, key, [_translated(m) for m in messages])
         placed = True
     if not placed:

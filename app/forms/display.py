@@ -29,8 +29,10 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.widgets import CheckboxInput, html_params
 
 from app.forms.registry import FieldSpec, ref_id
+from app.i18n import collate_key
 from app.identifiers import show_bank_account, show_tax_number
-from app.numbers import format_amount, format_date, format_number
+from app.labels import source_label
+from app.numbers import format_amount, format_date, format_number, format_percent
 from app.upstream import company as company_api
 
 EMPTY_CHOICE = ("", "—")
@@ -43,6 +45,10 @@ def catalog_names(specs) -> list[str]:
     """The catalogues a set of specs chooses from (load them once, in parallel)."""
     names = {spec.catalog.split(":")[0] for spec in specs if spec.catalog}
     return sorted(name for name in names if name in NEEDED)
+
+
+# Catalogues chosen by code (kept in the API's order); the others are names, sorted by collation.
+CODED = ("currencies", "ledger_numbers")
 
 
 def entry_label(catalog: str, item: dict) -> str:
@@ -69,8 +75,12 @@ def catalog_choices(spec: FieldSpec, catalogs: dict[str, list]) -> list[tuple[st
              if not only_type or item.get("type") in (None, only_type)]
     if spec.kind == "choice":
         # A text field choosing from a catalogue stores the entry's name, not its id.
-        return [(str(item["name"]), entry_label(name, item)) for item in items if item.get("name")]
-    return [(str(item["id"]), entry_label(name, item)) for item in items if "id" in item]
+        pairs = [(str(item["name"]), entry_label(name, item)) for item in items if item.get("name")]
+    else:
+        pairs = [(str(item["id"]), entry_label(name, item)) for item in items if "id" in item]
+    if name in CODED:
+        return pairs
+    return sorted(pairs, key=lambda pair: collate_key(pair[1]))
 
 
 def select_choices(choices) -> list[SelectChoice]:
@@ -147,7 +157,8 @@ def record_reason(record: dict) -> str:
         return _("Checked: no longer editable.")
     source = record.get("source")
     if source not in MANUAL_SOURCES:
-        return _("Synced from %(source)s: kept as the integration sent it.", source=source)
+        return _("Synced from %(source)s: kept as the integration sent it.",
+                 source=source_label(source))
     return _("Not editable on this kind of document.")
 
 
@@ -168,7 +179,7 @@ def lock_summary(record: dict) -> str | None:
     if state == "checked":
         return _("Checked: some fields can no longer change.")
     return _("Synced from %(source)s: some fields are kept as the integration sent them.",
-             source=source)
+             source=source_label(source))
 
 
 def truthy(value: Any) -> bool:
@@ -215,6 +226,10 @@ def display_text(spec: FieldSpec, raw: Any, record: dict, catalogs: dict) -> str
     if raw in (None, "", []):
         return EMPTY
     kind = spec.kind
+    if spec.name == "source":
+        return source_label(raw)
+    if spec.name.endswith("percent"):
+        return format_percent(raw)
     if kind == "ref":
         return _ref_text(spec, raw, catalogs)
     if kind == "refs":

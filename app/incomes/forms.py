@@ -33,6 +33,7 @@ from app.forms.filters import (
     page_number,
     page_size,
 )
+from app.i18n import search_text
 from app.incomes.present import TYPES
 from app.labels import PAID_STATUS
 from app.numbers import company_today
@@ -82,7 +83,7 @@ def filter_form(args: MultiDict, partner_name: str | None = None) -> FilterForm:
 
 def api_params(form: FilterForm, args: MultiDict) -> dict | None:
     """GET /1/incomes parameters; None (with errors on the form) when a date is invalid."""
-    params = {"search": (form.q.data or "").strip(), "paid_status": _paid(form),
+    params = {"search": search_text(form.q.data), "paid_status": _paid(form),
               "type": choice(form.type), "partner": digits(form.partner.data, "partner"),
               "is_cancelled": {"yes": "true", "no": "false"}.get(form.cancelled.data)}
     params.update(REVIEW.get(form.review.data, {}))

@@ -18,7 +18,7 @@ from app.forms import INCOME_ASSIGNMENT_FIELDS, display_text, spec_for
 from app.forms.display import currency_code, truthy
 from app.forms.registry import group_label
 from app.labels import PAID_STATUS, paid_badge, paid_label
-from app.numbers import days_between, format_number
+from app.numbers import days_between, format_number, format_percent
 from app.templating import Amount, Days, Words, amount, amount_cells, date_cells, overdue_mark
 
 TYPES = {1: _l("Invoice"), 2: _l("Accounting document"), 6: _l("Cash receipt"),
@@ -153,7 +153,7 @@ def cell(spec, row: dict, income: dict, catalogs: dict) -> str:
         percent = value.get("percent")
         name = value.get("name") or ""
         return name if percent is None or format_number(percent) in name else \
-            f"{name} ({format_number(percent)} %)"
+            f"{name} ({format_percent(percent)})"
     return display_text(spec, value, income, catalogs)
 
 

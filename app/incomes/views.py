@@ -17,13 +17,14 @@ from flask_babel import gettext as _
 from markupsafe import Markup
 
 from app.bank.present import payment_history
-from app.errors import lost_write_response
+from app.errors import lost_write_response, upstream_messages
 from app.exports import EXPORT_PAGE_SIZE, download
 from app.files import document_of
 from app.forms import build_edit_form, build_new_form
 from app.forms.display import currency_code
 from app.forms.filters import filter_args, list_tabs
 from app.forms.totals_page import live
+from app.i18n import search_text
 from app.incomes import flow, present
 from app.incomes.forms import api_params, filter_form, is_overdue_tab, list_query, read_params
 from app.numbers import company_today, format_date
@@ -57,7 +58,8 @@ def index():
         try:
             page, codes = flow.list_page(g.api, params)
         except ValidationError as exc:
-            problems = exc.messages() or [_("The accounting service did not accept the filter.")]
+            problems = upstream_messages(exc) or [
+                _("The accounting service did not accept the filter.")]
     if page.lookups.get("partners") and form.partner.data:
         form = filter_form(request.args, page.lookups["partners"].get(int(form.partner.data)))
     today = company_today().isoformat()
@@ -95,7 +97,7 @@ def export():
 
 def partner_options():
     """<option>s of partners matching ?partner_q= (the partner pickers refill their select)."""
-    text = (request.args.get("partner_q") or "").strip()
+    text = search_text(request.args.get("partner_q"))
     partners = upstream.search_partners(g.api, text) if len(text) >= 2 else []
     return render_template("incomes/_partner_options.html", partners=partners, text=text)
 
@@ -165,7 +167,7 @@ def _set_cancelled(income: dict, target: bool, settings: dict):
                                          problem=text), exc, _lost_cancel(target),
             reload_url=url_for(".detail", income_id=income["id"]))
     except ValidationError as exc:
-        flash(" ".join(exc.messages()) or _("The accounting service refused the change."),
+        flash(" ".join(upstream_messages(exc)) or _("The accounting service refused the change."),
               "error")
     else:
         flash(_("The document is now cancelled; its payments were recalculated.") if target else

@@ -9,6 +9,7 @@ from datetime import date, datetime
 from functools import partial
 
 from app.exports import EXPORT_PAGE_SIZE
+from app.i18n import collated, search_text
 from app.numbers import company_zone
 from app.upstream import NotFound, Page, ValidationError, catalog
 from app.upstream import expenses as expenses_api
@@ -25,9 +26,14 @@ EXISTING_KEYS = ("existing_partner_id", "existing_id", "partner_id")
 
 def list_page(api, query: str, role: str, ordering: str, page: int) -> Page:
     """One page of partners matching a name / tax number search and a role."""
-    params = {"search": query or None, "ordering": ordering if ordering in ORDERINGS else "name",
+    ordering = ordering if ordering in ORDERINGS else "name"
+    params = {"search": search_text(query) or None, "ordering": ordering,
               "page": page if page > 1 else None, "page_size": PAGE_SIZE, **ROLES.get(role, {})}
-    return partners_api.list_page(api, params)
+    found = partners_api.list_page(api, params)
+    if ordering.endswith("name"):  # the page in Hungarian (ICU) order, not the API's byte order
+        items = collated(found.items, "name")
+        return replace(found, items=items[::-1] if ordering.startswith("-") else items)
+    return found
 
 
 def existing_id(error: ValidationError) -> int | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import flash, g, render_template, request, url_for
 from flask_babel import gettext as _
 
-from app.errors import lost_write_response
+from app.errors import lost_write_response, upstream_messages, upstream_text
 from app.expenses.flow import cursor_of
 from app.exports import download
 from app.once import Recovery, create_once
@@ -25,7 +25,7 @@ def index():
     try:
         page = flow.list_page(g.api, query, role, request.args.get("ordering", ""), number)
     except ValidationError as exc:
-        page, problems = Page(items=[], count=0), exc.messages()
+        page, problems = Page(items=[], count=0), upstream_messages(exc)
     return render("partners/index.html", "partners/_list.html", page=page, q=query, role=role,
                   page_number=number, page_size=flow.PAGE_SIZE, problems=problems)
 
@@ -132,7 +132,7 @@ def show_refusal(form: PartnerForm, error: ValidationError) -> dict | None:
         form.form_errors.append(_(
             "This partner accepts changes only to its default bank account and its customer "
             "and vendor roles. Not saved: %(fields)s.", fields=labels))
-        form.form_errors.extend(error.non_field_errors)
+        form.form_errors.extend(upstream_text(m) for m in error.non_field_errors)
         return None
     form.place(error)
     partner_id = flow.existing_id(error)

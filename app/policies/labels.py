@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from flask_babel import lazy_gettext as _l
 
+from app.i18n import collate_key
 from app.policies.validate import LEDGER_NUMBERS, NUMERIC_FIELDS, REVENUE_TYPES, TAGS
 
 # -- the vocabulary in words ----------------------------------------------------------------------
@@ -159,7 +160,8 @@ class RefCatalog:
 
     def options(self) -> list[tuple[int, str]]:
         """(id, label) of every record, for pickers."""
-        return [(item_id, self.item_label(item)) for item_id, item in self.by_id.items()]
+        pairs = [(item_id, self.item_label(item)) for item_id, item in self.by_id.items()]
+        return sorted(pairs, key=lambda pair: collate_key(pair[1]))
 
 
 @dataclass

@@ -7,7 +7,7 @@ from decimal import Decimal
 
 from flask_babel import gettext as _
 
-from app.numbers import format_number, to_decimal
+from app.numbers import format_number, format_percent, to_decimal
 from app.policies.editing import SECTIONS, Located, locate, rule_list, split_by_rule
 from app.policies.forms import value_text
 from app.policies.labels import INCOME_TYPES, TARGET_LABELS, field_label, op_label
@@ -130,11 +130,11 @@ def _ref(key, value, catalogs) -> dict:
 
 
 def part_share(part) -> str:
-    """'70 %' or '15 000' for a split part."""
+    """'70%' (the locale's percent) or '15 000' for a split part."""
     if not isinstance(part, dict):
         return "?"
     if part.get("percent") is not None:
-        return f"{format_number(part['percent'])} %"
+        return format_percent(part["percent"])
     return format_number(part.get("amount"), places=2)
 
 
@@ -155,9 +155,11 @@ def split_check(parts) -> tuple[str, str] | None:
 
 def _percent_check(total, fixed) -> tuple[str, str]:
     if total != 100:
-        return "error", _("The percent parts add up to %(total)s %%; they must add up to "
-                          "exactly 100 %%.", total=format_number(total))
+        return "error", _("The percent parts add up to %(total)s; they must add up to "
+                          "exactly %(whole)s.", total=format_percent(total),
+                          whole=format_percent(100))
     if fixed is not None:
         return "ok", _("The amount parts (%(total)s together) are taken first; the percent "
-                       "parts share the rest and add up to 100 %%.", total=fixed)
+                       "parts share the rest and add up to %(whole)s.", total=fixed,
+                       whole=format_percent(100))
     return "ok", _("The parts add up to 100 percent: they cover the whole income.")

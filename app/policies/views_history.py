@@ -8,7 +8,7 @@ from flask_babel import gettext as _
 import app.policies.flow as flow
 import app.policies.history as history
 from app.auth import current_actor
-from app.errors import lost_write_response
+from app.errors import lost_write_response, upstream_messages
 from app.params import arg_choice
 from app.policies.diff import diff_configs
 from app.policies.editing import Located
@@ -96,7 +96,7 @@ def _write(state, config, origin, again):
                 "draft is kept; an administrator's token can save it."), "warning")
         return redirect_to(url_for("policy_editor.index"))
     except ValidationError as exc:
-        return _review_page(state, exc.messages(), status=400)
+        return _review_page(state, upstream_messages(exc), status=400)
     history.record_save(state.company_id, state.stored, saved, current_actor(), origin)
     flow.discard_draft(state.company_id)
     flow.forget_created_records(state.company_id, saved)

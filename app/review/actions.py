@@ -32,6 +32,7 @@ from functools import partial
 
 from flask_babel import gettext as _
 
+from app.errors import upstream_messages
 from app.params import whole
 from app.review.forms import STATE_KEYS, before_values, changes, fingerprint, stands, state, view
 from app.review.prefetch import DETAIL_FIELDS
@@ -201,7 +202,7 @@ def _safe_write(api, income_id: int, body: dict):
 
 def _message(error: UpstreamError) -> str:
     if isinstance(error, ValidationError):
-        return " ".join(error.messages()) or str(error)
+        return " ".join(upstream_messages(error)) or str(error)
     return str(error)
 
 

@@ -9,7 +9,7 @@ from flask import abort, flash, g, make_response, render_template, request, url_
 from flask_babel import gettext as _
 
 from app.auth import current_actor
-from app.errors import lost_write_response
+from app.errors import lost_write_response, upstream_messages
 from app.files import file_response
 from app.forms.display import select_choices
 from app.incomes.flow import FORM_CATALOGS, settings_and_catalogs
@@ -199,7 +199,8 @@ def index():
                 "partners": partial(flow.new_partners, g.api)}, optional=["partners"])
             page, partners = found["page"], found.get("partners", frozenset())
         except ValidationError as exc:
-            problems = exc.messages() or [_("The accounting service did not accept the filter.")]
+            problems = upstream_messages(exc) or [
+                _("The accounting service did not accept the filter.")]
     context = present.Context(bits.context.policies, bits.context.codes, partners)
     _name_partner(bits.filters.form, page.lookups.get("partners") or {})
     status = 400 if bits.filters.params is None or problems else 200

@@ -28,6 +28,7 @@ from functools import partial
 
 from flask_babel import gettext as _
 
+from app.errors import upstream_messages
 from app.forms import company_settings
 from app.identifiers import compact
 from app.numbers import to_decimal
@@ -141,7 +142,7 @@ def place(exc: ValidationError, sent: list[Row]) -> list[str]:
             _place_item(row, problems)
         if any(row.has_errors for row in sent):
             return []
-    return exc.messages() or [_("The accounting service did not accept the data sent.")]
+    return upstream_messages(exc) or [_("The accounting service did not accept the data sent.")]
 
 
 def _place_item(row: Row, problems) -> None:

@@ -15,6 +15,7 @@ from flask import flash, g, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
+from app.errors import upstream_messages
 from app.nav import safe_next
 from app.once import ExpiredKey, LostAnswer, Recovery, Sent, rate_limited_message, send_once
 from app.params import small_int
@@ -39,7 +40,8 @@ def index(kind: Kind):
             found = flow.read(g.api, kind, params)
             body, currency = found["listing"], found["currency"]
         except ValidationError as exc:
-            problems = exc.messages() or [_("The accounting service did not accept the filter.")]
+            problems = upstream_messages(exc) or [
+                _("The accounting service did not accept the filter.")]
     months = present.months(body, kind, set(request.args.get("open", "").split(",")) - {""})
     context = {"form": form, "months": months, "total": present.total(months),
                "currency": currency, "problems": problems, "filtered": is_filtered(form),

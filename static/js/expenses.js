@@ -13,7 +13,9 @@
     if (!p) { return; }
     p.box.hidden = false;
     p.bar.value = percent;
-    p.text.textContent = percent + " %";
+    // The page's language writes the percent (CLDR: "42%"), as the server-side format_percent.
+    p.text.textContent = new Intl.NumberFormat(document.documentElement.lang || undefined,
+                                               { style: "percent" }).format(percent / 100);
   }
 
   document.addEventListener("htmx:beforeRequest", function (event) {

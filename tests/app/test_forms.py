@@ -123,7 +123,7 @@ def test_reasons_follow_the_record_and_the_settings(nocsrf):
     with nocsrf.test_request_context("/"):
         assert "Booked" in readonly_reason({"accounting_status": "booked"}, "note")
         assert "Processed" in readonly_reason({"accounting_status": "processed"}, "note")
-        assert "szamlazz.hu" in readonly_reason({"source": "szamlazz.hu"}, "note")
+        assert "Számlázz.hu" in readonly_reason({"source": "szamlazz.hu"}, "note")
         assert "company settings" in readonly_reason({}, "accounting_id", COMPANY)
         assert "advanced" in readonly_reason({}, "vat_ledger_number_id", COMPANY)
 
@@ -188,9 +188,11 @@ def test_upstream_errors_go_to_fields_cells_and_the_top(nocsrf):
         form.apply_upstream(ValidationError(
             field_errors={"note": ["Too long."], "assignments.0.revenue_type": ["Bad."],
                           "invoice_number": ["Taken."]}, non_field_errors=["General."]))
-        assert form["note"].errors == ["Too long."]
-        assert form["assignments"].entries[0]["revenue_type"].errors == ["Bad."]
-        assert "General." in form.form_errors
+        # Texts Bookdesk does not know keep a translated lead-in (app.errors.upstream_text).
+        lead = "The accounting service did not accept this: "
+        assert form["note"].errors == [lead + "Too long."]
+        assert form["assignments"].entries[0]["revenue_type"].errors == [lead + "Bad."]
+        assert lead + "General." in form.form_errors
         assert any("Taken." in message for message in form.form_errors)
         assert form.has_errors()
     finally:

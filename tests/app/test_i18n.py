@@ -55,7 +55,7 @@ def test_hungarian_page_text_is_translated(client):
     ("hu", "1234567.50", "HUF", f"1{NBSP}234{NBSP}568{NBSP}Ft"),
     ("hu", "1270.00", "EUR", f"1{NBSP}270,00{NBSP}EUR"),
     ("en", "1270.00", "EUR", "€1,270.00"),
-    ("en", "-1234.4", "HUF", "-HUF1,234"),
+    ("en", "-1234.4", "HUF", "-HUF\xa01,234"),
     ("hu", "0", "USD", f"0,00{NBSP}USD"),
 ])
 def test_money_formats_per_locale_with_huf_whole(app, locale, amount, code, expected):

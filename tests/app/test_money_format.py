@@ -5,7 +5,7 @@ import random
 from decimal import ROUND_HALF_UP, Decimal
 
 import pytest
-from babel.numbers import format_currency
+from babel.numbers import format_currency, get_currency_symbol
 
 from app.numbers import currency_format
 
@@ -21,7 +21,10 @@ def babel_money(value: Decimal, code: str, locale: str) -> str:
     value = value.quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
     pattern = {"hu": "#,##0.00\xa0¤", "en": "¤#,##0.00"}[locale]
     pattern = pattern.replace(".00", "." + "0" * digits if digits else "")
-    return format_currency(value, code, format=pattern, locale=locale, currency_digits=False)
+    text = format_currency(value, code, format=pattern, locale=locale, currency_digits=False)
+    # CLDR's currencySpacing, which Babel leaves out: a letter symbol stays apart from digits.
+    symbol = get_currency_symbol(code, locale)
+    return text.replace(symbol, symbol + "\xa0") if locale == "en" and symbol.isalpha() else text
 
 
 @pytest.mark.parametrize("locale", ["hu", "en"])
@@ -34,6 +37,12 @@ def test_fast_format_equals_babel(locale, code):
 
 def test_forints_are_whole_and_grouped_in_hungarian():
     assert currency_format("hu", "HUF").apply(Decimal("1234567.5")) == "1\xa0234\xa0568\xa0Ft"
+
+
+def test_a_currency_code_symbol_is_spaced_from_the_digits_as_cldr_says():
+    assert currency_format("en", "HUF").apply(Decimal("1234")) == "HUF\xa01,234"
+    assert currency_format("en", "CHF").apply(Decimal("-5")) == "-CHF\xa05.00"
+    assert currency_format("en", "USD").apply(Decimal("5")) == "$5.00"
 
 
 def test_euro_keeps_its_cents_in_english():

@@ -129,10 +129,12 @@ def test_income_form_offers_the_payment_fields_with_their_widgets(client, compan
     method = re.search(r'<select[^>]*name="payment_method".*?</select>', html, re.S).group(0)
     assert re.findall(r'value="(\w*)"', method) == ["", "transfer", "cash", "card", "cod"]
     assert "Átutalás" in method and "Készpénz" in method and "Bank transfer" not in method
-    assert re.search(r'<input[^>]*name="planned_payment_date"[^>]*type="date"|'
-                     r'<input[^>]*type="date"[^>]*name="planned_payment_date"', html)
+    # A day field: text in the page's language (app/templating.py), not the browser's picker.
+    assert re.search(r'<input[^>]*name="planned_payment_date"[^>]*data-day|'
+                     r'<input[^>]*data-day[^>]*name="planned_payment_date"', html)
     paid = re.search(r'<select[^>]*name="paid_through".*?</select>', html, re.S).group(0)
-    assert re.findall(r'value="([^"]*)"', paid) == ["", "OTP Főszámla", "Deviza", "OTP"]
+    # The company's accounts in Hungarian order, then the stored value no account has.
+    assert re.findall(r'value="([^"]*)"', paid) == ["", "Deviza", "OTP Főszámla", "OTP"]
     assert '<option selected value="OTP">OTP</option>' in paid
 
 
@@ -185,7 +187,7 @@ def test_a_refused_payment_method_shows_on_its_field_with_the_input_kept(client,
     html = response.get_data(as_text=True)
     again = BrowserForm(html)
     assert again.get("payment_method") == "bitcoin"
-    assert again.get("planned_payment_date") == "2025-05-15"
+    assert again.get("planned_payment_date") == "May 15, 2025", "the same day, in English"
     error = re.search(r'<ul class="field__errors" id="payment_method-error"><li>([^<]+)</li>',
                       html)
     assert error and error.group(1).strip()

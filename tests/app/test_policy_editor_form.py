@@ -97,7 +97,7 @@ def test_split_check_says_whether_the_parts_cover_the_whole(client, company, api
     ok = editor.rule("policies", 0, {}, op="check").get_data(as_text=True)
     assert "The parts add up to 100 percent" in ok
     short = editor.rule("policies", 0, {"split-1-share": "20"}, op="check").get_data(as_text=True)
-    assert "The percent parts add up to 90 %; they must add up to exactly 100 %." in short
+    assert "The percent parts add up to 90%; they must add up to exactly 100%." in short
     amounts = editor.rule("policies", 0, {"split-0-kind": "amount", "split-0-share": "1000",
                                           "split-1-kind": "amount", "split-1-share": "270"},
                           op="check").get_data(as_text=True)

@@ -102,7 +102,7 @@ def test_a_vat_that_disagrees_with_the_rate_is_refused_on_its_field_and_nothing_
     form.pairs += [("items-0-name", "Tanácsadás"), ("items-0-quantity", "2"),
                    ("items-0-unit_price", "500"), ("items-0-vat_percent", "27")]
     html = refused(client, base + "new", form)
-    assert "At 27% the VAT on HUF1,000 is HUF270, not HUF300." in cell(
+    assert "At 27% the VAT on HUF\xa01,000 is HUF\xa0270, not HUF\xa0300." in cell(
         html, "assignments-0-vat_amount")
     assert creates(sandbox_log, company.id) == []
     kept = BrowserForm(html)
