@@ -29,7 +29,8 @@ def _page(form, info: dict, problem: str | None = None) -> str:
     if problem:
         form.form_errors.append(problem)
     return render_template("settings/index.html", info=info, form=form,
-                           read_only=flow.read_only(), switches=SWITCHES)
+                           read_only=flow.read_only(), switches=SWITCHES,
+                           typed=form.is_submitted())
 
 
 def _save(form, info: dict):

@@ -60,6 +60,8 @@ def test_non_admin_sees_read_only_with_the_reason_after_the_api_refuses(client, 
     assert refused.status_code == 403
     assert 'id="settings-read-only"' in refused.get_data(as_text=True)
     assert "only administrators of the company may change" in refused.get_data(as_text=True)
+    kept = re.search(r'<input[^>]*name="enable_vat_period"[^>]*>', refused.get_data(as_text=True))
+    assert kept and "checked" in kept.group(0), "the refused choice stays on the page"
     assert len(patches(sandbox_log, company)) == 1
     later = client.get(page).get_data(as_text=True)
     assert 'id="settings-read-only"' in later and 'name="enable_vat_period"' not in later
