@@ -73,13 +73,14 @@ DEFAULTS = {
     "QUERY_VALUE_MAX_LENGTH": 1000,
     # Hashed static files' compressed twins (app/assets.py); None: <instance>/static.
     "STATIC_BUILD_DIR": None,
-    # Flask-Compress: brotli then gzip. Streamed bodies are left alone (they are sent as they are
-    # made; static files come pre-compressed from app/assets.py).
+    # Flask-Compress: brotli then gzip, streamed exports chunk by chunk as they are made (static
+    # files come pre-compressed from app/assets.py and carry their Content-Encoding).
     "COMPRESS_ALGORITHM": ["br", "gzip"],
     "COMPRESS_BR_LEVEL": 4,
     "COMPRESS_LEVEL": 6,
     "COMPRESS_MIN_SIZE": 500,
-    "COMPRESS_STREAMS": False,
+    "COMPRESS_STREAMS": True,
+    "COMPRESS_ALGORITHM_STREAMING": ["br"],
     "COMPRESS_MIMETYPES": ["text/html", "application/json", "text/csv", "text/plain"],
 }
 
