@@ -107,7 +107,8 @@ def test_taxes_and_salaries_due_link_to_the_months_unpaid_listing(dashboard, cli
 
 def test_the_chart_is_an_accessible_svg_with_a_table_of_the_same_numbers(dashboard):
     svg = dashboard[dashboard.index("<svg"):dashboard.index("</svg>")]
-    assert 'role="img"' in svg and "<title id=" in svg and "<desc id=" in svg
+    assert 'role="group"' in svg and 'aria-describedby="chart-svg-desc"' in svg
+    assert "<title id=" in svg and "<desc id=" in svg
     assert svg.count('class="chart__bar chart__bar--revenue"') == 12
     table = dashboard[dashboard.index('id="chart-table"'):]
     assert table.count("<tr><th scope=\"row\">") == 12

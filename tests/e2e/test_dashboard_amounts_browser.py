@@ -53,7 +53,7 @@ def test_dashboard_shows_amounts_chart_and_table_in_both_languages(books, signed
         page.goto(f"/c/{company.id}/")
         expect(page.locator("#figure-revenue_month")).to_contain_text(revenue)
         chart = page.locator("svg.chart__svg")
-        assert chart.get_attribute("role") == "img"
+        assert chart.get_attribute("role") == "group"
         assert page.locator("svg.chart__svg rect.chart__bar--revenue").count() == 12
         assert page.locator("#chart-table").is_hidden()
         page.locator(".chart__table summary").click()

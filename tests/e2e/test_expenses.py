@@ -52,7 +52,7 @@ def test_filter_by_paid_state_and_changed_since(signed_in_page, company, sandbox
     page.goto(f"/c/{company.id}/expenses/")
     page.select_option("#is_paid", "true")
     page.wait_for_url(re.compile(r"is_paid=true"))
-    rows = page.locator("#expense-list tbody tr")
+    rows = page.locator("#expense-list .table--expenses tbody tr")
     assert rows.count() == 1 and "PAID-1" in rows.inner_text()
     day = (datetime.now(UTC) - timedelta(days=1)).strftime("%Y-%m-%d")
     page.fill("#since", f"{day}T08:30")

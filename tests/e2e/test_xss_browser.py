@@ -10,8 +10,8 @@ from __future__ import annotations
 from tests.app.test_xss import records  # noqa: F401 - the poisoned-records fixture
 from tests.support.routes import RouteSampler
 
-NOT_PAGES = ("static", "logout", "export", "artifact", "file", "download", "partner_options",
-             "switch_language", "demo_login")
+NOT_PAGES = ("static", "logout", "export", "statement", "artifact", "file", "download",
+             "partner_options", "switch_language", "demo_login")
 
 
 def page_paths(app, ctx) -> list[str]:
