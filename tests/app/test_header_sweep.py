@@ -65,6 +65,7 @@ def _sweep(client, paths, *, signed_in: bool) -> list[str]:
             response = client.get(path, headers=headers)
             static = path.startswith("/static/")
             found = header_problems(response, signed_in=signed_in, static=static)
+            response.close()  # a streamed export ends here, in its own request context
             problems += [f"{label}GET {path} ({response.status_code}): {p}" for p in found]
     return problems
 

@@ -56,6 +56,7 @@ def swept(app, company, sandbox_url):
         assert response.status_code < 500, f"GET {route.path} -> {response.status_code}"
         if response.mimetype == "text/html":
             pages.visit(route.path, response.get_data(as_text=True))
+        response.close()  # a streamed export ends here, in its own request context
     return client, routes, pages
 
 
@@ -80,6 +81,7 @@ def test_every_query_parameter_with_malformed_values_gets_no_server_error(swept)
     for route in routes:
         for label, query in _query_attempts(_params_of(route, pages, by_endpoint)):
             response = client.get(f"{route.path}?{query}")
+            response.close()
             sent += 1
             if response.status_code >= 500:
                 failures.append(f"GET {route.path} [{label}] -> {response.status_code}")

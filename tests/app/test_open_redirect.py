@@ -99,6 +99,7 @@ def test_no_get_route_follows_a_foreign_next(app, company, sandbox_url):
             for headers in ({}, {"HX-Request": "true", "HX-Current-URL": "http://localhost/"}):
                 response = client.get(route.path, query_string={"next": target},
                                       headers=headers)
+                response.close()
                 followed += [f"{route.path} next={target!r} -> {location}"
                              for location in _targets(response)
                              if not is_local(location) and _carries(location, target)]

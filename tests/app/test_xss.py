@@ -91,6 +91,7 @@ def test_no_page_or_fragment_renders_upstream_payloads_as_markup(app, client, co
         for headers in ({}, {"HX-Request": "true", "HX-Current-URL": f"http://localhost{path}"}):
             response = client.get(path, headers=headers)
             if not response.mimetype.startswith("text/html"):
+                response.close()  # a streamed export ends here, in its own request context
                 continue
             rendered += 1
             found += [f"{route.endpoint} {path} {'htmx' if headers else 'page'}: {pattern}"
