@@ -134,7 +134,7 @@ def bookdesk_config(upstream_url: str, **overrides) -> dict:
 
 
 def start_bookdesk(upstream_url: str, **overrides) -> Server:
-    """Bookdesk from create_app, warmed as a production worker is (app/warmup), on werkzeug's
+    """Bookdesk from create_app, warmed as a production worker is (app.cli.warm), on werkzeug's
     threaded server in a daemon thread."""
     from app import create_app
     from app.cli import warm

@@ -79,8 +79,11 @@ def signed_in_client(base: str, instance: str, company_id: int):
                       "STATIC_BUILD_DIR": str(Path(instance) / "static")})
     client = app.test_client()
     page = client.get("/login").get_data(as_text=True)
-    client.post("/login", data={"csrf_token": CSRF.search(page).group(1), "token": TOKEN,
-                                "name": "Bench", "company_id": str(company_id)})
+    response = client.post("/login", data={"csrf_token": CSRF.search(page).group(1),
+                                           "token": TOKEN, "name": "Bench",
+                                           "company_id": str(company_id)})
+    if response.status_code != 303:
+        raise RuntimeError(f"sign-in failed: {response.status_code}")
     return client
 
 
@@ -102,6 +105,7 @@ def measure(client, url: str, fmt: str, scope: str) -> Result:
         tracemalloc.start()
         started = time.perf_counter()
         response = client.get(url, buffered=False)
+        _check_download(response, fmt, url)
         for chunk in response.response:
             saved.write(chunk)
         response.close()
@@ -112,6 +116,13 @@ def measure(client, url: str, fmt: str, scope: str) -> Result:
         saved.seek(0)
         rows = _rows(fmt, saved)
     return Result(fmt, scope, rows, seconds, heap_peak, rss_growth)
+
+
+def _check_download(response, fmt: str, url: str) -> None:
+    """A redirect or an error page must not be timed and counted as an export."""
+    expected = "spreadsheetml" if fmt == "xlsx" else "text/csv"
+    if response.status_code != 200 or expected not in response.mimetype:
+        raise RuntimeError(f"{url}: {response.status_code} {response.mimetype}")
 
 
 def _rows(fmt: str, saved) -> int:
