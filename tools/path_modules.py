@@ -1,7 +1,7 @@
 """Count the project modules one action passes through, from its view function down.
 
-    python tools/path_modules.py app/review/views.py:done \
-        "tests/app/test_review_screen.py::test_done_marks_only_the_current_income"
+    python tools/path_modules.py app/review/views.py:act \
+        "tests/app/test_review_screen.py::test_done_is_one_write_and_the_next_income_comes_in_place"
 
 Runs the named tests (they drive the action against the sandbox, as in `make test`) with a
 profiler that switches on when the view function is entered and off when it returns, in the
