@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 
 from flask import Flask, flash, g, make_response, render_template, request, url_for
-from flask_babel import _
+from flask_babel import LazyString, _
 from flask_babel import lazy_gettext as _l
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError
@@ -274,6 +274,8 @@ def _upstream_validation(exc):
 
 def upstream_text(message) -> str:
     """An upstream 400 text in the page's language: known ones mapped, others with a lead-in."""
+    if isinstance(message, LazyString):  # Bookdesk's own message (a refused write), not a 400's
+        return str(message)
     text = str(message)
     for pattern, translated in KNOWN_UPSTREAM:
         match = pattern.fullmatch(text.strip())

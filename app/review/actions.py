@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from functools import partial
 
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 
 from app.errors import upstream_messages
 from app.params import whole
@@ -254,12 +255,18 @@ def _sort(result: UndoResult, income_id: int, answers: dict) -> None:
         result.refused = income_id
     elif answer is None:
         result.reverted.append(income_id)
+    elif isinstance(answer, UpstreamError):
+        result.kept[income_id] = _message(answer)
     else:
-        result.kept[income_id] = answer
+        result.kept[income_id] = str(answer)
 
 
-def _revert(api, income_id: int, before: dict, after: dict) -> str | PermissionDenied | None:
-    """None when reverted; the refusal on a 403; else why the income was left as it is."""
+def _revert(api, income_id: int, before: dict, after: dict) -> object:
+    """None when reverted; the upstream's error; else why the income was left as it is.
+
+    It runs on the pool, outside the request: reasons stay lazy and errors are returned, so
+    both are put into words in the request thread (_sort), in the page's language.
+    """
     try:
         current = income_api.get(api, income_id)
         changed_state = _state_changed(after, current)
@@ -268,14 +275,12 @@ def _revert(api, income_id: int, before: dict, after: dict) -> str | PermissionD
         moved = [key for key, value in after.items()
                  if key not in STATE_KEYS and not stands(key, value, current)]
         if moved:
-            return _("changed again since: %(fields)s", fields=", ".join(moved))
+            return _l("changed again since: %(fields)s", fields=", ".join(moved))
         write(api, income_id, {key: before[key] for key in after if key in before})
     except NotFound:
-        return _("the income no longer exists")
-    except PermissionDenied as exc:
-        return exc
+        return _l("the income no longer exists")
     except UpstreamError as exc:
-        return _message(exc)
+        return exc
     return None
 
 
@@ -286,5 +291,5 @@ def _state_changed(after: dict, current: dict) -> str | None:
     if bool(current.get("is_cancelled")) == was_cancelled:
         return None
     if current.get("is_cancelled"):
-        return _("it was cancelled or reversed by a storno since; undo does not bring it back")
-    return _("its cancellation was revoked since")
+        return _l("it was cancelled or reversed by a storno since; undo does not bring it back")
+    return _l("its cancellation was revoked since")

@@ -18,7 +18,7 @@ from app.params import whole
 from app.review import actions, flow, forms, prefetch, present, required
 from app.store.history import get_action, recent_actions
 from app.templating import is_htmx, redirect_to, render
-from app.upstream import RateLimited, Unavailable, UpstreamError, ValidationError
+from app.upstream import PermissionDenied, RateLimited, Unavailable, UpstreamError, ValidationError
 from app.upstream import incomes as income_upstream
 from app.upstream import parallel as page_budget
 
@@ -65,9 +65,10 @@ def _done(bits, current: flow.Walk, record: dict, form):
     except (Unavailable, RateLimited) as exc:
         form = present.build_form(record, bits.settings, bits.catalogs)
         return _lost(bits, current, record, form, exc)
-    except ValidationError as exc:  # a refused write (WriteRefused): the same income, the reason
+    except ValidationError as exc:  # a 400, or a 403 (WriteRefused): the same income, the reason
+        status = 403 if isinstance(exc, PermissionDenied) else 400
         return _show(flow.screen_context(bits, current, record, None, problem=" ".join(
-            map(str, exc.messages()))), 403)
+            upstream_messages(exc))), status)
     prefetch.keep(g.api, result.record)
     if result.kind == "conflict":
         return _show(flow.screen_context(bits, current, result.record, None,
@@ -292,7 +293,6 @@ def _report_bulk(result: actions.BulkResult) -> None:
                 id=result.refused, done=len(result.done), left=len(result.not_sent)), "error")
 
 
-PAGE = 100
 
 
 def action_log():

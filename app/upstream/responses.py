@@ -29,7 +29,6 @@ from urllib.parse import urlsplit
 
 import orjson
 import requests
-from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 
 from .errors import (
@@ -298,7 +297,7 @@ def _forbidden(detail: str, message: str, kwargs: dict[str, Any]) -> UpstreamErr
     if _AUTH_FAILURE.search(detail):
         return AuthenticationError(message, **kwargs)
     if kwargs.get("method", "GET") != "GET":
-        return WriteRefused(message, non_field_errors=[gettext(REFUSED_WRITE)], **kwargs)
+        return WriteRefused(message, non_field_errors=[REFUSED_WRITE], **kwargs)
     return PermissionDenied(message, **kwargs)
 
 

@@ -168,3 +168,17 @@ def test_a_refused_review_done_stays_on_the_income_with_the_reason(client, compa
         html = response.get_data(as_text=True)
         assert response.status_code == 403 and "HX-Retarget" not in response.headers
         assert 'id="review-item"' in html and "refused this action for your token" in html
+
+
+def test_a_refusal_is_said_once_in_the_page_language(client, company, api):
+    """Bookdesk's own refusal text is not wrapped as an unknown upstream message."""
+    created = make_income(api, type=2, note="régi")
+    sign_in(client, company, role="viewer")
+    _forget(client, company)
+    client.get("/lang/hu")
+    path = f"/c/{company.id}/incomes/{created['id']}/edit"
+    form = page_form(client, path)
+    html = client.post(path, data=form.set("note", "amit begépeltem").data()).get_data(
+        as_text=True)
+    assert "elutasította az Ön tokenjével" in html and "amit begépeltem" in html
+    assert "A könyvelési szolgáltatás ezt nem fogadta el" not in html

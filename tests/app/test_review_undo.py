@@ -133,3 +133,20 @@ def test_every_action_is_logged_with_who_and_the_values(app, client, company, ap
     page = client.get(f"/c/{company.id}/review/actions").get_data(as_text=True)
     assert "Saved and done" in page and "Teszt Elek" in page
     assert "régi" in page and "új" in page
+
+
+def test_a_bulk_undo_gives_its_reasons_in_the_page_language(client, company, api):
+    """The reverts of a bulk undo run side by side on the pool, outside the request: the
+    reasons they leave must still reach a Hungarian page in Hungarian."""
+    ids = [waiting(api)["id"] for _ in range(3)]
+    client.get("/lang/hu")
+    base = review_base(client, company)
+    html, boxes = _queue(client, base)
+    _bulk(client, base, html, scope="selected", ids=[boxes[i] for i in ids])
+    assert all(income_now(api, i)["review_done"] for i in ids)
+    for income_id in ids[1:]:
+        sandbox_change(api, income_id, review_done=False)
+    undo(client, client.get(base).get_data(as_text=True), company.id, back=base)
+    page = client.get(base).get_data(as_text=True)
+    assert page.count("azóta újra módosult: review_done") == 2
+    assert "changed again since" not in page
