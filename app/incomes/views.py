@@ -45,6 +45,7 @@ from app.totals import list_totals
 from app.upstream import Page, RateLimited, Unavailable, ValidationError, catalog
 from app.upstream import incomes as upstream
 from app.upstream import parallel as page_budget
+from app.upstream import partners as partner_api
 
 TOTALS_CATALOGS = ("currencies", "vat_categories")
 
@@ -98,7 +99,7 @@ def export():
 def partner_options():
     """<option>s of partners matching ?partner_q= (the partner pickers refill their select)."""
     text = search_text(request.args.get("partner_q"))
-    partners = upstream.search_partners(g.api, text) if len(text) >= 2 else []
+    partners = partner_api.search(g.api, text) if len(text) >= 2 else []
     return render_template("incomes/_partner_options.html", partners=partners, text=text)
 
 

@@ -44,6 +44,7 @@ from app.review.present import (
 from app.upstream import UpstreamError, run_parallel
 from app.upstream import incomes as income_api
 from app.upstream import parallel as page_budget
+from app.upstream import partners as partner_api
 from app.upstream.responses import id_names
 
 # The walk: the queue's ids in the session.
@@ -248,8 +249,7 @@ def new_partners(api) -> frozenset:
         cached = _partners.get(key)
     if cached and cached[0] > time.monotonic():
         return cached[1]
-    page = api.page(income_api.PARTNERS, {"ordering": "-created_at", "page_size": 50},
-                    resource="partners")
+    page = partner_api.recent(api)
     since = datetime.now(UTC) - timedelta(days=NEW_PARTNER_DAYS)
     ids = frozenset(p["id"] for p in page.items if _after(p.get("created_at"), since))
     with _partners_lock:

@@ -11,7 +11,6 @@ DETAIL = "/1/incomes/{id}/"
 CREATE = "/2/incomes/create/"
 UPDATE = "/2/incomes/{id}/update/"
 ARTIFACTS = "/1/artifacts/income/"
-PARTNERS = "/1/partners/"
 RESOURCE = "incomes"
 
 
@@ -51,12 +50,6 @@ def create(client, body: dict, image: tuple[str, bytes, str] | None = None) -> d
 def artifact(client, income_id: int) -> dict | None:
     """The artifact record of an income when it has a file (signed, expiring url)."""
     return find_artifact(client.get(ARTIFACTS, {"ids": income_id}), income_id)
-
-
-def search_partners(client, text: str, size: int = 20) -> list[dict]:
-    """Partners whose name or tax number contains text (the forms' partner picker)."""
-    return client.page(PARTNERS, {"search": text, "page_size": size, "ordering": "name"},
-                       resource="partners").items
 
 
 def fulfilled_between(client, start, end, page_size: int = 100):

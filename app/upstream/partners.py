@@ -13,6 +13,16 @@ def list_page(client: Any, params: dict) -> Page:
     return client.page(LIST, params, resource="partners")
 
 
+def search(client: Any, text: str, size: int = 20) -> list[dict]:
+    """Partners whose name or tax number contains text (the forms' partner picker)."""
+    return list_page(client, {"search": text, "page_size": size, "ordering": "name"}).items
+
+
+def recent(client: Any, size: int = 50) -> Page:
+    """The newest partners first (created_at descending)."""
+    return list_page(client, {"ordering": "-created_at", "page_size": size})
+
+
 def get(client: Any, partner_id: int) -> dict:
     """One partner (NotFound when it is not this company's)."""
     return client.get(f"{LIST}{partner_id}/")
