@@ -391,3 +391,30 @@ def test_every_new_export_answers_an_empty_company_with_just_the_header(client, 
     sign_in(client, company)
     header, rows = _csv(client.get(f"/c/{company.id}/{path}", headers=EN))
     assert header and rows == []
+
+
+FORMULA = '=HYPERLINK("http://x","y")'
+
+
+def _formula_records(api) -> None:
+    create(api, {"month": "2024-03", "amount": "100.5", "code": "103", "description": FORMULA})
+    create(api, {"month": "2024-03", "amount": "5", "name": FORMULA, "account_number": ACCOUNT,
+                 "tax_number": TAX_NUMBER}, kind="salaries")
+    api.post("/2/partners/create/", json={"name": FORMULA, "is_customer": True})
+    created = make_income(api, invoice_number="F-1", partner_name=FORMULA,
+                          gross_amount="-1270.64")
+    set_state(api, created["id"], needs_review=True, review_done=False)
+
+
+@pytest.mark.parametrize(("path", "column", "number"), [
+    ("taxes/export", 4, ";100,50;"), ("salaries/export", 1, ";5,00;"),
+    ("partners/export", 0, None), ("review/export", 2, ";-1270,64;")])
+def test_formula_shaped_text_is_neutralised_and_amounts_stay_bare_numbers(
+        client, company, api, path, column, number):
+    _formula_records(api)
+    sign_in(client, company)
+    response = client.get(f"/c/{company.id}/{path}", headers=HU)
+    text = response.get_data().decode("utf-8")
+    _header, rows = _csv(response)
+    assert [row[column] for row in rows] == ["'" + FORMULA]
+    assert number is None or number in text
