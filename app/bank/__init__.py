@@ -7,6 +7,8 @@ filtered rows and their page), present (account and transaction rows, totals).
 """
 from __future__ import annotations
 
+from flask import request, url_for
+
 from app.auth import company_blueprint
 from app.bank import views
 
@@ -14,6 +16,19 @@ bp = company_blueprint("bank", __name__, url_prefix="/bank")
 
 ROUTES = (
     ("/", "index", views.index, ["GET"]),
+    ("/accounts/export", "export_accounts", views.export_accounts, ["GET"]),
+    ("/transactions/export", "export_transactions", views.export_transactions, ["GET"]),
 )
 for rule, endpoint, view_func, methods in ROUTES:
     bp.add_url_rule(rule, endpoint, view_func, methods=methods)
+
+
+@bp.context_processor
+def _export() -> dict:
+    return {"transactions_export_url": _transactions_export_url}
+
+
+def _transactions_export_url() -> str:
+    """The transactions' export link: the URL's filter, without its page (every row)."""
+    keep = {key: value for key, value in request.args.items(multi=True) if key != "page"}
+    return url_for("bank.export_transactions", **keep)

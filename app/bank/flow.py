@@ -66,3 +66,23 @@ def _page_in_range(page: int, count: int) -> int:
     """The asked page, or the last one when the filter left fewer rows than it starts at."""
     last = max(1, -(-count // PAGE_SIZE))
     return min(page, last)
+
+
+def account_export(client) -> list[dict]:
+    """Every account row with its balance, as the page's accounts table shows them."""
+    found = page_budget.read(_account_reads(client))
+    return present.account_rows(found["accounts"], found["pulse"])
+
+
+def transaction_export(client, flt: Filter) -> list[dict]:
+    """Every transaction row the filter keeps (all of its pages), in the page's order, each
+    with the account name the page gives it."""
+    found = page_budget.read({**_account_reads(client), "payments": partial(
+        bank.payments_page, client, flt.api_params())})
+    names = {row["id"]: row["name"]
+             for row in present.account_rows(found["accounts"], found["pulse"])}
+    return [row for row in present.transaction_rows(found["payments"], names) if flt.keeps(row)]
+
+
+def _account_reads(client) -> dict:
+    return {"accounts": partial(bank.accounts, client), "pulse": partial(bank.pulse, client)}

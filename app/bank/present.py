@@ -11,8 +11,13 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from flask_babel import lazy_gettext as _l
+
+from app.exports import amount as amount_cell
+from app.exports import day
+from app.identifiers import show_bank_account
 from app.labels import method_label
-from app.numbers import as_utc, format_number, to_decimal
+from app.numbers import as_utc, company_zone, format_number, to_decimal
 
 PAID = 2
 
@@ -159,3 +164,35 @@ def _remaining(record: dict, gross: Decimal, paid: Decimal) -> Decimal:
     if record.get("paid_status") == PAID:
         return Decimal(0)
     return max(gross - paid, Decimal(0))
+
+
+# The page's two exports: the accounts with their balances, the filtered transactions.
+
+def accounts_header() -> list[str]:
+    """The accounts export's column titles in the page's language."""
+    return [str(text) for text in (_l("Name"), _l("Bank account number"), _l("Currency"),
+                                   _l("Balance"), _l("As of"))]
+
+
+def accounts_row(row: dict, _lookups: dict) -> list:
+    """One account row (account_rows) as cells: the balance a number, its time the day in the
+    company's time zone."""
+    as_of = row["as_of"]
+    return [row["name"], show_bank_account(row["account_number"]), row["currency"] or "",
+            amount_cell(row["balance"]), as_of.astimezone(company_zone()).date() if as_of else None]
+
+
+def transactions_header() -> list[str]:
+    """The transactions export's column titles in the page's language."""
+    return [str(text) for text in (_l("Date"), _l("Bank account"), _l("Partner"),
+                                   _l("Invoice number"), _l("Amount"), _l("Currency"),
+                                   _l("Expense"))]
+
+
+def transactions_row(row: dict, _lookups: dict) -> list:
+    """One transaction row (transaction_rows) as cells: the day a date, the amount a number;
+    the expense it pays by its id, or "Unmatched"."""
+    expense = row["expense_id"]
+    return [day(row["date"]), row["account_name"], row["partner"], row["invoice_number"],
+            amount_cell(row["amount"]), row["currency"],
+            str(expense) if expense is not None else str(_l("Unmatched"))]

@@ -2,12 +2,16 @@
 statement (URLs under /c/<company_id>/partners/, DESIGN.md)."""
 from __future__ import annotations
 
+from flask import request, url_for
+
 from app.auth import company_blueprint
 from app.labels import paid_badge, paid_label
 from app.partners import views
+from app.templating import is_htmx
 
 bp = company_blueprint("partners", __name__, url_prefix="/partners")
 bp.add_url_rule("/", "index", views.index, methods=["GET"])
+bp.add_url_rule("/export", "export", views.export, methods=["GET"])
 bp.add_url_rule("/new", "new", views.new, methods=["GET", "POST"])
 bp.add_url_rule("/<int:partner_id>/", "edit", views.edit, methods=["GET", "POST"])
 bp.add_url_rule("/<int:partner_id>/card", "card", views.card, methods=["GET"])
@@ -17,3 +21,14 @@ bp.add_url_rule("/<int:partner_id>/statement", "statement", views.statement, met
 @bp.context_processor
 def _labels() -> dict:
     return {"paid_label": paid_label, "paid_badge": paid_badge}
+
+
+@bp.context_processor
+def _export() -> dict:
+    return {"is_fragment": is_htmx, "partner_export_url": _export_url}
+
+
+def _export_url() -> str:
+    """The list's export link: the current search, role and ordering (not the page)."""
+    keep = {key: request.args.get(key) or None for key in ("q", "role", "ordering")}
+    return url_for("partners.export", **keep)

@@ -154,3 +154,15 @@ def statement_pages(api, partner: dict, today: date):
             items = page.items if kind == "income" else of_partner(page.items, partner["id"])
             yield replace(page, items=[{**item, "kind": kind} for item in items],
                           lookups={**page.lookups, "today": today})
+
+
+def list_pages(api, query: str, role: str, ordering: str):
+    """Every page of the partner list as the list shows it (same search, role, ordering, page
+    size and collation), one after another: the export of the list."""
+    number = 1
+    while True:
+        page = list_page(api, query, role, ordering, number)
+        yield page
+        if not page.next or not page.items:
+            return
+        number += 1

@@ -17,6 +17,7 @@ from flask_babel import lazy_gettext as _l
 from app.expenses.present import totals as expense_totals
 from app.exports import amount as amount_cell
 from app.exports import day
+from app.identifiers import show_bank_account, show_tax_number
 from app.labels import paid_label
 from app.numbers import to_decimal
 
@@ -113,3 +114,21 @@ def statement_row(record: dict, lookups: dict) -> list:
             day(row["due_at"]), row["code"] or "", amount_cell(row["gross"]),
             str(paid_label(status)) if status else "",
             Decimal(row["days_overdue"]) if row["days_overdue"] else None]
+
+
+def list_header() -> list[str]:
+    """The partner list's column titles in the page's language."""
+    return [str(text) for text in (
+        _l("Name"), _l("Tax number"), _l("Customer"), _l("Vendor"), _l("Address"),
+        _l("Default bank account"), _l("Created"))]
+
+
+def list_row(partner: dict, _lookups: dict) -> list:
+    """One partner of the list as cells (roles as yes/no, the created day a date)."""
+    yes, no = str(_l("Yes")), str(_l("No"))
+    address = " ".join(str(part) for part in (partner.get("zip_code"), partner.get("city"),
+                                              partner.get("address")) if part)
+    return [partner.get("name") or "", show_tax_number(partner.get("tax_number")),
+            yes if partner.get("is_customer") else no, yes if partner.get("is_vendor") else no,
+            address, show_bank_account(partner.get("default_account_number")),
+            day(partner.get("created_at"))]

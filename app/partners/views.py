@@ -7,7 +7,7 @@ from flask_babel import gettext as _
 
 from app.errors import lost_write_response, upstream_messages, upstream_text
 from app.expenses.flow import cursor_of
-from app.exports import download
+from app.exports import download, first_page_now
 from app.once import Recovery, create_once
 from app.params import arg_page
 from app.partners import flow, present
@@ -165,3 +165,15 @@ def statement(partner_id: int):
     codes = catalog.names(g.api, "currencies", "code")
     return download(present.statement_header(), pages, present.statement_row, codes,
                     f"partner-{partner_id}-statement")
+
+
+def export():
+    """The partner list of the current search, role and ordering as CSV or XLSX
+    (?format=xlsx), every page (app/exports.py)."""
+    query, role = request.args.get("q", "").strip(), request.args.get("role", "")
+    try:
+        pages = first_page_now(flow.list_pages(g.api, query, role,
+                                               request.args.get("ordering", "")))
+    except ValidationError:
+        return index()
+    return download(present.list_header(), pages, present.list_row, {}, "partners")

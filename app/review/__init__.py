@@ -12,16 +12,19 @@ from __future__ import annotations
 from app.auth import company_blueprint
 from app.incomes import present as incomes_present
 from app.review import present, views
+from app.templating import is_htmx
 
 bp = company_blueprint("review", __name__, url_prefix="/review")
 
 ROUTES = (
     ("/", "index", views.index, ["GET"]),
+    ("/export", "export", views.export, ["GET"]),
     ("/bulk", "bulk_done", views.bulk_done, ["POST"]),
     ("/<int:income_id>", "screen", views.screen_page, ["GET"]),
     ("/<int:income_id>/done", "act", views.act, ["POST"]),
     ("/<int:income_id>/document", "document", views.document, ["GET"]),
     ("/actions", "actions", views.action_log, ["GET"]),
+    ("/actions/export", "export_log", views.export_log, ["GET"]),
     ("/undo", "undo_action", views.undo_action, ["POST"]),
 )
 for rule, endpoint, view_func, methods in ROUTES:
@@ -31,3 +34,8 @@ for rule, endpoint, view_func, methods in ROUTES:
 @bp.context_processor
 def _helpers() -> dict:
     return {"kind_label": incomes_present.type_label, "action_label": present.action_label}
+
+
+@bp.context_processor
+def _export() -> dict:
+    return {"is_fragment": is_htmx}

@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import threading
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from functools import cached_property, partial
 
 from flask import g, request, session, url_for
 
 from app.auth import current_actor
+from app.exports import EXPORT_PAGE_SIZE
 from app.files import document_of
 from app.incomes.flow import FORM_CATALOGS, base_reads, catalogs_of
 from app.numbers import as_utc, to_decimal
@@ -204,6 +205,20 @@ def scan(api, params: dict, local: LocalFilter, context: Context,
             lookups.setdefault(name, {}).update(table)
     rows = [row for page in pages for row in page.items if passes(row, local, context)]
     return rows, lookups, (first.count or 0) > cap
+
+
+def export_pages(api, filters: Filters, context: Context):
+    """Every page of the queue the filters make, as the queue shows it: the API's order, the
+    local filter applied to each page, and (when Bookdesk filters) only the first SCAN_CAP
+    incomes looked at, as the queue's scan does."""
+    cap = SCAN_CAP if filters.local.active else None
+    seen = 0
+    for page in income_api.iter_pages(api, {**filters.params, "page_size": EXPORT_PAGE_SIZE}):
+        items = page.items if cap is None else page.items[:max(cap - seen, 0)]
+        seen += len(items)
+        yield replace(page, items=[row for row in items if passes(row, filters.local, context)])
+        if cap is not None and seen >= cap:
+            return
 
 
 def selected_records(api, params: dict, income_ids: list[int]) -> dict[int, dict]:

@@ -26,10 +26,14 @@ from typing import Any
 
 from flask_babel import lazy_gettext as _l
 
+from app.exports import amount as amount_cell
+from app.exports import day
 from app.forms import build_edit_form
 from app.forms.diff import base_rows, base_values
 from app.forms.tables import rows_changed
+from app.identifiers import show_tax_number
 from app.incomes import present as labels
+from app.numbers import company_zone
 from app.policies.engine import evaluate_valid
 from app.policies.validate import InvalidConfig, ensure_valid, rules
 from app.review.forms import ROW_KEYS, STATE_KEYS, describe, fingerprint, label, payload_row, ref
@@ -342,4 +346,48 @@ def lines(action, income_id: int, names: dict) -> list[Line]:
         if key not in STATE_KEYS and before.get(key) != new:
             out.append(Line(label(key), describe(key, before.get(key), names),
                             describe(key, new, names)))
+    return out
+
+
+# The exports: the queue of the current filter, the log as its page shows it.
+
+def queue_header() -> list[str]:
+    """The queue export's column titles in the page's language."""
+    return [str(text) for text in (
+        _l("Invoice number"), _l("Kind"), _l("Partner"), _l("Tax number"), _l("Issue date"),
+        _l("Gross amount"), _l("Currency"), _l("Why"), _l("Tags"))]
+
+
+def queue_row(context: Context, income: dict, lookups: dict) -> list:
+    """One queued income as cells: the issue day a date, the gross a number, why it waits."""
+    tags = lookups.get("tags", {})
+    why = [f"{reason.label}: {reason.detail}" if reason.detail else str(reason.label)
+           for reason in reasons(income, context)]
+    return [income.get("invoice_number") or f"#{income['id']}",
+            labels.type_label(income.get("type")) if income.get("type") else "",
+            income.get("partner_name") or "", show_tax_number(income.get("partner_tax_number")),
+            day(income.get("issued_at")), amount_cell(income.get("gross_amount")),
+            lookups.get("codes", {}).get(income.get("currency"), ""), "; ".join(why),
+            ", ".join(tags.get(tag, f"#{tag}") for tag in income.get("tags") or [])]
+
+
+def log_header() -> list[str]:
+    """The review log export's column titles in the page's language."""
+    return [str(text) for text in (
+        _l("When"), _l("Time"), _l("Who"), _l("Action"), _l("Undone"), _l("Income"),
+        _l("Field"), _l("Before"), _l("After"))]
+
+
+def log_rows(actions, names: dict) -> list[list]:
+    """The actions as the log shows them, newest first: one line per changed field of each
+    income (one line for an income the action did not change)."""
+    out = []
+    for action in actions:
+        when = action.created_at.astimezone(company_zone())
+        head = [when.date(), when.strftime("%H:%M"), action.actor or "",
+                action_label(action.kind), str(_l("Yes") if action.undone_at else _l("No"))]
+        for income_id in action.income_ids:
+            changed = lines(action, income_id, names) or [Line("", "", "")]
+            out += [[*head, f"#{income_id}", str(line.label), line.before, line.after]
+                    for line in changed]
     return out

@@ -10,6 +10,7 @@ from flask_babel import gettext as _
 
 from app.auth import current_actor
 from app.errors import lost_write_response, upstream_messages
+from app.exports import download, first_page_now
 from app.files import file_response
 from app.forms.display import select_choices
 from app.incomes.flow import FORM_CATALOGS, settings_and_catalogs
@@ -18,7 +19,14 @@ from app.params import whole
 from app.review import actions, flow, forms, prefetch, present, required
 from app.store.history import get_action, recent_actions
 from app.templating import is_htmx, redirect_to, render
-from app.upstream import PermissionDenied, RateLimited, Unavailable, UpstreamError, ValidationError
+from app.upstream import (
+    Page,
+    PermissionDenied,
+    RateLimited,
+    Unavailable,
+    UpstreamError,
+    ValidationError,
+)
 from app.upstream import incomes as income_upstream
 from app.upstream import parallel as page_budget
 
@@ -209,6 +217,20 @@ def index():
         bits, page, context, problems)), status
 
 
+def export():
+    """The queue of the current filter and ordering as CSV or XLSX (?format=xlsx), every page
+    of it (app/exports.py)."""
+    bits = flow.base(partners=True)
+    if bits.filters.params is None:
+        return index()
+    try:
+        pages = first_page_now(flow.export_pages(g.api, bits.filters, bits.context))
+    except ValidationError:
+        return index()
+    return download(present.queue_header(), pages, partial(present.queue_row, bits.context),
+                    bits.context.codes, "review-queue")
+
+
 def _queue_context(bits, page, context: present.Context, problems: list) -> dict:
     tags = page.lookups.get("tags") or {}
     rows = present.queue_rows(page.rows, context, bits.context.codes, tags)
@@ -303,6 +325,14 @@ def action_log():
                 "incomes": [(i, present.lines(action, i, names)) for i in action.income_ids]}
                for action in recent_actions(g.company_id, limit=PAGE)]
     return render_template("review/actions.html", log_entries=entries)
+
+
+def export_log():
+    """The recent actions as the log page lists them, as CSV or XLSX (?format=xlsx)."""
+    _settings, catalogs = settings_and_catalogs(g.api, FORM_CATALOGS)
+    rows = present.log_rows(recent_actions(g.company_id, limit=PAGE), present.names(catalogs))
+    return download(present.log_header(), [Page(items=rows)], lambda line, _lookups: line, {},
+                    "review-log")
 
 
 def undo_action():

@@ -1,6 +1,7 @@
 """Taxes and salaries (spec 2.9, 2.10, 4.5): one blueprint per kind, the same pages each.
 
     GET       /c/<id>/taxes/          months by payment month, totals, records with detail
+    GET       /c/<id>/taxes/export    the filtered list as CSV or XLSX (?format=xlsx)
     GET/POST  /c/<id>/taxes/new       the create grid (several records, sent once)
     GET/POST  /c/<id>/taxes/edit      the selected records (?ids=...), synced ones tags only
     GET/POST  /c/<id>/taxes/delete    confirm, then delete the selected records
@@ -15,9 +16,11 @@ from flask import Blueprint
 from app.auth import company_blueprint
 from app.taxes import present, views
 from app.taxes.present import SALARIES, TAXES, Kind
+from app.templating import is_htmx
 
 ROUTES = (
     ("/", "index", views.index, ["GET"]),
+    ("/export", "export", views.export, ["GET"]),
     ("/new", "new", views.new, ["GET", "POST"]),
     ("/edit", "edit", views.edit, ["GET", "POST"]),
     ("/delete", "delete", views.delete, ["GET", "POST"]),
@@ -42,7 +45,7 @@ def _context(kind: Kind) -> dict:
     return {"kind": kind, "column": partial(present.column, kind_name=kind.name),
             "paid_label": present.paid_label, "paid_badge": present.PAID_BADGE.get,
             "count_label": partial(present.count_label, kind.name),
-            "month_label": present.month_label}
+            "month_label": present.month_label, "is_fragment": is_htmx}
 
 
 blueprints = (make_blueprint(TAXES), make_blueprint(SALARIES))

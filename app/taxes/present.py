@@ -15,8 +15,10 @@ from babel.dates import format_skeleton
 from flask_babel import get_locale, ngettext
 from flask_babel import lazy_gettext as _l
 
+from app.exports import amount, day
+from app.identifiers import show_bank_account, show_tax_number
 from app.numbers import parse_date, to_decimal
-from app.upstream import id_names
+from app.upstream import Page, id_names
 
 TEXT_FIELDS = ("code", "name", "account_number", "description")
 TAG_FIELDS = ("tags", "simple_tags")
@@ -168,3 +170,43 @@ def selected(body: dict, kind: Kind, ids: list[int]) -> list[dict]:
     wanted = set(ids)
     return [record for month in body.get(kind.monthly_key) or []
             for record in month.get(kind.name) or [] if record.get("id") in wanted]
+
+
+# The list's export: the months as the page shows them, one line per record.
+
+def export_pages(months_shown: list[dict], currency: str | None) -> list[Page]:
+    """The listing as one export page: every record of every month, newest month first, each
+    with its month; the company currency among the lookups."""
+    items = [{**record, "payment_month": month.get("month")}
+             for month in months_shown for record in month["records"]]
+    return [Page(items=items, lookups={"company": {"currency": currency or ""}})]
+
+
+def export_fields(kind: Kind) -> tuple[str, ...]:
+    """The export's columns in the order the page shows them, month first."""
+    if kind.is_salary:
+        return ("month", "name", "tax_number", "account_number", "due_at", "description",
+                "tags", "simple_tags", "source", "paid_status", "amount")
+    return ("month", "code", "name", "account_number", "description", "tags", "simple_tags",
+            "source", "paid_status", "amount")
+
+
+def export_header(kind: Kind) -> list[str]:
+    """The export's column titles for the kind, in the page's language."""
+    return [column(field, kind.name) for field in export_fields(kind)] + [str(_l("Currency"))]
+
+
+def export_row(kind: Kind, record: dict, lookups: dict) -> list:
+    """One record as cells: the month and due day as dates, the amount a number."""
+    cells = {"month": day(record.get("payment_month")), "code": record.get("code") or "",
+             "name": record.get("name") or "",
+             "tax_number": show_tax_number(record.get("tax_number")),
+             "account_number": show_bank_account(record.get("account_number")),
+             "due_at": day(record.get("due_at")), "description": record.get("description") or "",
+             "tags": ", ".join(record.get("tag_names") or []),
+             "simple_tags": ", ".join(record.get("simple_tag_names") or []),
+             "source": record.get("source_label") or "",
+             "paid_status": paid_label(record.get("paid_status")),
+             "amount": amount(record.get("amount"))}
+    return [cells[field] for field in export_fields(kind)] + [
+        lookups.get("company", {}).get("currency", "")]

@@ -16,6 +16,7 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 
 from app.errors import upstream_messages
+from app.exports import download
 from app.nav import safe_next
 from app.once import ExpiredKey, LostAnswer, Recovery, Sent, rate_limited_message, send_once
 from app.params import small_int
@@ -50,6 +51,21 @@ def index(kind: Kind):
     status = 400 if params is None or problems else 200
     return render("taxes/index.html", "taxes/_months.html", **context), status
 
+
+
+def export(kind: Kind):
+    """The list of the current filter as CSV or XLSX (?format=xlsx): the same listing call,
+    every record of every month, in the page's order (app/exports.py)."""
+    params = api_params(filter_form(request.args))
+    if params is None:
+        return index(kind)
+    try:
+        found = flow.read(g.api, kind, params)
+    except ValidationError:
+        return index(kind)
+    shown = present.months(found["listing"], kind)
+    return download(present.export_header(kind), present.export_pages(shown, found["currency"]),
+                    partial(present.export_row, kind), {}, kind.name)
 
 class _Unchecked(Exception):
     """The rows did not pass the checks made just before sending; nothing was sent."""
