@@ -4,7 +4,7 @@ expense names (the unmatched transactions a bookkeeper still has to book)."""
 from __future__ import annotations
 
 import random
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime
 from decimal import Decimal
 
 from sqlalchemy import select
@@ -48,11 +48,18 @@ def seed_demo(session: Session, companies: dict[int, Company], rng: random.Rando
 
 def _bank_fees(session: Session, account: BankAccount, rng: random.Random) -> None:
     """The last three months' account fees: transactions no expense names."""
-    today = datetime.now(UTC).date()
-    for months_back in range(3):
-        on = today.replace(day=1) - timedelta(days=30 * months_back)
+    for on in fee_days(datetime.now(UTC).date()):
         record_unmatched(session, account, on, Decimal(rng.randint(8, 30) * 100),
                          BANK_FEE_PARTNER, "")
+
+
+def fee_days(today: date, months: int = 3) -> list[date]:
+    """The first day of this month and of each month before it, `months` in all."""
+    firsts = []
+    for back in range(months):
+        year, month = divmod(today.year * 12 + today.month - 1 - back, 12)
+        firsts.append(date(year, month + 1, 1))
+    return firsts
 
 
 def _paid_expenses(session: Session, company: Company) -> list[Expense]:

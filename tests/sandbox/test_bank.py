@@ -1,12 +1,14 @@
 """Bank rules: transactions agree with the expenses' paid status, balances add up, read-only."""
 from __future__ import annotations
 
+from datetime import date
 from decimal import Decimal
 
 import requests
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from sandbox.bank.seed import fee_days
 from tests.conftest import Api
 from tests.sandbox import expense_support
 from tests.sandbox.bank_support import open_account, settle, transactions_of
@@ -163,3 +165,11 @@ def test_expense_payment_history_only_when_asked_and_empty_when_unpaid(api, ecat
     body = api.get(f"/2/expenses/{expense['id']}/",
                    params={"fields": "items,payment_history"}).json()
     assert body["payment_history"] == []
+
+
+@given(st.dates(min_value=date(1901, 1, 1), max_value=date(9999, 12, 31)))
+def test_demo_bank_fees_fall_on_three_consecutive_months(today):
+    days = fee_days(today)
+    assert days[0] == today.replace(day=1) and all(d.day == 1 for d in days)
+    months = [d.year * 12 + d.month for d in days]
+    assert months == [months[0] - back for back in range(3)]
