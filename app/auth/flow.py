@@ -38,6 +38,7 @@ from app.auth import oauth
 from app.auth.session import company_entry
 from app.store.history import Actor, actor_for, fingerprint
 from app.templating import redirect_to
+from app.upstream import company as company_api
 from app.upstream import make_client
 from app.upstream import partners as partners_api
 from app.upstream.errors import PermissionDenied, UpstreamError
@@ -46,8 +47,6 @@ COMPANY_PREFIX = "/c/<int:company_id>"
 LIMITED_ENDPOINTS = ("auth.login",)
 REFUSED_KEY = "refused_writes"
 WRITE, ADMIN = "write", "admin"
-# Writes to these upstream paths need an administrator (app/upstream/company.py, policies.py).
-ADMIN_PATHS = ("/2/company-info/",)
 REASONS = {
     WRITE: _l("Your role in this company lets you view records but not change them (the "
               "accounting service refused a change for your token)."),
@@ -227,7 +226,7 @@ def learn_refusals(response=None):
     refused = [call for call in (stats.calls if stats is not None else [])
                if call.status == 403 and call.method != "GET"]
     for call in refused:
-        scope = ADMIN if call.path.startswith(ADMIN_PATHS) else WRITE
+        scope = ADMIN if company_api.needs_admin(call.path) else WRITE
         if scope not in ((session.get(REFUSED_KEY) or {}).get(_who()) or {}):
             _store(_who(), scope, "")
     if refused and response is not None and response.status_code == 400:

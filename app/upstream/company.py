@@ -4,15 +4,22 @@ from __future__ import annotations
 
 from typing import Any
 
+INFO = "/2/company-info/"
+
+
+def needs_admin(path: str) -> bool:
+    """Writes to the company object (its settings and income policies) need an administrator."""
+    return path.startswith(INFO)
+
 
 def info(client: Any) -> dict:
     """The company object of the client's company (without a company, the token's own)."""
-    return client.get("/2/company-info/") or {}
+    return client.get(INFO) or {}
 
 
 def update(client: Any, company_id: int, body: dict) -> dict:
     """Change some of the company's settings; the stored object."""
-    return client.patch(f"/2/company-info/update/{company_id}/", json=body)
+    return client.patch(f"{INFO}update/{company_id}/", json=body)
 
 
 def companies(client: Any) -> list[dict]:
