@@ -16,7 +16,6 @@ import app.policies.history as history
 from app.auth import current_actor
 from app.errors import lost_write_response, upstream_messages
 from app.params import arg_choice, arg_int
-from app.policies.diff import diff_configs
 from app.policies.editing import Located, open_edit, posted_edit
 from app.policies.flow import (
     editor_url,
@@ -26,6 +25,7 @@ from app.policies.flow import (
     target,
 )
 from app.policies.forms import ImportForm
+from app.policies.history import diff_configs
 from app.policies.present import editor_model, flat_problems
 from app.policies.preview import (
     DEFAULT_MONTHS,
