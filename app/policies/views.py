@@ -26,12 +26,13 @@ from app.policies.flow import (
 )
 from app.policies.forms import ImportForm
 from app.policies.history import diff_configs
-from app.policies.present import editor_model, flat_problems
-from app.policies.preview import (
+from app.policies.present import (
     DEFAULT_MONTHS,
     FILTERS,
     MONTH_CHOICES,
+    editor_model,
     fetch_incomes,
+    flat_problems,
     months_ago,
     run_preview,
 )
