@@ -23,9 +23,8 @@ from sqlalchemy import select
 import app.policies.messages as M
 from app.params import whole
 from app.policies.validate import CONFIG_KEYS, IGNORE_KEYS, POLICY_KEYS, Problem, is_enabled, rules
-from app.store.db import store_session
+from app.store.db import PolicyVersion, store_session
 from app.store.history import Actor, add_version, get_version, latest_version, list_versions
-from app.store.models import PolicyVersion
 
 # -- what a save changes --------------------------------------------------------------------------
 
