@@ -1,7 +1,7 @@
 """The company dashboard page: the counts and amounts that matter, each linking to the list it
-sums, the 12-month chart and recent incomes (the reads are in app/dashboard/service.py, what is
-shown of the amounts in app/dashboard/present.py); the practice page across the signed-in
-companies (its reads in app/dashboard/practice.py)."""
+sums, the 12-month chart and recent incomes; the practice page across the signed-in companies
+(the reads of both are in app/dashboard/service.py, what is shown of the amounts in
+app/dashboard/present.py)."""
 from __future__ import annotations
 
 from datetime import date
@@ -10,9 +10,14 @@ from flask import g, redirect, render_template, url_for
 
 from app.auth import company_client, signed_in_companies
 from app.dashboard import present, service
-from app.dashboard.practice import queries as practice_queries
-from app.dashboard.practice import rows as practice_rows
-from app.dashboard.service import INCOME_CARDS, cancel_labels, cards, dashboard_data
+from app.dashboard.service import (
+    INCOME_CARDS,
+    cancel_labels,
+    cards,
+    dashboard_data,
+    practice_queries,
+    practice_rows,
+)
 from app.forms.filters import ListQuery
 from app.numbers import company_today, format_date
 from app.upstream import catalog

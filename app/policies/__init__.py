@@ -1,8 +1,8 @@
 """The income policies under /c/<company_id>/policies/ (issue 7, DESIGN.md): the editor, its
 preview, history and files, and the engine the sandbox and the review queue run too.
 
-The engine (engine.py, assignments.py, validate.py, diff.py, messages.py) is pure Python. The
-editor around it:
+The engine (engine.py, assignments.py, validate.py, messages.py) is pure Python. The editor
+around it:
 - The working draft lives in the server-side session, per company (flow.py). Every change is a
   plain form post (works without JavaScript); htmx swaps the changed part in place.
 - Nothing goes upstream until the user confirms a save on the review page, and never while the
@@ -19,25 +19,25 @@ editor around it:
 from __future__ import annotations
 
 from app.auth import company_blueprint
-from app.policies import labels, present, views_edit, views_history
+from app.policies import labels, present, views
 
 bp = company_blueprint("policy_editor", __name__, url_prefix="/policies")
 
 ROUTES = (
-    ("/", "index", views_edit.index, ["GET"]),
-    ("/act", "act", views_edit.act, ["POST"]),
-    ("/discard", "discard", views_edit.discard, ["POST"]),
-    ("/unlock", "unlock", views_edit.unlock, ["POST"]),
-    ("/rule", "rule", views_edit.rule, ["GET", "POST"]),
-    ("/preview", "preview", views_edit.preview, ["GET"]),
-    ("/review", "review", views_history.review, ["GET"]),
-    ("/save", "save", views_history.save, ["POST"]),
-    ("/delete", "delete", views_history.delete, ["GET", "POST"]),
-    ("/history", "history_page", views_history.history_page, ["GET"]),
-    ("/version", "version", views_history.version, ["GET"]),
-    ("/restore", "restore", views_history.restore, ["POST"]),
-    ("/export", "export", views_history.export, ["GET"]),
-    ("/import", "import_file", views_history.import_file, ["GET", "POST"]),
+    ("/", "index", views.index, ["GET"]),
+    ("/act", "act", views.act, ["POST"]),
+    ("/discard", "discard", views.discard, ["POST"]),
+    ("/unlock", "unlock", views.unlock, ["POST"]),
+    ("/rule", "rule", views.rule, ["GET", "POST"]),
+    ("/preview", "preview", views.preview, ["GET"]),
+    ("/review", "review", views.review, ["GET"]),
+    ("/save", "save", views.save, ["POST"]),
+    ("/delete", "delete", views.delete, ["GET", "POST"]),
+    ("/history", "history_page", views.history_page, ["GET"]),
+    ("/version", "version", views.version, ["GET"]),
+    ("/restore", "restore", views.restore, ["POST"]),
+    ("/export", "export", views.export, ["GET"]),
+    ("/import", "import_file", views.import_file, ["GET", "POST"]),
 )
 for rule, endpoint, view, methods in ROUTES:
     bp.add_url_rule(rule, endpoint, view, methods=methods)

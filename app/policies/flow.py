@@ -26,9 +26,8 @@ import app.policies.messages as M
 from app.auth import ADMIN, WRITE, forget_refusal, refusal, remember_refusal
 from app.params import whole
 from app.policies.assignments import names_in_config
-from app.policies.diff import diff_configs
 from app.policies.editing import SECTIONS
-from app.policies.history import limit_problems
+from app.policies.history import diff_configs, limit_problems
 from app.policies.labels import Catalogs
 from app.policies.validate import LEDGER_NUMBERS, REVENUE_TYPES, TAGS, empty_config, validate
 from app.templating import redirect_to

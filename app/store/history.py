@@ -17,8 +17,7 @@ from typing import Any, NamedTuple
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from app.store.db import session_or_current
-from app.store.models import PolicyVersion, ReviewAction, utcnow
+from app.store.db import PolicyVersion, ReviewAction, session_or_current, utcnow
 
 FINGERPRINT_LENGTH = 16
 

@@ -20,8 +20,7 @@ from sqlalchemy import delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from app.store.db import session_or_current
-from app.store.models import FormKey, utcnow
+from app.store.db import FormKey, session_or_current, utcnow
 
 KEY_TTL = timedelta(days=1)
 _CLAIM_ATTEMPTS = 3

@@ -1,11 +1,10 @@
-"""The only door to the upstream API: client, typed errors, pagination, accounting."""
+"""The only door to the upstream API: client, typed errors, pagination, accounting (parallel.py)."""
 
 from __future__ import annotations
 
 from flask import current_app
 
 from . import catalog
-from .accounting import Call, CallStats, current_stats, init_app
 from .client import DEFAULT_COMPANY_HEADER, UpstreamClient
 from .errors import (
     AuthenticationError,
@@ -18,7 +17,7 @@ from .errors import (
     ValidationError,
     WriteRefused,
 )
-from .parallel import run_parallel, run_until
+from .parallel import Call, CallStats, current_stats, init_app, run_parallel, run_until
 from .responses import Page, id_names
 
 __all__ = [

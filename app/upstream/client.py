@@ -32,8 +32,8 @@ from requests.auth import AuthBase
 from requests.exceptions import SSLError
 from urllib3.exceptions import NewConnectionError
 
-from .accounting import Call, CallStats
 from .errors import NeedsApiToken, Unavailable
+from .parallel import Call, CallStats
 from .responses import (
     MalformedPage,
     Page,

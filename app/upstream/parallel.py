@@ -1,4 +1,5 @@
-"""A page's upstream reads, side by side, within the page's time budget.
+"""A page's upstream calls: read side by side within the page's time budget, and every call
+counted and timed for the request's Server-Timing header.
 
 Independent upstream reads for one page, run side by side on a small shared pool.
 
@@ -6,17 +7,20 @@ A page's time budget: its reads run side by side until PAGE_DEADLINE_SECONDS hav
 
 Past the deadline a page renders what arrived: optional reads that did not are named in a
 message (templates/_missing.html), a required read that did not gives a friendly error page.
-"""
 
+Per-request accounting: each attempt the client makes is a Call in the request's CallStats
+(on flask.g); every response carries Server-Timing entries for upstream and app time.
+"""
 from __future__ import annotations
 
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass
 from typing import Any
 
-from flask import current_app, g
+from flask import Flask, Response, current_app, g, has_app_context
 from flask_babel import lazy_gettext as _l
 
 from .errors import Unavailable
@@ -127,3 +131,91 @@ def read(tasks: Mapping[str, Callable[[], Any]], optional: Iterable[str] = ()) -
 def missing_parts() -> list[str]:
     """The names of the parts this page could not load in time (for templates/_missing.html)."""
     return list(g.get("missing_parts", []))
+
+
+# -- per-request accounting of upstream calls, and the Server-Timing header -----------------------
+
+G_STATS = "upstream_stats"
+G_STARTED = "upstream_request_started"
+
+
+@dataclass(frozen=True)
+class Call:
+    """One upstream attempt: what was asked, what came back, how long it took."""
+
+    method: str
+    path: str
+    status: int | None
+    ms: float
+    request_id: str | None = None
+    error: str | None = None
+
+
+class CallStats:
+    """Thread-safe tally of upstream calls; one per Flask request (or per script)."""
+
+    def __init__(self, request_id: str | None = None) -> None:
+        self.request_id = request_id
+        self._calls: list[Call] = []
+        self._lock = threading.Lock()
+
+    def record(self, call: Call) -> None:
+        """Add one finished call."""
+        with self._lock:
+            self._calls.append(call)
+
+    @property
+    def calls(self) -> list[Call]:
+        """A copy of the calls so far, in completion order."""
+        with self._lock:
+            return list(self._calls)
+
+    @property
+    def count(self) -> int:
+        """Number of upstream calls (every retry attempt counts)."""
+        return len(self.calls)
+
+    @property
+    def total_ms(self) -> float:
+        """Sum of the calls' durations (parallel calls overlap, so this can exceed wall time)."""
+        return sum(call.ms for call in self.calls)
+
+    def server_timing(self) -> str:
+        """The ``upstream`` Server-Timing entry, e.g. ``upstream;dur=12.3;desc="2 calls"``."""
+        count = self.count
+        noun = "call" if count == 1 else "calls"
+        return f'upstream;dur={self.total_ms:.1f};desc="{count} {noun}"'
+
+    def __repr__(self) -> str:
+        return f"CallStats(count={self.count}, total_ms={self.total_ms:.1f})"
+
+
+def current_stats() -> CallStats:
+    """The current request's CallStats (created on flask.g), or a fresh one outside Flask."""
+    if not has_app_context():
+        return CallStats()
+    if G_STATS not in g:
+        setattr(g, G_STATS, CallStats(request_id=g.get("request_id")))
+    return getattr(g, G_STATS)
+
+
+def init_app(app: Flask) -> None:
+    """Time every request and add Server-Timing (upstream + app) to every response."""
+    # First in line, so the app timing covers every other before_request hook.
+    app.before_request_funcs.setdefault(None, []).insert(0, _start_timer)
+    app.after_request(_add_server_timing)
+
+
+def _start_timer() -> None:
+    setattr(g, G_STARTED, time.perf_counter())
+
+
+def _add_server_timing(response: Response) -> Response:
+    stats = g.get(G_STATS) or CallStats()
+    entries = [stats.server_timing()]
+    started = g.get(G_STARTED)
+    if started is not None:
+        entries.append(f'app;dur={(time.perf_counter() - started) * 1000:.1f};desc="total"')
+    existing = response.headers.get("Server-Timing")
+    response.headers["Server-Timing"] = ", ".join([existing, *entries] if existing else entries)
+    return response

@@ -124,8 +124,7 @@ def test_demo_offers_reset():
 def _store_counts(app) -> dict[str, int]:
     from sqlalchemy import func, select
 
-    from app.store.db import current_store
-    from app.store.models import Base
+    from app.store.db import Base, current_store
 
     with app.app_context(), current_store().sessions() as session:
         return {table.name: session.scalar(select(func.count()).select_from(table))

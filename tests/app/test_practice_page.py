@@ -14,7 +14,7 @@ from decimal import Decimal
 import pytest
 
 from app import create_app
-from app.dashboard import practice
+from app.dashboard import service
 from tests.app.conftest import csrf_token, sign_in
 from tests.app.expenses_helpers import catalogue as expense_catalogue
 from tests.app.expenses_helpers import make_expense
@@ -129,13 +129,13 @@ def test_each_row_links_into_its_company(signed_in_twice, client):
 def test_rows_are_read_side_by_side_each_with_its_company_client(
         signed_in_twice, client, monkeypatch, sandbox_log):
     seen = []
-    original = practice.run_parallel
+    original = service.run_parallel
 
     def spy(tasks):
         seen.append(sorted(tasks))
         return original(tasks)
 
-    monkeypatch.setattr(practice, "run_parallel", spy)
+    monkeypatch.setattr(service, "run_parallel", spy)
     assert client.get("/practice").status_code == 200
     assert seen == [sorted(str(c.id) for c in signed_in_twice)]
     for company in signed_in_twice:

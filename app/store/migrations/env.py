@@ -4,7 +4,7 @@ from alembic import context
 from sqlalchemy import Connection, create_engine
 from sqlalchemy.pool import NullPool
 
-from app.store.models import Base
+from app.store.db import Base
 
 config = context.config
 target_metadata = Base.metadata

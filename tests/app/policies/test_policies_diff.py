@@ -3,7 +3,7 @@
 import copy
 
 from app.policies import messages as M
-from app.policies.diff import Change, diff_configs
+from app.policies.history import Change, diff_configs
 from app.policies.validate import empty_config
 
 ACME = [{"field": "partner_name", "op": "contains", "value": "acme"}]

@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 from sqlalchemy.orm import Session
 
-from app.store.db import Store
+from app.store.db import Store, utcnow
 from app.store.idempotency import (
     Claim,
     KeyMismatchError,
@@ -21,7 +21,6 @@ from app.store.idempotency import (
     purge_expired,
     unknown,
 )
-from app.store.models import utcnow
 
 THREADS = 8
 

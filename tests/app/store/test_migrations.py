@@ -11,8 +11,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import inspect
 
-from app.store.db import Store, current_revision, head_revision, make_engine, make_store
-from app.store.models import Base
+from app.store.db import Base, Store, current_revision, head_revision, make_engine, make_store
 
 TABLES = {"form_keys", "review_actions", "policy_versions"}
 
