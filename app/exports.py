@@ -302,11 +302,12 @@ def download(header: list[str], pages: Iterable, row: Callable, codes: dict,
 
 def progress_view():
     """The export's progress as JSON (rows, total, state); a finished one is forgotten once
-    read. 404 when there is none (unknown id, or already read)."""
+    read. 204 while there is none: not started yet (its first page is being read), already
+    read, or an unknown id (not an error the browser should log: the page polls early)."""
     key = _key(request.args.get(EXPORT_ARG))
     record = get_secret(key) if key else None
     if record is None:
-        return jsonify(state=None), 404
+        return "", 204
     if record["state"] != RUNNING:
         drop_secret(key)
     return jsonify(record)

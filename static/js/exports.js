@@ -62,7 +62,7 @@
     if (run.pending) { return run.pending; }
     var url = run.box.getAttribute("data-progress-url") + "?export=" + run.id;
     run.pending = fetch(url, {credentials: "same-origin", headers: {Accept: "application/json"}})
-      .then(function (response) { return response.ok ? response.json() : null; })
+      .then(function (response) { return response.status === 200 ? response.json() : null; })
       .then(function (record) {
         if (record && !run.over) {
           run.rows = record.rows;
@@ -98,7 +98,7 @@
       bar.max = Math.max(run.rows, 1);
       bar.value = bar.max;
     }
-    run.box.classList.toggle("alert--error", state === "failed");
+    run.box.querySelector(".alert").classList.toggle("alert--error", state === "failed");
     run.box.setAttribute("data-state", state);
     say(run, state);
     if (current === run) { current = null; }
@@ -115,7 +115,8 @@
                controller: new AbortController()};
     current = run;
     place(box, link);
-    box.classList.remove("alert--error");
+    box.querySelector(".alert").classList.remove("alert--error");
+    box.classList.add("messages");  // the flash messages' spacing (its display keeps it shown)
     box.setAttribute("data-state", "running");
     box.querySelector("[data-export-cancel]").hidden = false;
     box.hidden = false;
