@@ -14,7 +14,8 @@ XLSX has numeric cells with a number format and date cells with a date format; t
 text cells, which a spreadsheet never runs. The workbook is written in XlsxWriter's constant
 memory mode (each row goes to a temporary file as it comes), then the finished file is sent in
 chunks. Its download starts at once (the headers go out first) and grows when the file is
-done; a cancel is noticed when the file is sent, not while it is being written.
+done. A browser's own cancel is noticed only when the file is sent; the page's Cancel (below)
+is noticed while it is being written.
 
 The first upstream page is read before the download starts, so a filter the service refuses is
 answered with the list and its message, not with a broken file.

@@ -16,7 +16,8 @@ import time
 import openpyxl
 import pytest
 
-from app.exports import TOTAL_HEADER
+from app.exports import TOTAL_HEADER, Progress
+from app.upstream import Page
 from tests.app.conftest import page_csrf, session_cookie
 from tests.app.incomes_helpers import make_income, signed_in
 
@@ -145,3 +146,13 @@ def test_a_plain_download_keeps_no_record_and_an_unknown_cancel_changes_nothing(
     assert client.post(cancel, data={"export": export_id, "csrf_token": token}).status_code == 204
     assert client.get(progress).status_code == 204
     assert client.get(f"/c/{company.id}/exports/progress?export=../x").status_code == 204
+
+
+def test_more_rows_than_the_first_page_announced_drop_the_total_not_the_count(app):
+    """A statement's first page counts its incomes only; its expenses follow."""
+    pages = [Page(items=[{}] * 2, count=2), Page(items=[{}] * 3)]
+    with app.test_request_context("/"):
+        progress = Progress.start(pages[0].count)
+        seen = [(progress.rows, progress.total) for _page in progress.count(pages)]
+    assert seen == [(0, 2), (2, 2)]
+    assert (progress.rows, progress.total) == (5, None)
