@@ -135,6 +135,7 @@ def _area_blueprints() -> list:
         catalog,
         dashboard,
         expenses,
+        exports,
         incomes,
         partners,
         policies,
@@ -145,4 +146,4 @@ def _area_blueprints() -> list:
     )
 
     return [*dashboard.blueprints, incomes.bp, review.bp, expenses.bp, bank.bp, partners.bp,
-            *taxes.blueprints, vat.bp, *catalog.blueprints, settings.bp, policies.bp]
+            *taxes.blueprints, vat.bp, *catalog.blueprints, settings.bp, policies.bp, exports.bp]

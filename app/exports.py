@@ -14,24 +14,40 @@ XLSX has numeric cells with a number format and date cells with a date format; t
 text cells, which a spreadsheet never runs. The workbook is written in XlsxWriter's constant
 memory mode (each row goes to a temporary file as it comes), then the finished file is sent in
 chunks. Its download starts at once (the headers go out first) and grows when the file is
-done; a cancel is noticed when the file is sent, not while it is being written.
+done. A browser's own cancel is noticed only when the file is sent; the page's Cancel (below)
+is noticed while it is being written.
 
 The first upstream page is read before the download starts, so a filter the service refuses is
 answered with the list and its message, not with a broken file.
+
+In-page progress (static/js/exports.js): the page adds `?export=<id>` (an id it made) to the
+link and fetches it. The export then keeps a small progress record under that id in the store
+the sessions share (app/auth/session.py: files in the instance folder, or Redis), so every
+worker process sees it: rows written so far (counted page by page as they are written, never
+guessed), the total the first page announced (also sent at once as the `Export-Total` header),
+and the state. The page polls it (`exports.progress`); its Cancel posts `exports.cancel`, which
+sets a cancel flag beside the record. Between pages, before the next upstream read, the export
+looks at the flag and stops: CSV and XLSX alike, also while the workbook is still being
+written. A plain link (no id) keeps no record.
 """
 from __future__ import annotations
 
 import csv
 import io
 import itertools
+import re
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal, InvalidOperation
 
 import xlsxwriter
-from flask import Response, request, stream_with_context
+from flask import Response, g, jsonify, request, stream_with_context
 from flask_babel import get_locale
+
+from app.auth import company_blueprint
+from app.auth.session import drop_secret, get_secret, put_secret
 
 EXPORT_PAGE_SIZE = 200
 BOM = "\ufeff"
@@ -43,6 +59,11 @@ XLSX_MIMETYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.she
 NUMBER_FORMAT = "#,##0.00"
 DATE_FORMAT = "yyyy-mm-dd"
 CHUNK_BYTES = 64 * 1024
+# The id a page gives its export (?export=, static/js/exports.js): random, URL-safe.
+EXPORT_ARG = "export"
+EXPORT_ID = re.compile(r"[0-9A-Za-z_-]{16,64}")
+TOTAL_HEADER = "Export-Total"
+RUNNING, DONE, CANCELLED, FAILED = "running", "done", "cancelled", "failed"
 
 
 class _Number(Decimal):
@@ -105,9 +126,13 @@ def records(pages: Iterable, row: Callable[[dict, dict], list], codes: dict) -> 
 
 def first_page_now(pages: Iterable) -> Iterator:
     """The same pages, the first one read now (a refused filter raises here), the rest later."""
-    pages = iter(pages)
-    first = next(pages, None)
+    first, pages = _first_and_rest(pages)
     return pages if first is None else itertools.chain([first], pages)
+
+
+def _first_and_rest(pages: Iterable) -> tuple:
+    pages = iter(pages)
+    return next(pages, None), pages
 
 
 def csv_chunks(header: list[str], pages: Iterable, row: Callable, codes: dict) -> Iterator[str]:
@@ -176,16 +201,128 @@ def xlsx_chunks(header: list[str], pages: Iterable, row: Callable,
             yield chunk
 
 
+class Cancelled(Exception):
+    """The page that started the export asked it to stop."""
+
+
+@dataclass
+class Progress:
+    """One export's rows written so far and its total, kept under the page's id (key None: a
+    plain download, nothing kept)."""
+
+    key: str | None
+    total: int | None
+    rows: int = 0
+
+    @classmethod
+    def start(cls, total: int | None) -> Progress:
+        """The progress of the export this request starts, saved at once (rows 0)."""
+        progress = cls(_key(request.args.get(EXPORT_ARG)), total)
+        progress.save(RUNNING)
+        return progress
+
+    def save(self, state: str) -> None:
+        """Keep rows, total and state where every worker (and the polling page) reads them."""
+        if self.key:
+            put_secret(self.key, {"rows": self.rows, "total": self.total, "state": state})
+
+    def count(self, pages: Iterable) -> Iterator:
+        """The pages; each one's rows are counted once written (the next page is asked for
+        then), and a cancel is noticed there, before the next upstream read."""
+        for page in pages:
+            yield page
+            self.rows += len(page.items)
+            if self.total is not None and self.rows > self.total:
+                self.total = None  # more rows than announced: say only what is counted
+            if self.key and get_secret(_cancel_key(self.key)):
+                raise Cancelled
+            self.save(RUNNING)
+
+    def watch(self, chunks: Iterator[bytes]) -> Iterator[bytes]:
+        """The chunks; the record says how the export ended (a dropped connection forgets it)."""
+        try:
+            yield from chunks
+        except Cancelled:
+            self.save(CANCELLED)
+            return
+        except GeneratorExit:
+            self.forget()
+            raise
+        except Exception:
+            self.save(FAILED)
+            raise
+        finally:
+            if self.key:
+                drop_secret(_cancel_key(self.key))
+        self.save(DONE)
+
+    def forget(self) -> None:
+        """Drop the record."""
+        if self.key:
+            drop_secret(self.key)
+
+
+def _key(export_id: str | None) -> str | None:
+    """The store key of an export of the current company, None for a missing or odd id."""
+    if not export_id or not EXPORT_ID.fullmatch(export_id) or g.get("company_id") is None:
+        return None
+    return f"export:{g.company_id}:{export_id}"
+
+
+def _cancel_key(key: str) -> str:
+    return key + ":cancel"
+
+
+def _known_total(pages: Iterable, first) -> int | None:
+    """Rows the export will hold, when known before it runs: the list's count, or every row of
+    pages already in memory (a list)."""
+    if isinstance(pages, (list, tuple)):
+        return sum(len(page.items) for page in pages)
+    return getattr(first, "count", None)
+
+
 def download(header: list[str], pages: Iterable, row: Callable, codes: dict,
              stem: str) -> Response:
     """The export the URL asks for (?format=xlsx, else CSV), streamed, named after the list
-    and today."""
-    pages = first_page_now(pages)
+    and today; with ?export=<id>, its progress is kept for the page (Progress)."""
+    first, rest = _first_and_rest(pages)
+    progress = Progress.start(_known_total(pages, first))
+    pages = progress.count(rest if first is None else itertools.chain([first], rest))
     if request.args.get("format") == "xlsx":
         chunks, mimetype, suffix = xlsx_chunks(header, pages, row, codes), XLSX_MIMETYPE, "xlsx"
     else:
         chunks = (text.encode("utf-8") for text in csv_chunks(header, pages, row, codes))
         mimetype, suffix = "text/csv", "csv"
     filename = f"{stem}-{date.today().isoformat()}.{suffix}"
-    return Response(stream_with_context(chunks), mimetype=mimetype,
-                    headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+    headers = {"Content-Disposition": f'attachment; filename="{filename}"'}
+    if progress.total is not None:
+        headers[TOTAL_HEADER] = str(progress.total)
+    return Response(stream_with_context(progress.watch(chunks)), mimetype=mimetype,
+                    headers=headers)
+
+
+def progress_view():
+    """The export's progress as JSON (rows, total, state); a finished one is forgotten once
+    read. 204 while there is none: not started yet (its first page is being read), already
+    read, or an unknown id (not an error the browser should log: the page polls early)."""
+    key = _key(request.args.get(EXPORT_ARG))
+    record = get_secret(key) if key else None
+    if record is None:
+        return "", 204
+    if record["state"] != RUNNING:
+        drop_secret(key)
+    return jsonify(record)
+
+
+def cancel_view():
+    """Ask a running export to stop before its next upstream read (204 whatever it was)."""
+    key = _key(request.form.get(EXPORT_ARG))
+    record = get_secret(key) if key else None
+    if record and record["state"] == RUNNING:
+        put_secret(_cancel_key(key), {"cancelled": True})
+    return "", 204
+
+
+bp = company_blueprint("exports", __name__, url_prefix="/exports")
+bp.add_url_rule("/progress", "progress", progress_view, methods=["GET"])
+bp.add_url_rule("/cancel", "cancel", cancel_view, methods=["POST"])
