@@ -127,7 +127,7 @@ def test_upstream_rejects_an_unrecognised_source_filter(api):
 def test_an_unreadable_month_is_refused_before_asking(client, company, sandbox_log):
     response = client.get(signed_in(client, company) + "?from=March")
     assert response.status_code == 400
-    assert "Enter a month, e.g. 2024-03." in response.get_data(as_text=True)
+    assert "Enter a month, e.g. March 2024." in response.get_data(as_text=True)
     assert sandbox_log.entries(company_id=company.id, path="/2/monthly-taxes/") == []
 
 
