@@ -2,7 +2,8 @@
 parameters) with "changed since" read in a chosen zone, and the edit form's rules.
 
 URL arguments of the list (all optional): q, is_paid (true|false), is_installment (true|false),
-since (a local date-time, or ISO 8601 with its own offset) with tz (a zone or a fixed offset),
+since (a local date-time as typed in the page's language or ISO 8601, which links keep, or ISO
+8601 with its own offset) with tz (a zone or a fixed offset),
 date_field (created_at|issued_at|fulfilled_at|due_at, the date created_from / created_to
 range over; created_at by default), created_from / created_to (days), min_amount / max_amount,
 page_size, cursor; tab (overdue: unpaid expenses past their due date, most days overdue first,
