@@ -15,14 +15,15 @@ import functools
 import re
 import unicodedata
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, tzinfo
+from datetime import UTC, date, datetime, time, tzinfo
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from zoneinfo import ZoneInfo
 
 from babel import Locale
 from babel.dates import format_date as babel_date
 from babel.dates import format_datetime as babel_datetime
-from babel.dates import format_timedelta
+from babel.dates import format_skeleton, format_timedelta, get_datetime_format
+from babel.dates import format_time as babel_time
 from babel.numbers import (
     format_decimal,
     get_currency_name,
@@ -292,13 +293,156 @@ def _month(name: str, locale: Locale) -> int | None:
 
 @functools.lru_cache(maxsize=8)
 def _month_names(locale_name: str) -> dict[str, int]:
-    months = _parsed_locale(locale_name).months["format"]
-    return {str(name).lower().rstrip("."): number for width in ("abbreviated", "wide")
-            for number, name in months[width].items()}
+    months = _parsed_locale(locale_name).months
+    return {str(name).lower().rstrip("."): number for context in ("format", "stand-alone")
+            for width in ("abbreviated", "wide") for number, name in months[context][width].items()}
 
 
 def _refuse_date():
     raise InputError(_l("Enter a date, e.g. 2024-03-05."), "date")
+
+
+# -- months and moments typed in filters -----------------------------------------------------
+
+_NUMERIC_MONTH = re.compile(r"(\d{4})\s*[.\-/]\s*(\d{1,2})\.?")
+_HU_NAMED_MONTH = re.compile(r"(\d{4})\.?\s*([^\W\d_]+)\.?")
+_EN_NAMED_MONTH = re.compile(r"([^\W\d_]+)\.?,?\s+(\d{4})")
+# The day, then the time (hours:minutes, seconds optional) and a day period (AM, du.) or none.
+_MOMENT = re.compile(r"(?P<day>.+?)(?:[T ,]\s*|,\s*)(?P<hour>\d{1,2}):(?P<minute>\d{2})"
+                     r"(?::(?P<second>\d{2})(?P<fraction>\.\d{1,6})?)?(?:\s*(?P<period>[^\W\d_]+\.?))?")
+_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+EXAMPLE_MOMENT = datetime(2024, 3, 5, 14, 30)
+
+
+def parse_month(text, locale=None) -> date | None:
+    """Read a month as its first day: 2024-03, 2024. 03., the locale's month name (2024.
+    március, March 2024) or any day in it; None when blank."""
+    raw = _SPACE_RUN.sub(" ", str(text or "")).strip()
+    if not raw:
+        return None
+    chosen = locale_of(locale)
+    try:
+        parts = _month_parts(raw, chosen) or _day_parts(raw, chosen)
+        return date(*parts[:2], 1) if parts else _refuse_month(chosen)
+    except ValueError:
+        return _refuse_month(chosen)
+
+
+def _month_parts(raw: str, locale: Locale) -> tuple[int, int] | None:
+    if match := _NUMERIC_MONTH.fullmatch(raw):
+        return int(match[1]), int(match[2])
+    if (match := _HU_NAMED_MONTH.fullmatch(raw)) and (month := _month(match[2], locale)):
+        return int(match[1]), month
+    if (match := _EN_NAMED_MONTH.fullmatch(raw)) and (month := _month(match[1], locale)):
+        return int(match[2]), month
+    return None
+
+
+def _refuse_month(locale: Locale):
+    raise InputError(_l("Enter a month, e.g. %(example)s.",
+                        example=format_month(date(2024, 3, 1), locale)), "date")
+
+
+def format_month(value, locale=None) -> str:
+    """A month in words by CLDR (2024. március, March 2024); "" when the value is not a day."""
+    text = value.strip()[:10] if isinstance(value, str) else value
+    day = _as_day(text + "-01" if isinstance(text, str) and len(text) == 7 else text)
+    return _format_month(day.replace(day=1), locale_of(locale)) if day else ""
+
+
+@functools.lru_cache(maxsize=1024)
+def _format_month(day: date, locale: Locale) -> str:
+    return format_skeleton("yMMMM", day, locale=locale)
+
+
+def month_key(day: date | None) -> str:
+    """A month as the URLs write it: YYYY-MM ("" for none), the same in every language."""
+    return day.isoformat()[:7] if day else ""
+
+
+def moment_key(moment: datetime | None) -> str:
+    """A wall-clock moment as URLs write it: 2024-03-05T14:30 (seconds when it has some)."""
+    if moment is None:
+        return ""
+    return moment.isoformat(timespec="minutes" if not moment.second + moment.microsecond
+                            else "auto")
+
+
+def parse_moment(text, locale=None) -> datetime | None:
+    """Read a wall-clock date and time (naive): the locale's own (2024. 03. 05. 14:30, Mar 5,
+    2024, 2:30 PM), ISO 8601 (2024-03-05T14:30) or a day alone (midnight); None when blank.
+    An hour a 12-hour clock reads two ways (2:30 without AM or PM) is refused."""
+    raw = _SPACE_RUN.sub(" ", str(text or "")).strip()
+    if not raw:
+        return None
+    chosen = locale_of(locale)
+    match = _MOMENT.fullmatch(raw)
+    try:
+        if match is None:
+            return datetime.combine(parse_date(raw, chosen), time())
+        day = parse_date(match["day"].rstrip(" ,"), chosen)
+        return datetime.combine(day, _clock(match, raw, chosen))
+    except ValueError as error:
+        if getattr(error, "reason", None) == "ambiguous":
+            raise
+        raise InputError(_l("Enter a date and time, e.g. %(example)s.",
+                            example=format_moment(EXAMPLE_MOMENT, chosen)), "date") from None
+
+
+def _clock(match: re.Match, raw: str, locale: Locale) -> time:
+    hour, minute, second = (int(match[name] or 0) for name in ("hour", "minute", "second"))
+    period, fraction = match["period"], int((match["fraction"] or ".")[1:].ljust(6, "0"))
+    if period is not None:
+        return time(_twelve_hour(hour, period, locale), minute, second, fraction)
+    if _is_ambiguous(match, locale):
+        morning, evening = (_clock_text(time(hour % 12 + half, minute, second), locale)
+                            for half in (0, 12))
+        raise InputError(_l("“%(text)s” can be read two ways. Write %(first)s or %(second)s.",
+                            text=raw, first=morning, second=evening), "ambiguous")
+    return time(hour, minute, second, fraction)
+
+
+def _is_ambiguous(match: re.Match, locale: Locale) -> bool:
+    """True for 1-12 o'clock without a day period where the locale writes a 12-hour clock
+    (after an ISO day, 2024-03-05 10:00, the clock is ISO's 24 hours)."""
+    twelve = "h" in locale.time_formats["short"].pattern
+    iso = _ISO_DAY.fullmatch(match["day"].rstrip(" ,"))
+    return twelve and not iso and match["period"] is None and 1 <= int(match["hour"]) <= 12
+
+
+def _twelve_hour(hour: int, period: str, locale: Locale) -> int:
+    names = _day_periods(str(locale))
+    half = names.get(period.casefold().rstrip("."))
+    if half is None or not 1 <= hour <= 12:
+        raise ValueError(f"not a time: {hour} {period}")
+    return hour % 12 + (12 if half == "pm" else 0)
+
+
+@functools.lru_cache(maxsize=8)
+def _day_periods(locale_name: str) -> dict[str, str]:
+    names = {"am": "am", "pm": "pm"}
+    periods = _parsed_locale(locale_name).day_periods["format"]
+    for width in ("abbreviated", "wide", "narrow"):
+        for half in ("am", "pm"):
+            if half in periods.get(width, {}):
+                names[str(periods[width][half]).casefold().rstrip(".")] = half
+    return names
+
+
+def format_moment(value: datetime, locale=None) -> str:
+    """A wall-clock date and time as its input shows it, read back by parse_moment: the day
+    as the day fields write it, the locale's short time (seconds only when there are some),
+    joined by the locale's pattern: 2024. 03. 05. 14:30, Mar 5, 2024, 2:30 PM."""
+    chosen = locale_of(locale)
+    day = _format_day(value.date(), DATE_FORMATS.get(chosen.language, "medium"), chosen)
+    joined = get_datetime_format("short", locale=chosen).replace("{1}", day)
+    return joined.replace("{0}", _clock_text(value.time(), chosen))
+
+
+def _clock_text(clock: time, locale: Locale) -> str:
+    text = babel_time(clock.replace(microsecond=0), "medium" if clock.second else "short",
+                      locale=locale)
+    return _SPACE_RUN.sub(" ", text)
 
 
 # -- writing ---------------------------------------------------------------------------------

@@ -19,8 +19,10 @@ page (`Days`), amounts with the precomputed currency format (app/numbers.py).
 from __future__ import annotations
 
 import re
+from contextlib import suppress
 from dataclasses import dataclass
 from datetime import date
+from urllib.parse import urlencode
 
 from flask import Flask, make_response, redirect, render_template, request
 from flask_babel import get_locale, get_translations, gettext
@@ -29,7 +31,17 @@ from markupsafe import Markup
 
 from app.identifiers import show_bank_account, show_tax_number
 from app.labels import method_label, paid_label, source_label
-from app.numbers import currency_format, format_date, format_number, to_decimal
+from app.numbers import (
+    EXAMPLE_MOMENT,
+    InputError,
+    currency_format,
+    format_date,
+    format_moment,
+    format_month,
+    format_number,
+    parse_moment,
+    to_decimal,
+)
 from app.upstream.parallel import missing_parts
 
 EMPTY = "—"
@@ -38,7 +50,8 @@ EMPTY = "—"
 def init_app(app: Flask) -> None:
     """Expose the helpers to templates."""
     app.jinja_env.globals.update(field_attrs=field_attrs, field_display=field_display,
-                                missing_parts=missing_parts)
+                                missing_parts=missing_parts, day_input=day_input,
+                                month_input=month_input)
     app.jinja_env.filters.update(tax_number=show_tax_number, account_number=show_bank_account,
                                  source_label=source_label, paid_label=paid_label,
                                  method_label=method_label)
@@ -68,8 +81,9 @@ def _template_ngettext(context, singular: str, plural: str, number: int) -> str:
 def field_attrs(field, described: list[str], extra: dict, css_class: str) -> dict:
     """Input attributes: merged classes, aria-invalid, aria-describedby, required, extras."""
     attrs = dict(extra)
-    if {**(getattr(field, "render_kw", None) or {}), **attrs}.get("type") == "date":
-        attrs.update(day_input(field))
+    kind = {**(getattr(field, "render_kw", None) or {}), **attrs}.get("type")
+    if kind in TEXT_INPUTS:
+        attrs.update(TEXT_INPUTS[kind](field._value() if hasattr(field, "_value") else field.data))
     classes = [css_class, attrs.pop("class_", None), attrs.pop("class", None)]
     attrs["class_"] = " ".join(c for c in classes if c)
     if field.errors:
@@ -79,16 +93,41 @@ def field_attrs(field, described: list[str], extra: dict, css_class: str) -> dic
     return attrs
 
 
-def day_input(field) -> dict:
-    """A day typed as text in the page's language: Chromium draws <input type=date> in the
-    browser's language, whatever the page says. The value is Babel's (2024. 03. 05., Mar 5,
-    2024); app.numbers.parse_date reads it back, and ISO days as well."""
-    raw = field._value() if hasattr(field, "_value") else field.data
+# Chromium draws <input type=date|month|datetime-local> in the browser's language, whatever
+# the page says: a field declared with one of these types is typed as text in the page's
+# language instead, shown as Babel writes it and read back by app/numbers.py (which also reads
+# the machine forms URLs carry: 2024-03-05, 2024-03, 2024-03-05T14:30).
+
+
+def day_input(raw) -> dict:
+    """A day field: 2024. 03. 05. / Mar 5, 2024 (app.numbers.parse_date reads it back)."""
     shown = format_date(raw) if _ISO_DAY.fullmatch(str(raw or "")) else raw
-    example = format_date(date(2024, 3, 5))
+    return _text_input(shown, format_date(date(2024, 3, 5)), 14, "data-day")
+
+
+def month_input(raw) -> dict:
+    """A month field: 2024. március / March 2024 (app.numbers.parse_month reads it back)."""
+    shown = (format_month(str(raw)) or raw) if _ISO_MONTH.fullmatch(str(raw or "")) else raw
+    return _text_input(shown, format_month(date(2024, 3, 1)), 14, "data-month")
+
+
+def moment_input(raw) -> dict:
+    """A date-and-time field: 2024. 03. 05. 14:30 / Mar 5, 2024, 2:30 PM (parse_moment)."""
+    shown = raw
+    if _ISO_MOMENT.fullmatch(str(raw or "")):
+        # An impossible day or hour stays as it was typed, beside its error.
+        with suppress(InputError):
+            shown = format_moment(parse_moment(raw))
+    return _text_input(shown, format_moment(EXAMPLE_MOMENT), 22, "data-moment")
+
+
+def _text_input(shown, example: str, size: int, marker: str) -> dict:
     return {"type": "text", "value": shown or "", "lang": str(get_locale() or ""),
             "placeholder": gettext("e.g. %(example)s", example=example), "autocomplete": "off",
-            "data-day": "", "size": 14}
+            marker: "", "size": size}
+
+
+TEXT_INPUTS = {"date": day_input, "month": month_input, "datetime-local": moment_input}
 
 
 def field_display(field) -> str:
@@ -106,6 +145,8 @@ def field_display(field) -> str:
 
 MESSAGES_TARGET = "#messages"
 _ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+_ISO_MONTH = re.compile(r"\d{4}-\d{2}(?:-\d{2})?")
+_ISO_MOMENT = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?")
 
 
 def is_htmx() -> bool:
@@ -127,6 +168,18 @@ def render(page_template: str, fragment_template: str, **context) -> str:
     The page normally `{% include %}`s the fragment, so both show the same markup.
     """
     return render_template(fragment_template if is_htmx() else page_template, **context)
+
+
+def push_machine_url(response, changes: dict):
+    """Have htmx show the request's URL with `changes` (typed filter values in the form URLs
+    keep, e.g. a month as 2024-03), so a copied address reads alike in every language."""
+    args = request.args.copy()
+    fresh = {key: value for key, value in changes.items() if value and args.get(key) != value}
+    if fresh and is_htmx():
+        for key, value in fresh.items():
+            args[key] = value
+        response.headers["HX-Push-Url"] = f"{request.path}?{urlencode(list(args.items(True)))}"
+    return response
 
 
 def redirect_to(location: str, code: int = 303):

@@ -22,6 +22,7 @@ from app.catalog import forms, service
 from app.catalog.forms import NameForm, TagFilterForm
 from app.catalog.present import FILTERS, cursor_of, delete_report, record_url, size_label
 from app.forms import company_settings
+from app.i18n import collated
 from app.once import Recovery, create_once
 from app.params import small_int
 from app.templating import redirect_to, render
@@ -114,7 +115,7 @@ def named_page(kind: service.Kind, *, form=None, typed=None, row_errors=None, re
         # The form above says the service is not answering; the list can wait, the input not.
         entries = []
     return render_template(
-        "catalog/named.html", kind=kind, rows=entries, form=form or NameForm(),
+        "catalog/named.html", kind=kind, rows=collated(entries, "name"), form=form or NameForm(),
         filters=filters, typed=typed or {}, row_errors=row_errors or {}, report=report,
         base=json.dumps({str(e["id"]): e.get("name") for e in entries}, ensure_ascii=False),
         query=_query()), status

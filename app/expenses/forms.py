@@ -2,7 +2,8 @@
 parameters) with "changed since" read in a chosen zone, and the edit form's rules.
 
 URL arguments of the list (all optional): q, is_paid (true|false), is_installment (true|false),
-since (a local date-time, or ISO 8601 with its own offset) with tz (a zone or a fixed offset),
+since (a local date-time as typed in the page's language or ISO 8601, which links keep, or ISO
+8601 with its own offset) with tz (a zone or a fixed offset),
 date_field (created_at|issued_at|fulfilled_at|due_at, the date created_from / created_to
 range over; created_at by default), created_from / created_to (days), min_amount / max_amount,
 page_size, cursor; tab (overdue: unpaid expenses past their due date, most days overdue first,
@@ -46,7 +47,14 @@ from app.forms.filters import (
 )
 from app.forms.registry import variant
 from app.i18n import search_text
-from app.numbers import DEFAULT_TIMEZONE, company_today, company_zone_name
+from app.numbers import (
+    DEFAULT_TIMEZONE,
+    InputError,
+    company_today,
+    company_zone_name,
+    moment_key,
+)
+from app.numbers import parse_moment as read_moment
 
 # A "+" left unencoded in a hand-made URL arrives as a space: read it as the plus it was.
 MOMENT = re.compile(r"(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?)"
@@ -90,19 +98,11 @@ def _normal_offset(offset: str) -> str:
 
 
 def parse_moment(raw: str | None, zone: str | None) -> datetime | None:
-    """An aware datetime from a local date-time and a zone name or offset; None when blank."""
-    text = (raw or "").strip()
-    if not text:
-        return None
-    local, offset = split_moment(text)
-    match = MOMENT.fullmatch(local)
-    if not match:
-        raise ValueError(f"not a date-time: {raw!r}")
-    try:
-        moment = datetime.fromisoformat(f"{match.group(1)}T{match.group(2)}")
-    except ValueError as exc:
-        raise ValueError(f"not a date-time: {raw!r}") from exc
-    return moment.replace(tzinfo=zone_info(offset or zone))
+    """An aware datetime from a date-time typed in the page's language (or ISO 8601, perhaps
+    with its own offset) and a zone name or offset; None when blank, InputError when refused."""
+    local, offset = split_moment((raw or "").strip())
+    moment = read_moment(local)
+    return moment.replace(tzinfo=zone_info(offset or zone)) if moment else None
 
 
 def zone_info(zone: str | None) -> tzinfo:
@@ -141,7 +141,7 @@ class FilterForm(ListFilterForm):
                                                               ("false", _l("Not paid"))]))
     is_installment = SelectField(_l("Partially paid"), choices=select_choices([
         ANY, ("true", _l("Partially paid")), ("false", _l("Not partially paid"))]))
-    since = StringField(_l("Changed since"), render_kw={"type": "datetime-local", "step": "1"})
+    since = StringField(_l("Changed since"), render_kw={"type": "datetime-local"})
     tz = SelectField(_l("Time zone"), choices=zone_choices)
     date_field = SelectField(_l("Date"), choices=[
         SelectChoice("created_at", _l("Created")), SelectChoice("issued_at", _l("Issue date")),
@@ -198,11 +198,21 @@ def overdue(params: dict, args: Mapping) -> None:
                   ordering="due_at", page=page_number(args))
 
 
+def machine_args(form: FilterForm) -> dict:
+    """The typed "changed since" in the form URLs keep (2024-03-05T14:30, the zone in tz), so
+    a copied link reads the same in every language; {} when blank or refused."""
+    try:
+        moment = read_moment(split_moment((form.since.data or "").strip())[0])
+    except InputError:
+        return {}
+    return {"since": moment_key(moment), "tz": form.tz.data} if moment else {}
+
+
 def _since(form: FilterForm, params: dict) -> bool:
     try:
         moment = parse_moment(form.since.data, form.tz.data)
-    except ValueError:
-        form.since.errors = [_("Enter a date and time, e.g. 2025-03-05 10:00.")]
+    except InputError as error:
+        form.since.errors = [error.message]
         return False
     if moment is not None:
         params["updated_since"] = moment.isoformat()

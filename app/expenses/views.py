@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from functools import partial
 
-from flask import abort, flash, g, render_template, request, url_for
+from flask import abort, flash, g, make_response, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
@@ -30,7 +30,7 @@ from app.once import (
     send_once,
 )
 from app.store import idempotency
-from app.templating import is_htmx, redirect_to, render
+from app.templating import is_htmx, push_machine_url, redirect_to, render
 from app.totals import list_totals
 from app.upstream import Page, PermissionDenied, RateLimited, Unavailable, ValidationError, catalog
 from app.upstream import expenses as upstream
@@ -54,7 +54,9 @@ def index():
                "export_url": forms.list_query(filter_args(request.args)).url(".export"),
                "fragment": is_htmx(), **bulk_context()}
     status = 400 if params is None or problems or form.errors or resync else 200
-    return render("expenses/index.html", "expenses/_list.html", **context), status
+    response = make_response(render("expenses/index.html", "expenses/_list.html", **context),
+                             status)
+    return push_machine_url(response, forms.machine_args(form))
 
 
 def _totals(params: dict | None, page: Page, codes: dict, refused):

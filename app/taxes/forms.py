@@ -1,9 +1,9 @@
 """The taxes area's input: the monthly list's filters (a GET form whose state lives in the URL)
 and the grid rows of the create and edit pages (what was typed, what it means, what is wrong).
 
-Filter URL arguments (all optional): from, to (payment months, YYYY-MM or any date in the
-month), paid (yes|no), partial (yes|no), source (manual, an integration label, or
-"integration").
+Filter URL arguments (all optional): from, to (payment months: YYYY-MM, which links keep, or
+as typed in the page's language, app/numbers.py parse_month), paid (yes|no), partial
+(yes|no), source (manual, an integration label, or "integration").
 
 Create and edit grids name their inputs `<prefix><field>` (`rows-0-amount`, `r-17-amount`).
 A row keeps every typed value, so a refused grid comes back exactly as it was sent.
@@ -23,8 +23,8 @@ from wtforms import SelectField, StringField
 from wtforms.fields.choices import SelectChoice
 
 from app import identifiers
-from app.numbers import InputError, parse_amount, parse_date
-from app.taxes.present import INTEGRATIONS, MANUAL, TAG_FIELDS, parse_month, source_label
+from app.numbers import InputError, month_key, parse_amount, parse_date, parse_month
+from app.taxes.present import INTEGRATIONS, MANUAL, TAG_FIELDS, source_label
 
 ANY = SelectChoice("", _l("Any"))
 YES_NO = {"yes": "true", "no": "false"}
@@ -74,8 +74,8 @@ def _months(form: FilterForm, params: dict) -> bool:
     for box, key in ((form.month_from, "from_date"), (form.month_to, "to_date")):
         try:
             month = parse_month(box.data)
-        except ValueError:
-            box.errors = [_("Enter a month, e.g. 2024-03.")]
+        except InputError as error:
+            box.errors = [error.message]
             ok = False
             continue
         if month and key == "to_date":
@@ -100,10 +100,20 @@ def is_filtered(form: FilterForm) -> bool:
 
 
 def query(form: FilterForm) -> dict:
-    """The filters as URL arguments (short names), for links that keep them."""
-    values = {"from": form.month_from.data, "to": form.month_to.data, "paid": form.paid.data,
-              "partial": form.partial.data, "source": form.source.data}
+    """The filters as URL arguments (short names, months as YYYY-MM), for links that keep
+    them."""
+    values = {"from": _month_arg(form.month_from), "to": _month_arg(form.month_to),
+              "paid": form.paid.data, "partial": form.partial.data, "source": form.source.data}
     return {key: value for key, value in values.items() if value}
+
+
+def _month_arg(box) -> str:
+    """A month as the URL keeps it (2024-03) whatever the language it was typed in; a refused
+    one as it was typed."""
+    try:
+        return month_key(parse_month(box.data))
+    except InputError:
+        return box.data or ""
 
 
 # Fields with a default in a new row: a row with only these is left out as blank.
@@ -235,8 +245,6 @@ PARSERS = {"month": _month, "amount": _amount, "due_at": _day, "paid_status": _p
            "account_number": _identifier(identifiers.bank_account)}
 IDENTIFIERS = ("tax_number", "account_number")
 MESSAGES = {
-    "month": _l("Enter a month, e.g. 2024-03."),
     "amount": _l("Enter an amount, e.g. 125 000 or 1 234,50."),
-    "due_at": _l("Enter a date, e.g. 2024-03-05."),
     "paid_status": _l("Pick a payment state from the list."),
 }

@@ -1,23 +1,20 @@
 """What the taxes and salaries pages show: the two record kinds, their words (columns, payment
 states, sources, months) and the monthly listing made ready for the page.
 
-Payment months are typed as `2024-03`, `2024.03.`, `2024. 03.`, or any date in the month.
+Payment months are read and written by app/numbers.py (parse_month, format_month).
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from babel.dates import format_skeleton
-from flask_babel import get_locale, ngettext
 from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
 
 from app.exports import amount, day
 from app.identifiers import show_bank_account, show_tax_number
-from app.numbers import parse_date, to_decimal
+from app.numbers import format_month, to_decimal
 from app.upstream import Page, id_names
 
 TEXT_FIELDS = ("code", "name", "account_number", "description")
@@ -92,11 +89,7 @@ def paid_label(status) -> str:
 
 def month_label(value) -> str:
     """A payment month as words: "2024. március" / "March 2024"."""
-    try:
-        day = date.fromisoformat(str(value)[:10])
-    except ValueError:
-        return str(value or "")
-    return format_skeleton("yMMMM", day, locale=get_locale())
+    return format_month(value) or str(value or "")
 
 
 def count_label(kind_name: str, count: int) -> str:
@@ -104,23 +97,6 @@ def count_label(kind_name: str, count: int) -> str:
     if kind_name == "salaries":
         return ngettext("%(num)d salary", "%(num)d salaries", count)
     return ngettext("%(num)d tax", "%(num)d taxes", count)
-
-
-_MONTH = re.compile(r"(\d{4})\s*[.\-/]\s*(\d{1,2})\.?")
-
-
-def parse_month(text: str | None) -> date | None:
-    """The first day of the month `text` names; None if blank, ValueError if unreadable."""
-    raw = (text or "").strip()
-    if not raw:
-        return None
-    match = _MONTH.fullmatch(raw)
-    if match is None:
-        return parse_date(raw).replace(day=1)
-    year, month = int(match[1]), int(match[2])
-    if not 1 <= month <= 12:
-        raise ValueError(f"Not a valid month: {text!r}")
-    return date(year, month, 1)
 
 
 def is_synced(record: dict) -> bool:

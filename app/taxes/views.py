@@ -11,20 +11,21 @@ from __future__ import annotations
 from datetime import date
 from functools import partial
 
-from flask import flash, g, render_template, request, url_for
+from flask import flash, g, make_response, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
 from app.errors import upstream_messages
 from app.exports import download
 from app.nav import safe_next
+from app.numbers import parse_month
 from app.once import ExpiredKey, LostAnswer, Recovery, Sent, rate_limited_message, send_once
 from app.params import small_int
 from app.store import idempotency
 from app.taxes import flow, present
 from app.taxes.forms import api_params, filter_form, is_filtered, query
-from app.taxes.present import Kind, parse_month
-from app.templating import redirect_to, render
+from app.taxes.present import Kind
+from app.templating import push_machine_url, redirect_to, render
 from app.upstream import RateLimited, Unavailable, ValidationError
 from app.upstream import taxes as taxes_api
 
@@ -49,7 +50,8 @@ def index(kind: Kind):
                "query": query(form), "here": request.full_path.rstrip("?"),
                "this_month": date.today().isoformat()[:7]}
     status = 400 if params is None or problems else 200
-    return render("taxes/index.html", "taxes/_months.html", **context), status
+    page = make_response(render("taxes/index.html", "taxes/_months.html", **context), status)
+    return push_machine_url(page, context["query"])
 
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 
+from app.i18n import collated
 from tests.app.conftest import csrf_token, sign_in
 from tests.app.incomes_helpers import make_income, upstream_calls
 
@@ -55,14 +56,24 @@ def test_tag_list_filters_by_name_and_origin_through_the_api(client, company, ap
     assert 'value="Projekt Külső"' in html and 'value="Projekt A"' not in html
 
 
-def test_lists_keep_the_api_order_in_one_upstream_call(client, company, api):
-    api.post("/2/revenue-types/create/", json={"name": "ásványvíz"})
+def test_names_are_listed_in_the_pages_collation_in_one_upstream_call(client, company, api):
+    # The API sorts by folded letters (Csiga before Cukor); Hungarian puts Cs after C, and an
+    # English page keeps Cs as C then s.
+    for name in ("Csiga", "Zsák", "Cukor", "ásványvíz", "Őz", "Alma"):
+        api.post("/2/revenue-types/create/", json={"name": name})
     base = signed_in(client, company)
+    client.get("/lang/hu")
     response = client.get(f"{base}/revenue-types/")
     shown = re.findall(r'name="name-\d+" form="rename-form" maxlength="100" value="([^"]+)"',
                        response.get_data(as_text=True))
-    assert shown == [item["name"] for item in api.get("/2/revenue-types/").json()]
+    listed = [item["name"] for item in api.get("/2/revenue-types/").json()]
+    assert sorted(shown) == sorted(listed) and shown == collated(listed, locale="hu")
+    assert shown.index("Alma") < shown.index("ásványvíz") < shown.index("Cukor") \
+        < shown.index("Csiga") < shown.index("Őz") < shown.index("Zsák")
     assert upstream_calls(response) == 1
+    client.get("/lang/en")
+    html = client.get(f"{base}/revenue-types/").get_data(as_text=True)
+    assert html.index('value="Csiga"') < html.index('value="Cukor"')
 
 
 def test_create_tag_once_per_form_and_show_it(client, company, api, sandbox_log):

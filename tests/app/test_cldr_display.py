@@ -10,6 +10,7 @@ from app.labels import source_label
 from app.numbers import currency_name, format_percent
 from tests.app.conftest import csrf_token, sign_in
 from tests.app.incomes_helpers import make_income
+from tests.support.routes import RouteSampler, SampleContext
 
 
 def currencies_page(client, company, lang: str) -> str:
@@ -76,3 +77,19 @@ def test_an_income_detail_shows_the_source_label_never_the_raw_value(client, com
     html = client.get(f"/c/{company.id}/incomes/{made['id']}").get_data(as_text=True)
     text = re.sub(r"<[^>]+>", " ", html)
     assert "Számlázz.hu" in text and "szamlazz.hu" not in text
+
+
+BROWSER_PICKER = re.compile(r'<input[^>]*\stype="(?:date|month|datetime-local|week|time)"')
+
+
+def test_no_page_draws_a_date_picker_in_the_browsers_language(app, company, sandbox_url):
+    # Chromium draws these inputs in its own language whatever the page's: every day, month
+    # and date-and-time field is text in the page's language (app/templating.py).
+    client = app.test_client()
+    sign_in(client, company)
+    paths = [route.path for route in RouteSampler(app, SampleContext(sandbox_url, company))
+             .get_routes()]
+    assert f"/c/{company.id}/expenses/" in paths and f"/c/{company.id}/taxes/new" in paths
+    drawn = [path for path in paths
+             if BROWSER_PICKER.search(client.get(path).get_data(as_text=True))]
+    assert drawn == []

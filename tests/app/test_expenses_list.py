@@ -2,7 +2,7 @@
 pages, amounts from the assignments, the file icon, the call budget."""
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, timezone
 from urllib.parse import quote
 
 from tests.app.expenses_helpers import (
@@ -213,3 +213,39 @@ def test_htmx_filter_answers_with_the_list_fragment(client, company, api):
     base = signed_in(client, company)
     html = client.get(base + "?q=FRAG", headers={"HX-Request": "true"}).get_data(as_text=True)
     assert html.lstrip().startswith("<section id=\"expense-list\"") and "FRAG-1" in html
+
+
+def test_changed_since_typed_in_the_pages_language_gives_the_apis_rows_for_that_moment(
+        client, company, api):
+    ids = catalogue(api)
+    zone = timezone(timedelta(hours=1))
+    since = datetime(2026, 11, 24, 14, 30, tzinfo=zone)
+    for minutes, number in ((-90, "EARLY-1"), (-1, "JUST-BEFORE"), (0, "AT-IT"), (45, "LATE-1")):
+        made = make_expense(api, ids, invoice_number=number)
+        set_state(api, made["id"], updated_at=_stamp(since + timedelta(minutes=minutes)))
+    wanted = {item["invoice_number"] for item in api.get(
+        "/2/expenses", params={"updated_since": since.isoformat()}).json()["results"]["expenses"]}
+    base = signed_in(client, company)
+    numbers = ("EARLY-1", "JUST-BEFORE", "AT-IT", "LATE-1")
+    for language, typed in (("hu", "2026. 11. 24. 14:30"), ("en", "Nov 24, 2026, 2:30 PM")):
+        client.get(f"/lang/{language}")
+        response = client.get(base, query_string={"since": typed, "tz": "+01:00"},
+                              headers={"HX-Request": "true"})
+        html = response.get_data(as_text=True)
+        assert response.status_code == 200, html[:300]
+        assert {number for number in numbers if f">{number}<" in html} == wanted
+        assert "since=2026-11-24T14%3A30" in response.headers["HX-Push-Url"]
+    assert wanted == {"AT-IT", "LATE-1"}
+    client.get("/lang/en")
+
+
+def test_changed_since_shows_as_the_pages_date_and_time_not_a_browser_picker(client, company):
+    base = signed_in(client, company)
+    client.get("/lang/hu")
+    html = client.get(f"{base}?since=2026-11-24T14:30&tz=UTC").get_data(as_text=True)
+    field = html[html.index('name="since"') - 300:html.index('name="since"') + 300]
+    assert 'value="2026. 11. 24. 14:30"' in field and 'type="text"' in field
+    assert "datetime-local" not in html
+    client.get("/lang/en")
+    html = client.get(f"{base}?since=2026-11-24T14:30&tz=UTC").get_data(as_text=True)
+    assert 'value="Nov 24, 2026, 2:30 PM"' in html

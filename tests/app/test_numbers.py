@@ -5,7 +5,7 @@ The full table of accepted and refused forms is docs/number-input.md
 """
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime
 from decimal import Decimal
 
 import pytest
@@ -13,9 +13,15 @@ import pytest
 from app.numbers import (
     InputError,
     amount_places,
+    format_moment,
+    format_month,
     format_percent,
+    moment_key,
+    month_key,
     parse_amount,
     parse_date,
+    parse_moment,
+    parse_month,
     parse_number,
     parse_percent,
     to_decimal,
@@ -29,6 +35,8 @@ def test_blank_input_is_none_in_every_parser(locale, text):
     assert parse_amount(text, "HUF", locale) is None
     assert parse_percent(text, locale) is None
     assert parse_date(text, locale) is None
+    assert parse_month(text, locale) is None
+    assert parse_moment(text, locale) is None
 
 
 @pytest.mark.parametrize(("text", "locale", "expected"), [
@@ -128,6 +136,78 @@ def test_dates_are_read_year_first_or_with_the_locales_month_names(text, locale)
 def test_dates_that_are_impossible_or_in_an_ambiguous_order_are_refused(text):
     with pytest.raises(InputError, match="2024-03-05"):
         parse_date(text, "en")
+
+
+@pytest.mark.parametrize(("text", "locale"), [
+    ("2026-11", "hu"), ("2026-11", "en"), ("2026. 11.", "hu"), ("2026.11.", "hu"),
+    ("2026/11", "en"), ("2026. november", "hu"), ("2026. nov.", "hu"), ("November 2026", "en"),
+    ("Nov 2026", "en"), ("2026-11-24", "en"), ("2026. 11. 24.", "hu"), ("Nov 24, 2026", "en"),
+])
+def test_months_are_read_by_number_by_the_locales_names_or_as_any_day_in_them(text, locale):
+    assert parse_month(text, locale) == date(2026, 11, 1)
+
+
+@pytest.mark.parametrize(("locale", "example"), [("hu", "2024. március"), ("en", "March 2024")])
+@pytest.mark.parametrize("text", ["2026-13", "13/2026", "March", "Brumaire 2026", "2026"])
+def test_an_unreadable_month_is_refused_with_an_example_in_the_locales_words(locale, example,
+                                                                            text):
+    with pytest.raises(InputError, match=example) as refused:
+        parse_month(text, locale)
+    assert refused.value.reason == "date"
+
+
+def test_months_are_written_in_the_locales_words_and_urls_keep_yyyy_mm():
+    assert format_month("2026-11-01", "hu") == "2026. november"
+    assert format_month("2026-11", "en") == "November 2026"
+    assert format_month(date(2026, 3, 9), "hu") == "2026. március"
+    assert format_month("not a month", "en") == ""
+    assert month_key(date(2026, 11, 1)) == "2026-11" and month_key(None) == ""
+
+
+@pytest.mark.parametrize(("text", "locale"), [
+    ("2026. 11. 24. 14:30", "hu"), ("2026.11.24. 14:30", "hu"), ("2026-11-24 14:30", "hu"),
+    ("2026-11-24T14:30", "en"), ("2026-11-24T14:30:00", "en"), ("Nov 24, 2026, 2:30 PM", "en"),
+    ("Nov 24, 2026 2:30 pm", "en"), ("November 24, 2026, 14:30", "en"),
+    ("2026. nov. 24. 14:30", "hu"), ("2026. 11. 24. 2:30 du.", "hu"),
+])
+def test_date_and_time_are_read_in_the_locales_forms_and_iso(text, locale):
+    assert parse_moment(text, locale) == datetime(2026, 11, 24, 14, 30)
+
+
+def test_a_day_alone_is_its_midnight_and_seconds_and_fractions_are_kept():
+    assert parse_moment("2026. 11. 24.", "hu") == datetime(2026, 11, 24)
+    assert parse_moment("2026-11-24T14:30:05.25", "en") == datetime(2026, 11, 24, 14, 30, 5,
+                                                                    250000)
+    assert parse_moment("Nov 24, 2026, 12:00 AM", "en") == datetime(2026, 11, 24, 0, 0)
+    assert parse_moment("Nov 24, 2026, 12:00 PM", "en") == datetime(2026, 11, 24, 12, 0)
+
+
+def test_an_hour_a_twelve_hour_clock_reads_two_ways_is_refused_with_both_spellings():
+    with pytest.raises(InputError) as refused:
+        parse_moment("Nov 24, 2026, 2:30", "en")
+    assert refused.value.reason == "ambiguous"
+    assert "2:30 AM" in str(refused.value) and "2:30 PM" in str(refused.value)
+    assert parse_moment("Nov 24, 2026, 14:30", "en") == datetime(2026, 11, 24, 14, 30)
+    assert parse_moment("2026. 11. 24. 2:30", "hu") == datetime(2026, 11, 24, 2, 30)
+
+
+@pytest.mark.parametrize(("locale", "example"), [("hu", "2024. 03. 05. 14:30"),
+                                                 ("en", "Mar 5, 2024, 2:30 PM")])
+@pytest.mark.parametrize("text", ["yesterday", "2026-02-30 10:00", "2026-11-24 24:00",
+                                  "2026-11-24 10:60", "Nov 24, 2026, 13:00 PM",
+                                  "11/24/26, 2:30 PM", "2026-11-24 10:00 xyz"])
+def test_an_unreadable_date_and_time_is_refused_with_the_locales_example(locale, example, text):
+    with pytest.raises(InputError, match=example):
+        parse_moment(text, locale)
+
+
+def test_date_and_time_are_written_as_the_inputs_show_them_and_urls_keep_iso():
+    moment = datetime(2026, 11, 24, 14, 30)
+    assert format_moment(moment, "hu") == "2026. 11. 24. 14:30"
+    assert format_moment(moment, "en") == "Nov 24, 2026, 2:30 PM"
+    assert format_moment(moment.replace(second=5), "hu") == "2026. 11. 24. 14:30:05"
+    assert moment_key(moment) == "2026-11-24T14:30"
+    assert moment_key(moment.replace(second=5)) == "2026-11-24T14:30:05"
 
 
 @pytest.mark.parametrize(("value", "expected"), [

@@ -4,7 +4,7 @@ changes a number's magnitude (the digits typed are the digits kept, or the text 
 from __future__ import annotations
 
 import re
-from datetime import date
+from datetime import date, datetime
 from decimal import Decimal
 
 import pytest
@@ -18,10 +18,14 @@ from app.numbers import (
     InputError,
     format_amount,
     format_date,
+    format_moment,
+    format_month,
     format_number,
     marks,
     parse_amount,
     parse_date,
+    parse_moment,
+    parse_month,
     parse_number,
 )
 from sandbox.catalog.seed import CURRENCIES
@@ -160,3 +164,18 @@ def test_beyond_the_apis_range_or_precision_is_refused_never_altered(locale, val
                  format_number(too_precise, locale, grouping=False)):
         with pytest.raises(InputError):
             parse_amount(text, None, locale)
+
+
+@PURE
+@given(locale=st.sampled_from(LOCALES),
+       moment=st.datetimes(min_value=datetime(1900, 1, 1), max_value=datetime(9999, 12, 31))
+       .map(lambda moment: moment.replace(microsecond=0)))
+def test_a_date_and_time_as_its_input_shows_it_reads_back_as_the_same_moment(locale, moment):
+    assert parse_moment(format_moment(moment, locale), locale) == moment
+
+
+@PURE
+@given(locale=st.sampled_from(LOCALES),
+       day=st.dates(min_value=date(1900, 1, 1), max_value=date(9999, 12, 31)))
+def test_a_month_as_its_input_shows_it_reads_back_as_the_same_month(locale, day):
+    assert parse_month(format_month(day, locale), locale) == day.replace(day=1)

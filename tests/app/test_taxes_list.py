@@ -127,7 +127,7 @@ def test_upstream_rejects_an_unrecognised_source_filter(api):
 def test_an_unreadable_month_is_refused_before_asking(client, company, sandbox_log):
     response = client.get(signed_in(client, company) + "?from=March")
     assert response.status_code == 400
-    assert "Enter a month, e.g. 2024-03." in response.get_data(as_text=True)
+    assert "Enter a month, e.g. March 2024." in response.get_data(as_text=True)
     assert sandbox_log.entries(company_id=company.id, path="/2/monthly-taxes/") == []
 
 
@@ -147,3 +147,33 @@ def test_with_many_months_only_the_newest_starts_open(client, company, api):
     assert opened == ["2024-05"]
     html = client.get(signed_in(client, company) + "?open=2024-02").get_data(as_text=True)
     assert re.findall(r'data-month="([\d-]+)" open', html) == ["2024-02"]
+
+
+def test_months_typed_in_the_pages_language_give_the_apis_rows_and_urls_keep_yyyy_mm(
+        client, company, api):
+    create(api, *[{"month": f"2024-{n:02d}", "amount": "100", "code": "103"}
+                  for n in (2, 3, 4, 5)])
+    listing = api.get("/2/monthly-taxes/", params={
+        "from_date": "2024-03-01", "to_date": "2024-04-30", "fields": "taxes"}).json()
+    wanted = {record["id"] for month in listing["monthly_taxes"] for record in month["taxes"]}
+    base = signed_in(client, company)
+    typed = {"hu": ("2024. március", "2024. 04."), "en": ("March 2024", "2024-04-17")}
+    for language, (first, last) in typed.items():
+        client.get(f"/lang/{language}")
+        response = client.get(base, query_string={"from": first, "to": last},
+                              headers={"HX-Request": "true"})
+        html = response.get_data(as_text=True)
+        assert response.status_code == 200, html[:300]
+        assert {int(i) for i in re.findall(r'data-record-id="(\d+)"', html)} == wanted
+        assert response.headers["HX-Push-Url"].endswith("?from=2024-03&to=2024-04")
+    assert len(wanted) == 2
+    client.get("/lang/en")
+
+
+def test_the_month_filters_show_the_month_in_the_pages_words(client, company):
+    base = signed_in(client, company)
+    client.get("/lang/hu")
+    html = client.get(base + "?from=2024-03&to=2024-11").get_data(as_text=True)
+    assert 'value="2024. március"' in html and 'value="2024. november"' in html
+    assert 'type="month"' not in html and 'data-month=""' in html
+    client.get("/lang/en")

@@ -8,6 +8,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+import requests
 
 from tests.e2e.conftest import DEFAULT_TIMEOUT_MS, sign_in
 
@@ -50,3 +51,64 @@ def test_an_english_page_writes_days_in_english_in_a_hungarian_browser(signed_in
     page.goto(f"/lang/en?next=/c/{company.id}/incomes/%3Fdate_from%3D2024-03-05")
     day = page.locator("#date_from")
     assert day.get_attribute("lang") == "en" and day.input_value() == "Mar 5, 2024"
+
+
+PICKERS = "input[type=date],input[type=month],input[type=datetime-local]"
+
+
+def _taxes(sandbox_url: str, company, *months: str) -> None:
+    response = requests.post(
+        f"{sandbox_url}/2/taxes/create/", timeout=10,
+        headers={"Authorization": f"Token {company.tokens['admin']}"},
+        json=[{"month": month, "amount": "125000", "code": "103", "description": "SZJA"}
+              for month in months])
+    assert response.status_code == 201, response.text
+
+
+def _shoot(page, name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    for width in (360, 1280):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.screenshot(path=str(ARTIFACTS / f"{name}-{width}.png"), full_page=width == 360)
+
+
+def test_months_and_date_times_follow_the_page_language_and_no_browser_picker_is_left(
+        english_browser, company, sandbox_url):
+    page = english_browser
+    _taxes(sandbox_url, company, "2024-03", "2024-04")
+    sign_in(page, company)
+    assert page.evaluate("navigator.language") == "en-US"
+    page.goto(f"/lang/hu?next=/c/{company.id}/taxes/%3Ffrom%3D2024-03")
+    month = page.locator("#from")
+    assert month.get_attribute("type") == "text" and month.get_attribute("lang") == "hu"
+    assert month.input_value() == "2024. március"
+    assert "2024. március" in month.get_attribute("placeholder")
+    for path in ("taxes/", "salaries/", "taxes/new", "salaries/new", "expenses/"):
+        page.goto(f"/c/{company.id}/{path}")
+        assert page.evaluate(f"document.querySelectorAll('{PICKERS}').length") == 0, path
+    page.goto(f"/c/{company.id}/salaries/new")
+    assert re.fullmatch(r"\d{4}\. [a-zá-ű]+", page.input_value("[name=rows-0-month]"))
+    due = page.locator("[name=rows-0-due_at]")
+    assert due.get_attribute("type") == "text" and "2024. 03. 05." in due.get_attribute(
+        "placeholder")
+
+    page.goto(f"/c/{company.id}/taxes/")
+    page.fill("#from", "2024. április")
+    page.press("#from", "Enter")
+    page.wait_for_url(re.compile(r"from=2024-04"))
+    assert page.locator("details[data-month='2024-04']").count() == 1
+    assert page.locator("details[data-month='2024-03']").count() == 0
+    assert page.input_value("#from") == "2024. április"
+    _shoot(page, "taxes-month-filter-hu")
+
+    page.goto(f"/c/{company.id}/expenses/")
+    since = page.locator("#since")
+    assert since.get_attribute("type") == "text" and "2024. 03. 05. 14:30" in \
+        since.get_attribute("placeholder")
+    since.fill("2026. 11. 24. 14:30")
+    since.press("Enter")
+    page.wait_for_url(re.compile(r"since=2026-11-24T14%3A30"))
+    assert page.input_value("#since") == "2026. 11. 24. 14:30"
+    _shoot(page, "expense-since-filter-hu")
+    page.goto(page.url)  # the copied URL shows the same moment, in Hungarian again
+    assert page.input_value("#since") == "2026. 11. 24. 14:30"

@@ -9,6 +9,8 @@ from pathlib import Path
 
 TABLE = Path(__file__).resolve().parents[2] / "docs" / "number-input.md"
 MARKS = {"⍽": "\u00a0", "‿": "\u202f"}
+# Kinds whose result is a day, a month (YYYY-MM) or a moment (YYYY-MM-DDTHH:MM), not a number.
+DATED = ("date", "month", "moment")
 _ROW = re.compile(r"\| `(?P<text>[^`]*)` \| (?P<locale>hu|en) \| (?P<kind>[a-z]+)"
                   r"(?: (?P<code>[A-Z]{3}))? \| (?P<result>.+?) \|")
 
@@ -31,8 +33,8 @@ class Row:
 
     @property
     def value(self) -> Decimal | None:
-        """The number read (None for refused rows and dates)."""
-        return None if self.refused or self.kind == "date" else Decimal(self.result)
+        """The number read (None for refused rows, dates, months and moments)."""
+        return None if self.refused or self.kind in DATED else Decimal(self.result)
 
     def __str__(self) -> str:
         return f"{self.locale}:{self.kind}:{self.text!r}"
