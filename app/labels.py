@@ -1,6 +1,10 @@
 """Labels of the API's enumerations that several areas show, written once: payment state and
-payment method of incomes and expenses, and where a record came from (its source)."""
+payment method of incomes and expenses, and where a record came from (its source); and the
+labelled section a record's detail page shows its fields in."""
 from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
 
 from flask_babel import lazy_gettext as _l
 
@@ -37,3 +41,11 @@ def paid_badge(status) -> str:
 def method_label(method) -> str:
     """A payment method as words."""
     return str(PAYMENT_METHODS.get(method, method or "—"))
+
+
+@dataclass
+class Section:
+    """A titled list of (label, text) pairs: one field group of a record's detail page."""
+
+    title: Any
+    rows: list[tuple[Any, str]] = field(default_factory=list)

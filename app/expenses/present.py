@@ -18,7 +18,7 @@ from app.exports import day
 from app.forms import EXPENSE_ASSIGNMENT_FIELDS, display_text, spec_for
 from app.forms.display import truthy
 from app.forms.registry import group_label
-from app.labels import PAID_STATUS, method_label, paid_badge, paid_label, source_label
+from app.labels import PAID_STATUS, Section, method_label, paid_badge, paid_label, source_label
 from app.numbers import days_between, format_datetime, format_number, format_percent, to_decimal
 from app.templating import Amount, Days, Words, amount, amount_cells, date_cells, overdue_mark
 from app.totals import expense_amounts as totals
@@ -57,14 +57,6 @@ OVERVIEW = {
 EXTRA_LABELS = {"filing_number": _l("Filing number"), "source": _l("Source"),
                 "created_at": _l("Created"), "updated_at": _l("Last changed")}
 TIMESTAMPS = ("created_at", "updated_at")
-
-
-@dataclass
-class Section:
-    """A titled list of (label, text) pairs."""
-
-    title: Any
-    rows: list[tuple[Any, str]] = field(default_factory=list)
 
 
 def sections(expense: dict, catalogs: dict, settings: dict) -> list[Section]:
