@@ -1,7 +1,7 @@
 """Catalogue records: tags, expense and revenue types, VAT categories and currencies."""
 from __future__ import annotations
 
-from sqlalchemy import Boolean, Float, ForeignKey, String
+from sqlalchemy import Boolean, Column, Float, ForeignKey, String, Table
 from sqlalchemy.orm import Mapped, mapped_column
 
 from sandbox.core.model import Base
@@ -13,6 +13,16 @@ class Tag(Base):
     company_id: Mapped[int] = mapped_column(ForeignKey("company.id"), index=True)
     name: Mapped[str] = mapped_column(String(100))
     is_external: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+def tag_table(name: str, owner: str, key: str | None = None) -> Table:
+    """The link table between the rows of table `owner` (column `key`, "<owner>_id" by
+    default) and their tags; removing the owner removes its links."""
+    # A plain tag_id column with a foreign key: tag deletion finds every reference by it.
+    return Table(name, Base.metadata,
+                 Column(key or f"{owner}_id", ForeignKey(f"{owner}.id", ondelete="CASCADE"),
+                        primary_key=True),
+                 Column("tag_id", ForeignKey("tag.id"), primary_key=True, index=True))
 
 
 class RevenueType(Base):
