@@ -7,12 +7,18 @@ from sqlalchemy.orm import Mapped, mapped_column
 from sandbox.core.model import Base
 
 
-class Tag(Base):
-    __tablename__ = "tag"
+class NamedEntry:
+    """The columns tags, revenue types and expense types share: a company's named entry,
+    is_external when an integration made it."""
+
     id: Mapped[int] = mapped_column(primary_key=True)
     company_id: Mapped[int] = mapped_column(ForeignKey("company.id"), index=True)
     name: Mapped[str] = mapped_column(String(100))
     is_external: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class Tag(NamedEntry, Base):
+    __tablename__ = "tag"
 
 
 def tag_table(name: str, owner: str, key: str | None = None) -> Table:
@@ -25,20 +31,12 @@ def tag_table(name: str, owner: str, key: str | None = None) -> Table:
                  Column("tag_id", ForeignKey("tag.id"), primary_key=True, index=True))
 
 
-class RevenueType(Base):
+class RevenueType(NamedEntry, Base):
     __tablename__ = "revenue_type"
-    id: Mapped[int] = mapped_column(primary_key=True)
-    company_id: Mapped[int] = mapped_column(ForeignKey("company.id"), index=True)
-    name: Mapped[str] = mapped_column(String(100))
-    is_external: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
-class ExpenseType(Base):
+class ExpenseType(NamedEntry, Base):
     __tablename__ = "expense_type"
-    id: Mapped[int] = mapped_column(primary_key=True)
-    company_id: Mapped[int] = mapped_column(ForeignKey("company.id"), index=True)
-    name: Mapped[str] = mapped_column(String(100))
-    is_external: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
 class VatCategory(Base):
