@@ -13,6 +13,8 @@ from sandbox.core.model import Base
 
 REQUIRED = "This field is required."
 BLANK = "This field may not be blank."
+NOT_AN_OBJECT = "Invalid data. Expected a dictionary."
+NOT_JSON_OBJECT = "Expected a JSON object."  # the sandbox controls' wording
 
 
 def json_body() -> Any:
@@ -20,6 +22,16 @@ def json_body() -> Any:
     body = request.get_json(silent=True)
     if body is None:
         raise ApiError(400, "JSON parse error - expected a JSON body.")
+    return body
+
+
+def json_object(message: str = NOT_AN_OBJECT) -> dict:
+    """The JSON body, which must be an object: a 400 with `message` as its non-field error
+    otherwise (the API's DRF text by default; the sandbox controls say "Expected a JSON
+    object.")."""
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        raise validation_error(non_field=[message])
     return body
 
 
