@@ -4,7 +4,6 @@ from __future__ import annotations
 from flask import jsonify
 
 from sandbox.catalog.rules import (
-    BLANK,
     company_rows,
     delete_unused,
     ids_of,
@@ -113,12 +112,5 @@ def clean_ledger(item, partial: bool) -> tuple[dict, dict]:
 
 
 def _code_errors(value) -> list[str]:
-    if value is None:
-        return []
-    if not isinstance(value, str):
-        return ["Not a valid string."]
-    if not value.strip():
-        return [BLANK]
-    if len(value.strip()) > CODE_LENGTH:
-        return [f"Ensure this field has no more than {CODE_LENGTH} characters."]
-    return []
+    # A code may be null; otherwise it is checked like a name (text, not blank, not too long).
+    return [] if value is None else name_errors(value, CODE_LENGTH)
