@@ -16,8 +16,8 @@ from app.exports import day
 from app.forms import INCOME_ASSIGNMENT_FIELDS, display_text, spec_for
 from app.forms.display import currency_code, truthy
 from app.forms.registry import group_label
-from app.labels import PAID_STATUS, Section, paid_badge, paid_label
-from app.numbers import days_between, format_number, format_percent
+from app.labels import PAID_STATUS, Section, paid_badge, paid_label, vat_text
+from app.numbers import days_between
 from app.templating import Amount, Days, Words, amount, amount_cells, date_cells, overdue_mark
 
 TYPES = {1: _l("Invoice"), 2: _l("Accounting document"), 6: _l("Cash receipt"),
@@ -141,10 +141,7 @@ def cell(spec, row: dict, income: dict, catalogs: dict) -> str:
     """One assignment cell as text (VAT with its percent)."""
     value = row.get(spec.name)
     if spec.name == "vat" and isinstance(value, dict):
-        percent = value.get("percent")
-        name = value.get("name") or ""
-        return name if percent is None or format_number(percent) in name else \
-            f"{name} ({format_percent(percent)})"
+        return vat_text(value)
     return display_text(spec, value, income, catalogs)
 
 
