@@ -8,7 +8,7 @@ from flask import request
 from sqlalchemy import select
 
 from sandbox.core.db import db
-from sandbox.core.errors import ApiError, validation_error
+from sandbox.core.errors import ApiError, not_found, validation_error
 from sandbox.core.model import Base
 
 REQUIRED = "This field is required."
@@ -139,6 +139,15 @@ def raise_item_errors(errors: list[dict], as_list: bool) -> None:
 def company_rows(model, company_id: int) -> list:
     """Every row of a catalogue model belonging to the company."""
     return list(db().scalars(select(model).where(model.company_id == company_id)))
+
+
+def company_row(model, row_id: int):
+    """The row of `model` with that id if it is the token's company's; a 404 otherwise (path
+    ids beyond 64 bits are refused by the routing already)."""
+    row = db().get(model, row_id)
+    if row is None or row.company_id != _company().id:
+        raise not_found()
+    return row
 
 
 def delete_unused(model, ids: list[int], policy_key: str | None) -> dict:

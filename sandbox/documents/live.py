@@ -18,17 +18,16 @@ import binascii
 from flask import jsonify
 from sqlalchemy import select
 
-from sandbox.catalog.rules import json_object
+from sandbox.catalog.rules import company_row, json_object
 from sandbox.core.auth import current_company, require_write
 from sandbox.core.db import db
-from sandbox.core.errors import ApiError, not_found, validation_error
+from sandbox.core.errors import ApiError, validation_error
 from sandbox.core.files import signed_url
 from sandbox.core.filesniff import sniff
 from sandbox.core.model import utcnow
 from sandbox.documents import filters
 from sandbox.documents.model import ATTACHABLE, Document, DocumentType
 from sandbox.documents.rules import descriptive_values, json_reason, owned, same_file_query
-from sandbox.expenses.fields import MAX_ID
 from sandbox.expenses.model import Expense
 from sandbox.expenses.serialize import iso
 from sandbox.incomes.model import Income
@@ -39,7 +38,7 @@ NO_FILTER = "At least one filter is required; an empty one would act on every do
 
 def detail(document_id: int):
     """GET /2/documents/<id>/."""
-    return jsonify(detail_json(_document(document_id)))
+    return jsonify(detail_json(company_row(Document, document_id)))
 
 
 def detail_json(doc: Document) -> dict:
@@ -81,7 +80,7 @@ def create():
 def update(document_id: int):
     """POST /2/documents/update/<id>/: the fields sent are validated, then stored together."""
     require_write()
-    doc = _document(document_id)
+    doc = company_row(Document, document_id)
     values = descriptive_values(json_object())
     for name, value in values.items():
         setattr(doc, name, value)
@@ -195,8 +194,3 @@ def _filtered(found: dict) -> list[Document]:
     return list(db().scalars(stmt.order_by(*filters.ordering(found))))
 
 
-def _document(document_id: int) -> Document:
-    doc = db().get(Document, document_id) if document_id <= MAX_ID else None
-    if doc is None or doc.company_id != current_company().id:
-        raise not_found()
-    return doc

@@ -4,6 +4,7 @@ from __future__ import annotations
 from flask import jsonify
 
 from sandbox.catalog.rules import (
+    company_row,
     company_rows,
     delete_unused,
     ids_of,
@@ -13,7 +14,7 @@ from sandbox.catalog.rules import (
 )
 from sandbox.core.auth import current_company, require_write
 from sandbox.core.db import db
-from sandbox.core.errors import ApiError, not_found, validation_error
+from sandbox.core.errors import ApiError, validation_error
 from sandbox.ledger.model import LedgerNumber
 
 CODE_LENGTH = 40
@@ -60,9 +61,7 @@ def create_ledger_numbers():
 def update_ledger_number(ledger_number_id: int):
     """Partial update of name and/or code."""
     require_write()
-    row = db().get(LedgerNumber, ledger_number_id)
-    if row is None or row.company_id != current_company().id:
-        raise not_found()
+    row = company_row(LedgerNumber, ledger_number_id)
     values, errors = clean_ledger(json_body(), partial=True)
     if errors:
         raise validation_error(errors)

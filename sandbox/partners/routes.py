@@ -10,11 +10,11 @@ from __future__ import annotations
 from flask import jsonify, request
 from sqlalchemy import or_, select
 
-from sandbox.catalog.rules import json_object
+from sandbox.catalog.rules import company_row, json_object
 from sandbox.core import query
 from sandbox.core.auth import current_company, require_write
 from sandbox.core.db import db
-from sandbox.core.errors import not_found, validation_error
+from sandbox.core.errors import validation_error
 from sandbox.core.pagination import page_number_page
 from sandbox.incomes.serialize import iso_timestamp
 from sandbox.partners.model import Partner
@@ -62,7 +62,7 @@ def partner_create():
 def partner_update(partner_id: int):
     """PATCH /2/partners/{id}/update/: partial; limited partners take the restricted set."""
     require_write()
-    company, partner, data = current_company(), _load(partner_id), json_object()
+    company, partner, data = current_company(), company_row(Partner, partner_id), json_object()
     check_restricted(partner, data)
     errors: dict = {}
     values = parse_partner(data, errors)
@@ -81,14 +81,9 @@ def partner_update(partner_id: int):
 
 def partner_detail(partner_id: int):
     """GET /1/partners/{id}/."""
-    return jsonify(partner_json(_load(partner_id)))
+    return jsonify(partner_json(company_row(Partner, partner_id)))
 
 
-def _load(partner_id: int) -> Partner:
-    partner = db().get(Partner, partner_id)
-    if partner is None or partner.company_id != current_company().id:
-        raise not_found()
-    return partner
 
 
 def partner_list():
