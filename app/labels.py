@@ -1,8 +1,15 @@
 """Labels of the API's enumerations that several areas show, written once: payment state and
-payment method of incomes and expenses, and where a record came from (its source)."""
+payment method of incomes and expenses, where a record came from (its source) and a VAT
+category with its percent; and the labelled section a record's detail page shows its fields
+in."""
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from typing import Any
+
 from flask_babel import lazy_gettext as _l
+
+from app.numbers import format_number, format_percent
 
 PAID_STATUS = {1: _l("Unpaid"), 2: _l("Paid"), 3: _l("Partially paid")}
 PAID_BADGE = {1: "warn", 2: "ok", 3: "attention"}
@@ -37,3 +44,21 @@ def paid_badge(status) -> str:
 def method_label(method) -> str:
     """A payment method as words."""
     return str(PAYMENT_METHODS.get(method, method or "—"))
+
+
+def vat_text(value: Any) -> str:
+    """A VAT object as its name with the percent (a float since spec 9.5)."""
+    if not isinstance(value, dict):
+        return "—" if value in (None, "") else f"#{value}"
+    name, percent = value.get("name") or "", value.get("percent")
+    if percent is None or format_number(percent) in name:
+        return name or f"#{value.get('id')}"
+    return f"{name} ({format_percent(percent)})".strip()
+
+
+@dataclass
+class Section:
+    """A titled list of (label, text) pairs: one field group of a record's detail page."""
+
+    title: Any
+    rows: list[tuple[Any, str]] = field(default_factory=list)

@@ -1,7 +1,7 @@
-"""OAuth2 sign-in: authorization code with S256 PKCE through Authlib, and its access tokens.
+"""OAuth2 sign-in: authorization code with S256 PKCE, and where its access tokens are kept.
 
-The flow: /login/oauth sends the browser to the authorization server (Authlib keeps the state
-and the PKCE verifier in the server-side session); /oauth/callback redeems the code, reads the
+The flow: /login/oauth sends the browser to the authorization server (the state and the PKCE
+verifier stay in the server-side session); /oauth/callback redeems the code, reads the
 user's companies from /2/companies and signs them all in under one grant (app/auth/views.py).
 
 One access token serves every company of the user: the company header alone picks the company.
@@ -13,7 +13,8 @@ it, so concurrent requests refresh once and all use the new token.
 
 Settings: OAUTH_AUTHORIZE_URL, OAUTH_TOKEN_URL, OAUTH_REVOKE_URL (default: the sandbox's under
 UPSTREAM_URL, app/config.py), OAUTH_CLIENT_ID, OAUTH_CLIENT_SECRET (demo mode: the sandbox's demo
-client). Without a client id the login page offers API tokens only.
+client). Without a client id the login page offers API tokens only. Every call to the
+authorization server is app/upstream/oauth.py's.
 """
 from __future__ import annotations
 
@@ -22,35 +23,22 @@ import secrets
 import threading
 from urllib.parse import urlsplit
 
-import requests
-from authlib.integrations.flask_client import OAuth
-from authlib.integrations.requests_client import OAuth2Session, OAuthError
 from flask import Flask, current_app
 
 from app.auth import session as store
 from app.security import CSP
 from app.upstream import errors as up
+from app.upstream import oauth as server
 
-CLIENT_NAME = "upstream"
 REFRESH_MARGIN_SECONDS = 60
-TOKEN_TIMEOUT = (3.05, 15)
-AUTH_METHOD = "client_secret_basic"
 
 _locks: dict[str, threading.Lock] = {}
 _locks_guard = threading.Lock()
 
 
 def init_app(app: Flask) -> None:
-    """Register the upstream's authorization server as Authlib's Flask client (PKCE S256)."""
-    cfg = app.config
-    registry = OAuth(app)
-    registry.register(
-        CLIENT_NAME, client_id=cfg.get("OAUTH_CLIENT_ID"),
-        client_secret=cfg.get("OAUTH_CLIENT_SECRET"),
-        authorize_url=cfg.get("OAUTH_AUTHORIZE_URL"), access_token_url=cfg.get("OAUTH_TOKEN_URL"),
-        client_kwargs={"code_challenge_method": "S256", "token_endpoint_auth_method": AUTH_METHOD,
-                       "default_timeout": TOKEN_TIMEOUT})
-    app.extensions["bookdesk_oauth"] = registry
+    """Register the upstream's authorization server for the sign-in."""
+    server.register(app)
 
 
 def enabled() -> bool:
@@ -67,23 +55,18 @@ def login_csp() -> str:
     return CSP.replace("form-action 'self'", f"form-action 'self' {parts.scheme}://{parts.netloc}")
 
 
-def _client():
-    return current_app.extensions["bookdesk_oauth"].create_client(CLIENT_NAME)
-
-
 def start(redirect_uri: str, locale: str):
     """The redirect to the authorization server (state and PKCE verifier kept server-side)."""
-    return _client().authorize_redirect(redirect_uri, ui_locales=locale)
+    return server.authorize(redirect_uri, locale)
 
 
 def finish() -> dict | None:
     """Redeem the callback's code with its PKCE verifier: the token pair, or None when the user
     denied, the state does not match, the server refused or did not answer."""
     try:
-        token = _client().authorize_access_token()
-    except (OAuthError, requests.RequestException):
+        return server.exchange()
+    except (up.AuthenticationError, up.Unavailable):
         return None
-    return dict(token) if token and token.get("access_token") else None
 
 
 def save_grant(token: dict) -> str:
@@ -126,23 +109,9 @@ def _due(pair: dict) -> bool:
 def _refresh(grant: str, pair: dict) -> dict:
     if not pair.get("refresh_token"):
         raise up.AuthenticationError("the OAuth2 access token expired and cannot be refreshed")
-    try:
-        token = _token_session().refresh_token(current_app.config["OAUTH_TOKEN_URL"],
-                                               refresh_token=pair["refresh_token"])
-    except requests.RequestException:
-        raise up.Unavailable("the token endpoint did not answer", path="/oauth/token/") from None
-    except OAuthError as exc:
-        raise up.AuthenticationError(f"the OAuth2 refresh was refused: {exc.error}",
-                                     path="/oauth/token/") from None
-    fresh = _pair(token)
+    fresh = _pair(server.refresh(pair["refresh_token"]))
     store.put_secret(grant, fresh)
     return fresh
-
-
-def _token_session() -> OAuth2Session:
-    cfg = current_app.config
-    return OAuth2Session(cfg["OAUTH_CLIENT_ID"], cfg["OAUTH_CLIENT_SECRET"],
-                         token_endpoint_auth_method=AUTH_METHOD, default_timeout=TOKEN_TIMEOUT)
 
 
 def _lock(grant: str):
@@ -158,9 +127,7 @@ def _lock(grant: str):
 def revoke(grant: str) -> None:
     """Revoke the grant's refresh token (which retires the pair) at sign-out; best effort."""
     pair = store.get_secret(grant) or {}
-    url = current_app.config.get("OAUTH_REVOKE_URL")
-    if not (url and pair.get("refresh_token")):
+    if not pair.get("refresh_token"):
         return
-    with contextlib.suppress(OAuthError, requests.RequestException):
-        _token_session().revoke_token(url, pair["refresh_token"],
-                                      token_type_hint="refresh_token")  # noqa: S106
+    with contextlib.suppress(up.UpstreamError):
+        server.revoke(pair["refresh_token"])

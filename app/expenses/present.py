@@ -7,7 +7,6 @@ Payment state and method labels are shared with the other record lists: app/labe
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
@@ -18,8 +17,16 @@ from app.exports import day
 from app.forms import EXPENSE_ASSIGNMENT_FIELDS, display_text, spec_for
 from app.forms.display import truthy
 from app.forms.registry import group_label
-from app.labels import PAID_STATUS, method_label, paid_badge, paid_label, source_label
-from app.numbers import days_between, format_datetime, format_number, format_percent, to_decimal
+from app.labels import (
+    PAID_STATUS,
+    Section,
+    method_label,
+    paid_badge,
+    paid_label,
+    source_label,
+    vat_text,
+)
+from app.numbers import days_between, format_datetime, to_decimal
 from app.templating import Amount, Days, Words, amount, amount_cells, date_cells, overdue_mark
 from app.totals import expense_amounts as totals
 
@@ -57,14 +64,6 @@ OVERVIEW = {
 EXTRA_LABELS = {"filing_number": _l("Filing number"), "source": _l("Source"),
                 "created_at": _l("Created"), "updated_at": _l("Last changed")}
 TIMESTAMPS = ("created_at", "updated_at")
-
-
-@dataclass
-class Section:
-    """A titled list of (label, text) pairs."""
-
-    title: Any
-    rows: list[tuple[Any, str]] = field(default_factory=list)
 
 
 def sections(expense: dict, catalogs: dict, settings: dict) -> list[Section]:
@@ -111,16 +110,6 @@ def assignment_columns(rows: list[dict], advanced: bool) -> list:
     return [spec for spec in specs if spec.name in always
             or any(truthy(row.get(spec.name)) for row in rows)
             or (advanced and spec.name in REFERENCES)]
-
-
-def vat_text(value: Any) -> str:
-    """A VAT object as its name with the percent (a float since spec 9.5)."""
-    if not isinstance(value, dict):
-        return "—" if value in (None, "") else f"#{value}"
-    name, percent = value.get("name") or "", value.get("percent")
-    if percent is None or format_number(percent) in name:
-        return name or f"#{value.get('id')}"
-    return f"{name} ({format_percent(percent)})".strip()
 
 
 def cell(spec, row: dict, expense: dict, catalogs: dict) -> str:

@@ -6,7 +6,6 @@ Payment state and method labels are shared with the other record lists: app/labe
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
@@ -17,8 +16,8 @@ from app.exports import day
 from app.forms import INCOME_ASSIGNMENT_FIELDS, display_text, spec_for
 from app.forms.display import currency_code, truthy
 from app.forms.registry import group_label
-from app.labels import PAID_STATUS, paid_badge, paid_label
-from app.numbers import days_between, format_number, format_percent
+from app.labels import PAID_STATUS, Section, paid_badge, paid_label, vat_text
+from app.numbers import days_between
 from app.templating import Amount, Days, Words, amount, amount_cells, date_cells, overdue_mark
 
 TYPES = {1: _l("Invoice"), 2: _l("Accounting document"), 6: _l("Cash receipt"),
@@ -83,14 +82,6 @@ ALWAYS = ("revenue_type", "net_amount", "vat_amount", "gross_amount")
 EXTRA_LABELS = {"source": _l("Source"), "vat_period_ended_at": _l("VAT period end")}
 
 
-@dataclass
-class Section:
-    """A titled list of (label, text) pairs."""
-
-    title: Any
-    rows: list[tuple[Any, str]] = field(default_factory=list)
-
-
 def sections(income: dict, catalogs: dict, settings: dict) -> list[Section]:
     """The detail's field groups; empty fields left out, accounting only when it applies."""
     result = []
@@ -150,10 +141,7 @@ def cell(spec, row: dict, income: dict, catalogs: dict) -> str:
     """One assignment cell as text (VAT with its percent)."""
     value = row.get(spec.name)
     if spec.name == "vat" and isinstance(value, dict):
-        percent = value.get("percent")
-        name = value.get("name") or ""
-        return name if percent is None or format_number(percent) in name else \
-            f"{name} ({format_percent(percent)})"
+        return vat_text(value)
     return display_text(spec, value, income, catalogs)
 
 

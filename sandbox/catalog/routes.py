@@ -9,6 +9,7 @@ from sqlalchemy import select
 from sandbox.catalog.model import Currency, ExpenseType, RevenueType, Tag, VatCategory
 from sandbox.catalog.rules import (
     REQUIRED,
+    company_row,
     company_rows,
     create_named,
     delete_unused,
@@ -23,7 +24,7 @@ from sandbox.catalog.rules import (
 )
 from sandbox.core.auth import current_company, require_write
 from sandbox.core.db import db
-from sandbox.core.errors import ApiError, not_found, validation_error
+from sandbox.core.errors import ApiError, validation_error
 from sandbox.core.query import flag
 
 TAG_DUPLICATE = "A tag with this name already exists."
@@ -238,9 +239,7 @@ def delete_vat_categories():
 def update_vat_category(vat_category_id: int):
     """Partial update of one category, type included."""
     require_write()
-    row = db().get(VatCategory, vat_category_id)
-    if row is None or row.company_id != current_company().id:
-        raise not_found()
+    row = company_row(VatCategory, vat_category_id)
     body = json_body()
     values, errors = clean_vat(body, partial=True)
     errors = errors or _code_taken(values.get("code"), company_rows(

@@ -8,11 +8,13 @@ from flask import request
 from sqlalchemy import select
 
 from sandbox.core.db import db
-from sandbox.core.errors import ApiError, validation_error
+from sandbox.core.errors import ApiError, not_found, validation_error
 from sandbox.core.model import Base
 
 REQUIRED = "This field is required."
 BLANK = "This field may not be blank."
+NOT_AN_OBJECT = "Invalid data. Expected a dictionary."
+NOT_JSON_OBJECT = "Expected a JSON object."  # the sandbox controls' wording
 
 
 def json_body() -> Any:
@@ -20,6 +22,16 @@ def json_body() -> Any:
     body = request.get_json(silent=True)
     if body is None:
         raise ApiError(400, "JSON parse error - expected a JSON body.")
+    return body
+
+
+def json_object(message: str = NOT_AN_OBJECT) -> dict:
+    """The JSON body, which must be an object: a 400 with `message` as its non-field error
+    otherwise (the API's DRF text by default; the sandbox controls say "Expected a JSON
+    object.")."""
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        raise validation_error(non_field=[message])
     return body
 
 
@@ -127,6 +139,15 @@ def raise_item_errors(errors: list[dict], as_list: bool) -> None:
 def company_rows(model, company_id: int) -> list:
     """Every row of a catalogue model belonging to the company."""
     return list(db().scalars(select(model).where(model.company_id == company_id)))
+
+
+def company_row(model, row_id: int):
+    """The row of `model` with that id if it is the token's company's; a 404 otherwise (path
+    ids beyond 64 bits are refused by the routing already)."""
+    row = db().get(model, row_id)
+    if row is None or row.company_id != _company().id:
+        raise not_found()
+    return row
 
 
 def delete_unused(model, ids: list[int], policy_key: str | None) -> dict:

@@ -1,8 +1,9 @@
 """Company info and settings (spec 2.1, 4.1)."""
 from __future__ import annotations
 
-from flask import jsonify, request
+from flask import jsonify
 
+from sandbox.catalog.rules import NOT_JSON_OBJECT, json_object
 from sandbox.company.model import Company
 from sandbox.core.auth import current_company, require_admin
 from sandbox.core.errors import ApiError, validation_error
@@ -37,10 +38,7 @@ def company_update(company_id: int):
     if company_id != company.id:
         raise ApiError(403, "Company ID does not match")
     require_admin()
-    data = request.get_json(silent=True)
-    if not isinstance(data, dict):
-        raise validation_error(non_field=["Expected a JSON object."])
-    _apply_settings(company, data)
+    _apply_settings(company, json_object(NOT_JSON_OBJECT))
     return jsonify(company_json(company))
 
 

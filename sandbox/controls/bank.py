@@ -16,13 +16,14 @@ from __future__ import annotations
 from datetime import date
 from decimal import Decimal, InvalidOperation
 
-from flask import jsonify, request
+from flask import jsonify
 from sqlalchemy import select
 
 from sandbox.bank.model import BankAccount, BankTransaction
 from sandbox.bank.routes import account_json, transaction_json
 from sandbox.bank.rules import gross, open_account, paid_so_far, record_unmatched, settle
 from sandbox.catalog.model import Currency
+from sandbox.catalog.rules import NOT_JSON_OBJECT, json_object
 from sandbox.company.model import Company
 from sandbox.core.db import db
 from sandbox.core.errors import validation_error
@@ -33,7 +34,7 @@ from sandbox.expenses.model import Expense
 
 def create_bank_account():
     """Open a bank account for a company."""
-    spec = _spec()
+    spec = json_object(NOT_JSON_OBJECT)
     company = _row(Company, spec, "company_id")
     currency = db().scalar(select(Currency).where(Currency.code == spec.get("currency", "HUF")))
     if currency is None:
@@ -48,7 +49,7 @@ def create_bank_account():
 
 def settle_expense():
     """Set an expense's paid status; the bank gains or loses the transactions that match it."""
-    spec = _spec()
+    spec = json_object(NOT_JSON_OBJECT)
     expense = _row(Expense, spec, "expense_id")
     settle(db(), expense, spec.get("paid_status"), _day(spec.get("date")))
     rows = db().scalars(select(BankTransaction).where(BankTransaction.expense_id == expense.id)
@@ -61,7 +62,7 @@ def settle_expense():
 
 def record_transaction():
     """Record a transaction on an account that names no expense."""
-    spec = _spec()
+    spec = json_object(NOT_JSON_OBJECT)
     account = _row(BankAccount, spec, "account_id")
     day = _day(spec.get("date"))
     partner, number = spec.get("partner", ""), spec.get("invoice_number", "")
@@ -76,13 +77,6 @@ def _day(on) -> date | None:
         return date.fromisoformat(on) if on is not None else None
     except (TypeError, ValueError):
         raise validation_error({"date": ["Expected YYYY-MM-DD."]}) from None
-
-
-def _spec() -> dict:
-    spec = request.get_json(silent=True)
-    if not isinstance(spec, dict):
-        raise validation_error(non_field=["Expected a JSON object."])
-    return spec
 
 
 def _row(model, spec: dict, key: str):

@@ -17,10 +17,11 @@ import base64
 import binascii
 from decimal import Decimal
 
-from flask import jsonify, request
+from flask import jsonify
 from sqlalchemy import select
 
 from sandbox.bank.rules import settle
+from sandbox.catalog.rules import NOT_JSON_OBJECT, json_object
 from sandbox.company.model import Company
 from sandbox.core.db import db
 from sandbox.core.errors import not_found, validation_error
@@ -40,7 +41,7 @@ FLAGS = ("processed", "checked", "booked", "excluded_from_accounting", "approved
 
 def create_expense():
     """Create an expense for any company in any state (tests and demos)."""
-    spec = _spec()
+    spec = json_object(NOT_JSON_OBJECT)
     company_id = spec.get("company_id")
     company = db().get(Company, company_id) \
         if isinstance(company_id, int) and 0 < company_id <= MAX_ID else None
@@ -63,7 +64,7 @@ def change_expense_state(expense_id: int):
     expense = db().get(Expense, expense_id) if expense_id <= MAX_ID else None
     if expense is None:
         raise not_found()
-    spec = _spec()
+    spec = json_object(NOT_JSON_OBJECT)
     spec.setdefault("updated_at", None)
     _set_state(expense, spec)
     db().flush()
@@ -73,18 +74,11 @@ def change_expense_state(expense_id: int):
 
 def change_url_ttl():
     """Set how long new artifact download links live (null restores the default)."""
-    seconds = _spec().get("seconds")
+    seconds = json_object(NOT_JSON_OBJECT).get("seconds")
     if seconds is not None and (not isinstance(seconds, int) or seconds < 1):
         raise validation_error({"seconds": ["A positive integer or null is required."]})
     set_url_ttl(seconds)
     return jsonify({"seconds": url_ttl()})
-
-
-def _spec() -> dict:
-    spec = request.get_json(silent=True)
-    if not isinstance(spec, dict):
-        raise validation_error(non_field=["Expected a JSON object."])
-    return spec
 
 
 def _set_state(expense: Expense, spec: dict) -> None:

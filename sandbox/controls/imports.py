@@ -8,14 +8,15 @@ GET  /_sandbox/incomes/<id>/policy-trace/         {income_id, trace: [...]}
 """
 from __future__ import annotations
 
-from flask import g, jsonify, request
+from flask import g, jsonify
 
+from sandbox.catalog.rules import json_object
 from sandbox.company.model import ApiToken, Company, hash_token
 
 # The controls act on the token's company, so they check tokens exactly as /1/ and /2/ do.
 from sandbox.core.auth import TWO_FACTOR_TEXT, _check_company_header, _read_token, require_write
 from sandbox.core.db import db
-from sandbox.core.errors import ApiError, validation_error
+from sandbox.core.errors import ApiError
 from sandbox.incomes.detail import detail_json, load_income
 from sandbox.policies.importing import attach_partner, build_invoice
 from sandbox.policies.rules import evaluate_income, store, trace_of
@@ -37,7 +38,7 @@ def import_income():
     _authenticate()
     require_write()
     company: Company = g.company
-    income = build_invoice(_json(), company)
+    income = build_invoice(json_object(), company)
     run = evaluate_income(db(), company, income)
     if run.outcome.ignored:
         return jsonify({"ignored": True, "ignored_by": run.outcome.ignored_by, "income": None,
@@ -54,10 +55,3 @@ def policy_trace(income_id: int):
     _authenticate()
     income = load_income(income_id, g.company)
     return jsonify({"income_id": income.id, "trace": trace_of(db(), income.id)})
-
-
-def _json() -> dict:
-    data = request.get_json(silent=True)
-    if not isinstance(data, dict):
-        raise validation_error(non_field=["Invalid data. Expected a dictionary."])
-    return data

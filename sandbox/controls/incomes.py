@@ -17,9 +17,10 @@ import secrets
 from datetime import date
 from decimal import Decimal
 
-from flask import jsonify, request
+from flask import jsonify
 
 from sandbox.catalog.model import RevenueType
+from sandbox.catalog.rules import NOT_JSON_OBJECT, json_object
 from sandbox.company.model import Company
 from sandbox.core.db import db
 from sandbox.core.errors import not_found, validation_error
@@ -46,7 +47,7 @@ STATE_PARSERS = {"is_processed": parse_bool, "is_booked": parse_bool, "needs_rev
 
 def make_income():
     """Create an income of any type in any state for tests (no business rules)."""
-    data = _json()
+    data = json_object(NOT_JSON_OBJECT)
     company = db().get(Company, data.get("company_id") or 0)
     if company is None:
         raise validation_error({"company_id": ["Unknown company."]})
@@ -70,18 +71,11 @@ def change_income_state(income_id: int):
     company = db().get(Company, income.company_id)
     income = load_income(income_id, company)
     errors: dict = {}
-    _set_state(income, _json(), errors)
+    _set_state(income, json_object(NOT_JSON_OBJECT), errors)
     if errors:
         raise validation_error(errors)
     touch(income)
     return jsonify(detail_json(income, company, {"accounting", "payment_history"}))
-
-
-def _json() -> dict:
-    data = request.get_json(silent=True)
-    if not isinstance(data, dict):
-        raise validation_error(non_field=["Expected a JSON object."])
-    return data
 
 
 def _header(data: dict, company: Company, errors: dict) -> Income:

@@ -15,19 +15,19 @@ from __future__ import annotations
 import base64
 import binascii
 
-from flask import jsonify, request
+from flask import jsonify
 from sqlalchemy import select
 
+from sandbox.catalog.rules import company_row, json_object
 from sandbox.core.auth import current_company, require_write
 from sandbox.core.db import db
-from sandbox.core.errors import ApiError, not_found, validation_error
+from sandbox.core.errors import ApiError, validation_error
 from sandbox.core.files import signed_url
 from sandbox.core.filesniff import sniff
 from sandbox.core.model import utcnow
 from sandbox.documents import filters
 from sandbox.documents.model import ATTACHABLE, Document, DocumentType
 from sandbox.documents.rules import descriptive_values, json_reason, owned, same_file_query
-from sandbox.expenses.fields import MAX_ID
 from sandbox.expenses.model import Expense
 from sandbox.expenses.serialize import iso
 from sandbox.incomes.model import Income
@@ -38,7 +38,7 @@ NO_FILTER = "At least one filter is required; an empty one would act on every do
 
 def detail(document_id: int):
     """GET /2/documents/<id>/."""
-    return jsonify(detail_json(_document(document_id)))
+    return jsonify(detail_json(company_row(Document, document_id)))
 
 
 def detail_json(doc: Document) -> dict:
@@ -69,7 +69,7 @@ def files_v1():
 def create():
     """POST /2/documents/create/: each file is stored or refused on its own."""
     require_write()
-    body = _body()
+    body = json_object()
     items = body.get("documents")
     if not isinstance(items, list) or not items:
         raise validation_error({"documents": ["A non-empty list of documents is required."]})
@@ -80,8 +80,8 @@ def create():
 def update(document_id: int):
     """POST /2/documents/update/<id>/: the fields sent are validated, then stored together."""
     require_write()
-    doc = _document(document_id)
-    values = descriptive_values(_body())
+    doc = company_row(Document, document_id)
+    values = descriptive_values(json_object())
     for name, value in values.items():
         setattr(doc, name, value)
     if values:
@@ -93,7 +93,7 @@ def update(document_id: int):
 def delete_matching():
     """POST /2/documents/delete/: delete every document the filters match; 204."""
     require_write()
-    found = filters.from_body(_body())
+    found = filters.from_body(json_object())
     if not filters.has_filter(found):
         raise validation_error(non_field=[NO_FILTER])
     for doc in _filtered(found):
@@ -105,7 +105,7 @@ def delete_matching():
 def attach():
     """POST /1/documents/attach/: attach the matching documents to one expense or income."""
     require_write()
-    body = _body()
+    body = json_object()
     target_type, target_id = _target(body)
     for doc in _matching(body):
         doc.is_attached, doc.attached_to_type, doc.attached_to_id = True, target_type, target_id
@@ -116,7 +116,7 @@ def attach():
 def detach():
     """POST /1/documents/detach/: detach the matching documents (from the target, if named)."""
     require_write()
-    body = _body()
+    body = json_object()
     target = _target(body) if body.get("target_type") or body.get("target_id") else None
     for doc in _matching(body):
         if target is None or (doc.attached_to_type, doc.attached_to_id) == target:
@@ -127,7 +127,7 @@ def detach():
 
 def search():
     """POST /2/documents/search/: documents with exactly this file name and size."""
-    name, size = same_file_query(_body())
+    name, size = same_file_query(json_object())
     rows = db().scalars(select(Document).where(
         Document.company_id == current_company().id, Document.filename == name,
         Document.size == size).order_by(Document.id))
@@ -194,15 +194,3 @@ def _filtered(found: dict) -> list[Document]:
     return list(db().scalars(stmt.order_by(*filters.ordering(found))))
 
 
-def _document(document_id: int) -> Document:
-    doc = db().get(Document, document_id) if document_id <= MAX_ID else None
-    if doc is None or doc.company_id != current_company().id:
-        raise not_found()
-    return doc
-
-
-def _body() -> dict:
-    body = request.get_json(silent=True)
-    if not isinstance(body, dict):
-        raise validation_error(non_field=["Invalid data. Expected a dictionary."])
-    return body

@@ -6,29 +6,23 @@ from datetime import datetime
 from sqlalchemy import (
     JSON,
     Boolean,
-    Column,
     DateTime,
     ForeignKey,
     Index,
     Integer,
     LargeBinary,
     String,
-    Table,
     Text,
 )
 from sqlalchemy.orm import Mapped, deferred, mapped_column, relationship
 
-from sandbox.catalog.model import Tag
+from sandbox.catalog.model import Tag, tag_table
 from sandbox.core.model import Base, utcnow
 
 ATTACHABLE = ("expense", "income")
 
 
-# A plain tag_id column, so tag deletion sees the reference like any other.
-document_simple_tag = Table(
-    "document_simple_tag", Base.metadata,
-    Column("document_id", ForeignKey("document.id", ondelete="CASCADE"), primary_key=True),
-    Column("tag_id", ForeignKey("tag.id"), primary_key=True, index=True))
+document_simple_tag = tag_table("document_simple_tag", "document")
 
 
 class Document(Base):

@@ -5,13 +5,14 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 from sqlalchemy.orm import Session
 
 from sandbox.catalog.model import Currency, ExpenseType, Tag, VatCategory
 from sandbox.company.model import Company
+from sandbox.incomes.values import FieldError, parse_number
 from sandbox.ledger.model import LedgerNumber
 from sandbox.partners.model import Partner
 
@@ -23,10 +24,6 @@ MAX_ID = 2**63 - 1
 # Money columns are Numeric(14, 2) and the rate Numeric(14, 4): digits before the point are few.
 MAX_AMOUNT, MAX_RATE = Decimal(10) ** 12, Decimal(10) ** 10
 TOO_LONG = "Ensure that there are no more than 12 digits before the decimal point."
-
-
-class FieldError(ValueError):
-    """A field value that cannot be accepted; the message goes to the client."""
 
 
 @dataclass
@@ -71,28 +68,16 @@ def _optional(parse: Callable[[Any, Ctx], Any]) -> Callable[[Any, Ctx], Any]:
     return lambda raw, ctx: None if raw is None else parse(raw, ctx)
 
 
-def _number(raw: Any) -> Decimal:
-    if isinstance(raw, bool) or not isinstance(raw, str | int | float):
-        raise FieldError("A valid number is required.")
-    try:
-        value = Decimal(str(raw).strip())
-    except InvalidOperation:
-        raise FieldError("A valid number is required.") from None
-    if not value.is_finite():
-        raise FieldError("A valid number is required.")
-    return value
-
-
 def parse_decimal(raw: Any, _ctx: Ctx | None = None) -> Decimal:
     """An amount with two places from a string or number; booleans and junk are refused."""
-    value = _number(raw)
+    value = parse_number(raw)
     if abs(value) >= MAX_AMOUNT:
         raise FieldError(TOO_LONG)
     return value.quantize(Decimal("0.01"))
 
 
 def _positive_rate(raw: Any, _ctx: Ctx) -> Decimal:
-    value = _number(raw)
+    value = parse_number(raw)
     if value >= MAX_RATE:
         raise FieldError(TOO_LONG)
     if value <= 0:

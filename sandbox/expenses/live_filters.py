@@ -132,7 +132,7 @@ def _lists() -> list:
             found.append(column.in_(values))
     if values := query.values("without_approvers"):
         found.append(or_(Expense.approved_by.is_(None), Expense.approved_by.not_in(values)))
-    return found + _tagged() + _typed_ids()
+    return found + _with_without("tag_ids", _tagged) + _with_without("expense_type_ids", _typed)
 
 
 def _choices(name: str, options: tuple[str, ...] | None) -> list[str]:
@@ -144,32 +144,28 @@ def _choices(name: str, options: tuple[str, ...] | None) -> list[str]:
     return values
 
 
-def _tagged() -> list:
-    def tagged(ids: list[int]):
-        on_expense = exists().where(expense_tag.c.expense_id == Expense.id,
-                                    expense_tag.c.tag_id.in_(ids))
-        on_rows = exists().where(ExpenseAssignment.expense_id == Expense.id,
-                                 expense_assignment_tag.c.assignment_id == ExpenseAssignment.id,
-                                 expense_assignment_tag.c.tag_id.in_(ids))
-        return or_(on_expense, on_rows)
+def _with_without(name: str, condition) -> list:
+    # with_<name> keeps the expenses the condition holds for, without_<name> the others.
     found = []
-    if ids := query.integers("with_tag_ids"):
-        found.append(tagged(ids))
-    if ids := query.integers("without_tag_ids"):
-        found.append(~tagged(ids))
+    if ids := query.integers(f"with_{name}"):
+        found.append(condition(ids))
+    if ids := query.integers(f"without_{name}"):
+        found.append(~condition(ids))
     return found
 
 
-def _typed_ids() -> list:
-    def typed(ids: list[int]):
-        return exists().where(ExpenseAssignment.expense_id == Expense.id,
-                              ExpenseAssignment.expense_type_id.in_(ids))
-    found = []
-    if ids := query.integers("with_expense_type_ids"):
-        found.append(typed(ids))
-    if ids := query.integers("without_expense_type_ids"):
-        found.append(~typed(ids))
-    return found
+def _tagged(ids: list[int]):
+    on_expense = exists().where(expense_tag.c.expense_id == Expense.id,
+                                expense_tag.c.tag_id.in_(ids))
+    on_rows = exists().where(ExpenseAssignment.expense_id == Expense.id,
+                             expense_assignment_tag.c.assignment_id == ExpenseAssignment.id,
+                             expense_assignment_tag.c.tag_id.in_(ids))
+    return or_(on_expense, on_rows)
+
+
+def _typed(ids: list[int]):
+    return exists().where(ExpenseAssignment.expense_id == Expense.id,
+                          ExpenseAssignment.expense_type_id.in_(ids))
 
 
 def _amounts() -> list:

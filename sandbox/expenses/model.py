@@ -7,7 +7,6 @@ from decimal import Decimal
 from sqlalchemy import (
     JSON,
     Boolean,
-    Column,
     Date,
     DateTime,
     Float,
@@ -17,12 +16,11 @@ from sqlalchemy import (
     LargeBinary,
     Numeric,
     String,
-    Table,
     Text,
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from sandbox.catalog.model import Currency, ExpenseType, Tag, VatCategory
+from sandbox.catalog.model import Currency, ExpenseType, Tag, VatCategory, tag_table
 from sandbox.core.model import Base, Money, utcnow
 from sandbox.ledger.model import LedgerNumber
 from sandbox.partners.model import Partner
@@ -30,20 +28,9 @@ from sandbox.partners.model import Partner
 PAID_STATUSES = {1: "not paid", 2: "paid", 3: "partially paid"}
 MANUAL = "manual"
 
-# Association tables carry a plain tag_id column so tag deletion can see every reference.
-expense_tag = Table(
-    "expense_tag", Base.metadata,
-    Column("expense_id", ForeignKey("expense.id", ondelete="CASCADE"), primary_key=True),
-    Column("tag_id", ForeignKey("tag.id"), primary_key=True, index=True))
-expense_simple_tag = Table(
-    "expense_simple_tag", Base.metadata,
-    Column("expense_id", ForeignKey("expense.id", ondelete="CASCADE"), primary_key=True),
-    Column("tag_id", ForeignKey("tag.id"), primary_key=True, index=True))
-expense_assignment_tag = Table(
-    "expense_assignment_tag", Base.metadata,
-    Column("assignment_id", ForeignKey("expense_assignment.id", ondelete="CASCADE"),
-           primary_key=True),
-    Column("tag_id", ForeignKey("tag.id"), primary_key=True, index=True))
+expense_tag = tag_table("expense_tag", "expense")
+expense_simple_tag = tag_table("expense_simple_tag", "expense")
+expense_assignment_tag = tag_table("expense_assignment_tag", "expense_assignment", "assignment_id")
 
 
 class Expense(Base):

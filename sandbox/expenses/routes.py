@@ -6,9 +6,9 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import defer
 
 from sandbox.bank.rules import payment_history
+from sandbox.catalog.rules import company_row
 from sandbox.core.auth import current_company, current_token, require_write
 from sandbox.core.db import db
-from sandbox.core.errors import not_found
 from sandbox.core.pagination import cursor_page, page_number_page
 from sandbox.documents.rules import same_file_query
 from sandbox.expenses.create import (
@@ -18,7 +18,7 @@ from sandbox.expenses.create import (
     form_data,
     json_uploads,
 )
-from sandbox.expenses.fields import MAX_ID, Ctx
+from sandbox.expenses.fields import Ctx
 from sandbox.expenses.filters import conditions
 from sandbox.expenses.listing import page_results
 from sandbox.expenses.live_filters import ordering
@@ -52,7 +52,7 @@ def list_v2():
 
 def detail_v2(expense_id: int):
     """The detail record with editable_fields; ?fields=payment_history adds the payments."""
-    return jsonify(_detail(_expense(expense_id), request.args.get("fields")))
+    return jsonify(_detail(company_row(Expense, expense_id), request.args.get("fields")))
 
 
 def create():
@@ -100,7 +100,7 @@ def artifact_search():
 def update(expense_id: int):
     """Partial update limited to editable_fields; answers the updated detail."""
     require_write()
-    expense = _expense(expense_id)
+    expense = company_row(Expense, expense_id)
     payload = request.get_json(silent=True)
     apply_patch(Ctx(db(), current_company()), expense, payload, current_token().user_name)
     db().flush()
@@ -116,7 +116,8 @@ def list_v1():
 
 def detail_v1(expense_id: int):
     """Deprecated detail, replaced by /2/expenses/{id}/."""
-    return _deprecated(jsonify(_detail(_expense(expense_id), request.args.get("fields"))),
+    expense = company_row(Expense, expense_id)
+    return _deprecated(jsonify(_detail(expense, request.args.get("fields"))),
                        f"/2/expenses/{expense_id}/")
 
 
@@ -126,11 +127,6 @@ def _deprecated(response, successor: str):
     return response
 
 
-def _expense(expense_id: int) -> Expense:
-    expense = db().get(Expense, expense_id) if expense_id <= MAX_ID else None
-    if expense is None or expense.company_id != current_company().id:
-        raise not_found()
-    return expense
 
 
 def _detail(expense: Expense, fields: str | None = None) -> dict:

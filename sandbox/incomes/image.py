@@ -13,6 +13,7 @@ from typing import Any
 
 from flask import request
 
+from sandbox.catalog.rules import json_object
 from sandbox.core.errors import validation_error
 from sandbox.incomes.model import IncomeArtifact
 
@@ -25,9 +26,7 @@ def read_payload() -> tuple[dict, tuple[str, bytes] | None]:
     """The JSON payload and the raw invoice image (filename, bytes), if one was sent."""
     if request.mimetype == "multipart/form-data":
         return _multipart()
-    data = request.get_json(silent=True)
-    if not isinstance(data, dict):
-        raise validation_error(non_field=["Invalid data. Expected a dictionary."])
+    data = json_object()
     image = data.pop("invoice_image", None)
     return data, _decode(image) if image is not None else None
 

@@ -5,6 +5,7 @@ Errors come back nested per position, as DRF's list serializers do:
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
@@ -38,22 +39,11 @@ def _assignment_parsers() -> dict:
 
 def parse_assignments(value: Any, company: Company, errors: dict) -> list[dict] | None:
     """Validate an assignments list; at least one item; errors nested per position."""
-    if not isinstance(value, list):
-        errors["assignments"] = ['Expected a list of items but got type '
-                                 f'"{type(value).__name__}".']
-        return None
-    if not value:
+    if isinstance(value, list) and not value:
         errors["assignments"] = ["This list may not be empty."]
         return None
-    rows, nested = [], []
-    for item in value:
-        row, item_errors = parse_assignment(item, company)
-        rows.append(row)
-        nested.append(item_errors)
-    if any(nested):
-        errors["assignments"] = nested
-        return None
-    return rows
+    return _parse_list(value, "assignments", lambda item, _: parse_assignment(item, company),
+                       errors)
 
 
 def parse_assignment(item: Any, company: Company) -> tuple[dict, dict]:
@@ -93,18 +83,24 @@ def build_assignment(values: dict, position: int) -> IncomeAssignment:
 
 def parse_items(value: Any, errors: dict) -> list[IncomeItem] | None:
     """Optional invoice lines; amounts default from quantity, unit price and vat_percent."""
+    return _parse_list(value, "items", _item, errors)
+
+
+def _parse_list(value: Any, field: str, parse: Callable[[Any, int], tuple[Any, dict]],
+                errors: dict) -> list | None:
+    # Every item is parsed (parse(item, position) -> (row, errors)) so all errors show at once.
     if not isinstance(value, list):
-        errors["items"] = [f'Expected a list of items but got type "{type(value).__name__}".']
+        errors[field] = [f'Expected a list of items but got type "{type(value).__name__}".']
         return None
-    built, nested = [], []
+    rows, nested = [], []
     for position, item in enumerate(value):
-        row, item_errors = _item(item, position)
-        built.append(row)
+        row, item_errors = parse(item, position)
+        rows.append(row)
         nested.append(item_errors)
     if any(nested):
-        errors["items"] = nested
+        errors[field] = nested
         return None
-    return built
+    return rows
 
 
 def _item(item: Any, position: int) -> tuple[IncomeItem | None, dict]:

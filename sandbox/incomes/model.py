@@ -6,7 +6,6 @@ from decimal import Decimal
 
 from sqlalchemy import (
     Boolean,
-    Column,
     Date,
     DateTime,
     Float,
@@ -16,29 +15,19 @@ from sqlalchemy import (
     LargeBinary,
     Numeric,
     String,
-    Table,
     Text,
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
+from sandbox.catalog.model import tag_table
 from sandbox.core.model import Base, Money, utcnow
 
 INCOME_TYPES = (1, 2, 6, 7)
 MANUAL_SOURCES = ("manual", "api")
 
-income_tag = Table(
-    "income_tag", Base.metadata,
-    Column("income_id", ForeignKey("income.id", ondelete="CASCADE"), primary_key=True),
-    Column("tag_id", ForeignKey("tag.id"), primary_key=True, index=True))
-income_simple_tag = Table(
-    "income_simple_tag", Base.metadata,
-    Column("income_id", ForeignKey("income.id", ondelete="CASCADE"), primary_key=True),
-    Column("tag_id", ForeignKey("tag.id"), primary_key=True, index=True))
-assignment_tag = Table(
-    "income_assignment_tag", Base.metadata,
-    Column("assignment_id", ForeignKey("income_assignment.id", ondelete="CASCADE"),
-           primary_key=True),
-    Column("tag_id", ForeignKey("tag.id"), primary_key=True, index=True))
+income_tag = tag_table("income_tag", "income")
+income_simple_tag = tag_table("income_simple_tag", "income")
+assignment_tag = tag_table("income_assignment_tag", "income_assignment", "assignment_id")
 
 
 class Income(Base):

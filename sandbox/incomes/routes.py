@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from flask import jsonify, request
 
+from sandbox.catalog.rules import json_object
 from sandbox.core.auth import current_company, require_write
-from sandbox.core.errors import validation_error
 from sandbox.core.pagination import page_number_page
 from sandbox.incomes.create import create_income
 from sandbox.incomes.detail import detail_json, load_income, parse_expand
@@ -43,9 +43,6 @@ def income_update(income_id: int):
     require_write()
     company = current_company()
     income = load_income(income_id, company)
-    data = request.get_json(silent=True)
-    if not isinstance(data, dict):
-        raise validation_error(non_field=["Invalid data. Expected a dictionary."])
-    update_income(income, data, company)
+    update_income(income, json_object(), company)
     expand = parse_expand(request.args.get("fields"))
     return jsonify(detail_json(income, company, expand))

@@ -9,6 +9,7 @@ from sandbox.incomes.model import Income
 from sandbox.incomes.periods import vat_period_start
 
 PAIR_MSG = "{} and {} must be sent together."
+BOTH_MSG = "{} and {} must both be set or both null."
 RATE_MSG = ("An actual exchange rate is required for an income in {} (the company's default "
             "currency is {}).")
 
@@ -37,33 +38,39 @@ def _currency(currency_id: int) -> Currency | None:
 def check_accounting_period(data: dict, values: dict, errors: dict) -> None:
     """Rule 7: start and end come together, and the start is not after the end."""
     keys = ("accounting_period_start", "accounting_period_end")
-    sent = [key in data for key in keys]
-    if any(sent) and not all(sent):
-        errors["non_field_errors"] = errors.get("non_field_errors", []) + [PAIR_MSG.format(*keys)]
+    if not _sent_together(data, keys, errors):
         return
     start, end = values.get(keys[0]), values.get(keys[1])
     if start and end and start > end:
         errors[keys[0]] = ["The accounting period start may not be after its end."]
     elif (start is None) != (end is None) and not any(k in errors for k in keys):
-        errors["non_field_errors"] = errors.get("non_field_errors", []) + [
-            "accounting_period_start and accounting_period_end must both be set or both null."]
+        _object_error(errors, BOTH_MSG.format(*keys))
 
 
 def check_vat_period(data: dict, values: dict, errors: dict) -> None:
     """Rule 6: type and start together; both null clears; the start is rounded down."""
     keys = ("vat_period_type", "vat_period_started_at")
-    sent = [key in data for key in keys]
-    if any(sent) and not all(sent):
-        errors["non_field_errors"] = errors.get("non_field_errors", []) + [PAIR_MSG.format(*keys)]
+    if not _sent_together(data, keys, errors):
         return
-    if not all(sent) or any(k in errors for k in keys):
+    if keys[0] not in data or any(k in errors for k in keys):
         return
     kind, start = values[keys[0]], values[keys[1]]
     if (kind is None) != (start is None):
-        errors["non_field_errors"] = errors.get("non_field_errors", []) + [
-            "vat_period_type and vat_period_started_at must both be set or both null."]
+        _object_error(errors, BOTH_MSG.format(*keys))
     elif kind is not None:
         values[keys[1]] = vat_period_start(kind, start)
+
+
+def _sent_together(data: dict, keys: tuple[str, str], errors: dict) -> bool:
+    # One key of the pair without the other is an object-level error; neither or both is fine.
+    if (keys[0] in data) == (keys[1] in data):
+        return True
+    _object_error(errors, PAIR_MSG.format(*keys))
+    return False
+
+
+def _object_error(errors: dict, message: str) -> None:
+    errors["non_field_errors"] = errors.get("non_field_errors", []) + [message]
 
 
 def check_settings(values: dict, company: Company, booked: bool, errors: dict) -> None:

@@ -64,7 +64,7 @@ def parse_money(value: Any, nullable: bool = False, places: int = 2) -> Decimal 
         if nullable:
             return None
         raise FieldError(NULL_MSG)
-    amount = _decimal(value)
+    amount = parse_number(value)
     if abs(amount) >= Decimal(10) ** (MAX_DIGITS - places):
         raise FieldError(TOO_LARGE_MSG.format(MAX_DIGITS - places))
     step = Decimal(1).scaleb(-places)
@@ -77,13 +77,14 @@ def parse_rate(value: Any) -> Decimal:
     """A positive exchange rate."""
     if value is None:
         raise FieldError(NULL_MSG)
-    rate = _decimal(value)
+    rate = parse_number(value)
     if rate <= 0:
         raise FieldError("Ensure this value is greater than 0.")
     return rate.quantize(Decimal("0.000001"))
 
 
-def _decimal(value: Any) -> Decimal:
+def parse_number(value: Any) -> Decimal:
+    """A finite decimal from a string or number; booleans, junk, NaN and infinities refused."""
     if isinstance(value, bool) or not isinstance(value, str | int | float):
         raise FieldError(NUMBER_MSG)
     try:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from flask import jsonify
 
 from sandbox.catalog.rules import (
-    BLANK,
+    company_row,
     company_rows,
     delete_unused,
     ids_of,
@@ -14,7 +14,7 @@ from sandbox.catalog.rules import (
 )
 from sandbox.core.auth import current_company, require_write
 from sandbox.core.db import db
-from sandbox.core.errors import ApiError, not_found, validation_error
+from sandbox.core.errors import ApiError, validation_error
 from sandbox.ledger.model import LedgerNumber
 
 CODE_LENGTH = 40
@@ -61,9 +61,7 @@ def create_ledger_numbers():
 def update_ledger_number(ledger_number_id: int):
     """Partial update of name and/or code."""
     require_write()
-    row = db().get(LedgerNumber, ledger_number_id)
-    if row is None or row.company_id != current_company().id:
-        raise not_found()
+    row = company_row(LedgerNumber, ledger_number_id)
     values, errors = clean_ledger(json_body(), partial=True)
     if errors:
         raise validation_error(errors)
@@ -113,12 +111,5 @@ def clean_ledger(item, partial: bool) -> tuple[dict, dict]:
 
 
 def _code_errors(value) -> list[str]:
-    if value is None:
-        return []
-    if not isinstance(value, str):
-        return ["Not a valid string."]
-    if not value.strip():
-        return [BLANK]
-    if len(value.strip()) > CODE_LENGTH:
-        return [f"Ensure this field has no more than {CODE_LENGTH} characters."]
-    return []
+    # A code may be null; otherwise it is checked like a name (text, not blank, not too long).
+    return [] if value is None else name_errors(value, CODE_LENGTH)

@@ -10,10 +10,11 @@ from __future__ import annotations
 from flask import jsonify, request
 from sqlalchemy import or_, select
 
+from sandbox.catalog.rules import company_row, json_object
 from sandbox.core import query
 from sandbox.core.auth import current_company, require_write
 from sandbox.core.db import db
-from sandbox.core.errors import not_found, validation_error
+from sandbox.core.errors import validation_error
 from sandbox.core.pagination import page_number_page
 from sandbox.incomes.serialize import iso_timestamp
 from sandbox.partners.model import Partner
@@ -41,18 +42,11 @@ def partner_json(partner: Partner) -> dict:
     return data
 
 
-def _payload() -> dict:
-    data = request.get_json(silent=True)
-    if not isinstance(data, dict):
-        raise validation_error(non_field=["Invalid data. Expected a dictionary."])
-    return data
-
-
 def partner_create():
     """POST /2/partners/create/: 201 with the partner."""
     require_write()
     company, errors = current_company(), {}
-    values = parse_partner(_payload(), errors)
+    values = parse_partner(json_object(), errors)
     if "name" not in values and "name" not in errors:
         errors["name"] = ["This field is required."]
     if errors:
@@ -68,7 +62,7 @@ def partner_create():
 def partner_update(partner_id: int):
     """PATCH /2/partners/{id}/update/: partial; limited partners take the restricted set."""
     require_write()
-    company, partner, data = current_company(), _load(partner_id), _payload()
+    company, partner, data = current_company(), company_row(Partner, partner_id), json_object()
     check_restricted(partner, data)
     errors: dict = {}
     values = parse_partner(data, errors)
@@ -87,14 +81,9 @@ def partner_update(partner_id: int):
 
 def partner_detail(partner_id: int):
     """GET /1/partners/{id}/."""
-    return jsonify(partner_json(_load(partner_id)))
+    return jsonify(partner_json(company_row(Partner, partner_id)))
 
 
-def _load(partner_id: int) -> Partner:
-    partner = db().get(Partner, partner_id)
-    if partner is None or partner.company_id != current_company().id:
-        raise not_found()
-    return partner
 
 
 def partner_list():

@@ -5,7 +5,6 @@ from datetime import date, datetime
 from decimal import Decimal
 
 from sqlalchemy import (
-    Column,
     Date,
     DateTime,
     ForeignKey,
@@ -13,31 +12,22 @@ from sqlalchemy import (
     Integer,
     Numeric,
     String,
-    Table,
     Text,
     UniqueConstraint,
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from sandbox.catalog.model import Tag
+from sandbox.catalog.model import Tag, tag_table
 from sandbox.core.model import Base, Money, utcnow
 
 MANUAL = "manual"
 PAID_STATUSES = (1, 2, 3)  # not paid, paid, partially paid
 
 
-def _tag_table(name: str, owner: str) -> Table:
-    # A plain tag_id column with a foreign key: tag deletion finds every reference by it.
-    return Table(name, Base.metadata,
-                 Column(f"{owner}_id", ForeignKey(f"{owner}.id", ondelete="CASCADE"),
-                        primary_key=True),
-                 Column("tag_id", ForeignKey("tag.id"), primary_key=True, index=True))
-
-
-tax_tag = _tag_table("tax_tag", "tax")
-tax_simple_tag = _tag_table("tax_simple_tag", "tax")
-salary_tag = _tag_table("salary_tag", "salary")
-salary_simple_tag = _tag_table("salary_simple_tag", "salary")
+tax_tag = tag_table("tax_tag", "tax")
+tax_simple_tag = tag_table("tax_simple_tag", "tax")
+salary_tag = tag_table("salary_tag", "salary")
+salary_simple_tag = tag_table("salary_simple_tag", "salary")
 
 
 class MonthlyCost:

@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import re
 from datetime import date
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
+from sandbox.incomes.values import FieldError, parse_number
 from sandbox.taxes.model import PAID_STATUSES
 
 MONTH = re.compile(r"^(\d{4})-(\d{2})(?:-(\d{2}))?$")
@@ -29,13 +30,10 @@ def parse_month(raw) -> tuple[date | None, list[str]]:
 
 def parse_rate(raw) -> tuple[Decimal | None, list[str]]:
     """A positive exchange rate (decimal string or number)."""
-    if isinstance(raw, bool) or not isinstance(raw, int | float | str):
-        return None, ["A valid number is required."]
-    try:
-        value = Decimal(str(raw).strip())
-    except InvalidOperation:
-        return None, ["A valid number is required."]
-    if not value.is_finite() or value <= 0 or value >= MAX_AMOUNT:
+    value, problems = _number(raw)
+    if problems:
+        return None, problems
+    if value <= 0 or value >= MAX_AMOUNT:
         return None, ["Ensure this value is a positive number."]
     return value, []
 
@@ -54,14 +52,9 @@ def parse_date(raw) -> tuple[date | None, list[str]]:
 
 def parse_amount(raw) -> tuple[Decimal | None, list[str]]:
     """A non-negative amount with at most two decimal places."""
-    if isinstance(raw, bool) or not isinstance(raw, int | float | str):
-        return None, ["A valid number is required."]
-    try:
-        value = Decimal(str(raw).strip())
-    except InvalidOperation:
-        return None, ["A valid number is required."]
-    if not value.is_finite():
-        return None, ["A valid number is required."]
+    value, problems = _number(raw)
+    if problems:
+        return None, problems
     if value < 0:
         return None, ["Ensure this value is greater than or equal to 0."]
     if value >= MAX_AMOUNT:
@@ -69,6 +62,13 @@ def parse_amount(raw) -> tuple[Decimal | None, list[str]]:
     if value != value.quantize(Decimal("0.01")):
         return None, ["Ensure that there are no more than 2 decimal places."]
     return value.quantize(Decimal("0.01")), []
+
+
+def _number(raw) -> tuple[Decimal | None, list[str]]:
+    try:
+        return parse_number(raw), []
+    except FieldError as exc:
+        return None, [str(exc)]
 
 
 def parse_paid_status(raw) -> tuple[int | None, list[str]]:

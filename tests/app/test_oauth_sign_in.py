@@ -17,9 +17,14 @@ import requests
 from app import create_app
 from app.auth import oauth as oauth_module
 from app.auth import session as session_module
+from app.upstream import oauth as upstream_oauth
+from app.upstream.errors import AuthenticationError, Unavailable
 from tests.app.conftest import csrf_token, page_csrf, session_cookie
 from tests.support.oauth import consent, expire, oauth_client, oauth_user, query_of
-from tests.support.processes import redis_server  # noqa: F401 (fixture)
+from tests.support.processes import (
+    free_port,
+    redis_server,  # noqa: F401 (fixture)
+)
 
 REDIRECT = "http://localhost/oauth/callback"
 
@@ -295,3 +300,44 @@ def test_signing_in_again_replaces_the_grant_and_forgets_the_old_tokens(
     assert new_grant != old_grant and pair is not None
     with oauth_app.app_context():
         assert session_module.get_secret(old_grant) is None
+
+
+def test_a_token_endpoint_that_fails_at_the_code_exchange_returns_to_the_login_page(
+        oauth_app, company, sandbox_url, faults):
+    user = oauth_user(sandbox_url, [company.id])
+    client = oauth_app.test_client()
+    back = consent(start_sign_in(client), user["id"])
+    faults.add(path="/oauth/token/", method="POST", kind="status", status=503)
+    answer = client.get(f"{urlsplit(back).path}?{urlsplit(back).query}", follow_redirects=True)
+    assert "did not complete" in answer.get_data(as_text=True)
+    with client.session_transaction() as sess:
+        assert not sess.get("companies")
+
+
+@pytest.mark.parametrize("fault", [{"kind": "status", "status": 502},
+                                   {"kind": "reset"}])
+def test_a_refresh_the_token_endpoint_does_not_answer_is_unavailable(
+        oauth_app, faults, fault):
+    faults.add(path="/oauth/token/", method="POST", **fault)
+    with oauth_app.app_context(), pytest.raises(Unavailable) as raised:
+        upstream_oauth.refresh("any-refresh-token")
+    assert raised.value.path == "/oauth/token/"
+
+
+def test_a_refresh_to_a_closed_port_or_past_the_timeout_is_unavailable(
+        oauth_app, faults, monkeypatch):
+    oauth_app.config["OAUTH_TOKEN_URL"] = f"http://127.0.0.1:{free_port()}/oauth/token/"
+    with oauth_app.app_context(), pytest.raises(Unavailable):
+        upstream_oauth.refresh("any-refresh-token")
+    oauth_app.config["OAUTH_TOKEN_URL"] = oauth_app.config["OAUTH_AUTHORIZE_URL"].replace(
+        "/authorize/", "/token/")
+    faults.add(path="/oauth/token/", method="POST", kind="latency", latency_ms=1500)
+    monkeypatch.setattr(upstream_oauth, "TOKEN_TIMEOUT", (3.05, 0.3))
+    with oauth_app.app_context(), pytest.raises(Unavailable):
+        upstream_oauth.refresh("any-refresh-token")
+
+
+def test_a_refused_refresh_token_is_an_authentication_error(oauth_app):
+    with oauth_app.app_context(), pytest.raises(AuthenticationError) as raised:
+        upstream_oauth.refresh("not-a-refresh-token")
+    assert "invalid_grant" in raised.value.message
