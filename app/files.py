@@ -22,9 +22,9 @@ from flask import Response, g
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
-from app.errors import upstream_messages, upstream_text
 from app.upstream import RateLimited, Unavailable, UpstreamError, ValidationError
 from app.upstream import expenses as upstream
+from app.upstream.errors import upstream_messages, upstream_text
 from app.upstream.responses import artifact_filenames, created_id
 
 PDF, PNG, JPEG, XML = "pdf", "png", "jpg", "xml"

@@ -4,7 +4,7 @@ upstream's refusal texts marked for translation.
 PageForm is a FlaskForm with messages above it (`form_errors`), a one-time key for creates
 (`form_key`, see app.once) and `place(error)` that puts an upstream ValidationError's
 field messages on the inputs of the same name; everything else goes above the form.
-PageForm.place() passes every upstream message through app.errors.upstream_text.
+PageForm.place() passes every upstream message through app.upstream.errors.upstream_text.
 """
 from __future__ import annotations
 
@@ -13,11 +13,11 @@ from flask_wtf import FlaskForm
 from wtforms import HiddenField, SelectField, StringField
 from wtforms.validators import InputRequired, Length, Regexp, ValidationError
 
-from app.errors import upstream_text
 from app.forms.display import select_choices
 from app.forms.registry import TOO_LONG, VAT_AREAS
 from app.numbers import InputError, format_number, parse_percent
 from app.store import idempotency
+from app.upstream.errors import upstream_text
 
 GENERIC = _l("The accounting service did not accept the data sent.")
 REQUIRED = _l("This field is required.")

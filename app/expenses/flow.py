@@ -16,11 +16,11 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 from app.auth import WRITE, refusal, remember_refusal
-from app.errors import upstream_messages, upstream_text
 from app.forms import company_settings
 from app.params import small_int
 from app.upstream import ValidationError, catalog, run_parallel
 from app.upstream import expenses as upstream
+from app.upstream.errors import upstream_messages, upstream_text
 
 DETAIL_CATALOGS = ("currencies", "ledger_numbers", "vat_categories", "tags", "accounts")
 FORM_CATALOGS = ("currencies", "ledger_numbers", "vat_categories", "tags", "expense_types",

@@ -30,7 +30,6 @@ from werkzeug.datastructures import MultiDict
 from wtforms import SelectField, StringField
 from wtforms.fields.choices import SelectChoice
 
-from app.errors import upstream_text
 from app.forms import EXPENSE_ASSIGNMENT_FIELDS, EXPENSE_FIELDS, build_edit_form
 from app.forms.display import MANUAL_SOURCES, record_state, select_choices
 from app.forms.filters import (
@@ -55,6 +54,7 @@ from app.numbers import (
     moment_key,
 )
 from app.numbers import parse_moment as read_moment
+from app.upstream.errors import upstream_text
 
 # A "+" left unencoded in a hand-made URL arrives as a space: read it as the plus it was.
 MOMENT = re.compile(r"(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?)"

@@ -23,11 +23,11 @@ from flask import request
 from flask_babel import gettext
 from flask_babel import gettext as _
 
-from app.errors import MACHINE_KEYS, upstream_text
 from app.forms.diff import base_rows, base_values
 from app.forms.registry import PAIRS
 from app.forms.tables import parse_rows
 from app.forms.totals import check_form_totals
+from app.upstream.errors import MACHINE_KEYS, upstream_text
 
 FALSE_WORDS = ("", "false", "0", "n", "no", "off")
 

@@ -17,7 +17,7 @@ from flask_babel import gettext as _
 from markupsafe import Markup
 
 from app.bank.present import payment_history
-from app.errors import lost_write_response, upstream_messages
+from app.errors import lost_write_response
 from app.exports import EXPORT_PAGE_SIZE, download
 from app.files import document_of
 from app.forms import build_edit_form, build_new_form
@@ -46,6 +46,7 @@ from app.upstream import Page, RateLimited, Unavailable, ValidationError, catalo
 from app.upstream import incomes as upstream
 from app.upstream import parallel as page_budget
 from app.upstream import partners as partner_api
+from app.upstream.errors import upstream_messages
 
 TOTALS_CATALOGS = ("currencies", "vat_categories")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import flash, g, render_template, request, url_for
 from flask_babel import gettext as _
 
-from app.errors import lost_write_response, upstream_messages, upstream_text
+from app.errors import lost_write_response
 from app.expenses.flow import cursor_of
 from app.exports import download, first_page_now
 from app.once import Recovery, create_once
@@ -15,6 +15,7 @@ from app.partners.forms import PartnerForm, initial
 from app.templating import redirect_to, render
 from app.upstream import Page, RateLimited, Unavailable, ValidationError, catalog
 from app.upstream import partners as partners_api
+from app.upstream.errors import upstream_messages, upstream_text
 
 
 def index():

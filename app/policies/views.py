@@ -14,7 +14,7 @@ import app.policies.editing as editing
 import app.policies.flow as flow
 import app.policies.history as history
 from app.auth import current_actor
-from app.errors import lost_write_response, upstream_messages
+from app.errors import lost_write_response
 from app.params import arg_choice, arg_int
 from app.policies.editing import Located, open_edit, posted_edit
 from app.policies.flow import (
@@ -40,6 +40,7 @@ from app.policies.validate import has_errors
 from app.templating import is_htmx, redirect_to, render
 from app.upstream import PermissionDenied, RateLimited, Unavailable, ValidationError, run_parallel
 from app.upstream import policies as upstream
+from app.upstream.errors import upstream_messages
 
 # -- the editor page ------------------------------------------------------------------------------
 

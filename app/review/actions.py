@@ -33,7 +33,6 @@ from functools import partial
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
-from app.errors import upstream_messages
 from app.params import whole
 from app.review.forms import STATE_KEYS, before_values, changes, fingerprint, stands, state, view
 from app.review.prefetch import DETAIL_FIELDS
@@ -47,6 +46,7 @@ from app.upstream import (
     run_parallel,
 )
 from app.upstream import incomes as income_api
+from app.upstream.errors import upstream_messages
 
 # One income: done, save and done, skip.
 

@@ -9,7 +9,7 @@ from flask import abort, flash, g, make_response, render_template, request, url_
 from flask_babel import gettext as _
 
 from app.auth import current_actor
-from app.errors import lost_write_response, upstream_messages
+from app.errors import lost_write_response
 from app.exports import download, first_page_now
 from app.files import file_response
 from app.forms.display import select_choices
@@ -29,6 +29,7 @@ from app.upstream import (
 )
 from app.upstream import incomes as income_upstream
 from app.upstream import parallel as page_budget
+from app.upstream.errors import upstream_messages
 
 PAGE = 100
 

@@ -28,7 +28,6 @@ from functools import partial
 
 from flask_babel import gettext as _
 
-from app.errors import upstream_messages
 from app.forms import company_settings
 from app.identifiers import compact
 from app.numbers import to_decimal
@@ -36,6 +35,7 @@ from app.taxes.forms import Row, keep_unchanged, read_row
 from app.taxes.present import TAG_FIELDS, Kind, column, is_synced, source_label
 from app.upstream import ValidationError, catalog, run_parallel
 from app.upstream import taxes as taxes_api
+from app.upstream.errors import upstream_messages
 
 
 def listing(api, kind: Kind, params: dict | None = None) -> dict:

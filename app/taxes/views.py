@@ -15,7 +15,6 @@ from flask import flash, g, make_response, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
-from app.errors import upstream_messages
 from app.exports import download
 from app.nav import safe_next
 from app.numbers import parse_month
@@ -28,6 +27,7 @@ from app.taxes.present import Kind
 from app.templating import push_machine_url, redirect_to, render
 from app.upstream import RateLimited, Unavailable, ValidationError
 from app.upstream import taxes as taxes_api
+from app.upstream.errors import upstream_messages
 
 MAX_SELECTED = 500
 

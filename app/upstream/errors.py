@@ -1,8 +1,76 @@
-"""Typed upstream errors: every failed call ends as one of these classes."""
+"""Typed upstream errors: every failed call ends as one of these classes; and what an upstream
+400 says, in the page's language (upstream_text, upstream_messages): the texts of the error
+table of the accounting service's contract become our translated message, any other one a
+translated lead-in with the upstream text as its detail."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
+
+from flask_babel import LazyString, _
+from flask_babel import lazy_gettext as _l
+
+# The upstream texts of the contract's error table (as the accounting service and sandbox/
+# write them), matched whole; named groups go into our message.
+KNOWN_UPSTREAM = tuple((re.compile(pattern, re.S), message) for pattern, message in (
+    (r"Date has wrong format\..*", _l("Date has wrong format: write it as YYYY-MM-DD.")),
+    (r"Datetime has wrong format\..*",
+     _l("Datetime has wrong format: write it as YYYY-MM-DD or YYYY-MM-DDThh:mm.")),
+    (r"updated_since is older than (?P<days>\d+) days.*",
+     _l("Changes are kept for %(days)s days only: load the full list again.")),
+    (r"Select a valid choice\. (?P<value>.*) is not one of the available choices\.",
+     _l("Select a valid choice. %(value)s is not one of the available choices.")),
+    (r"\"(?P<value>.*)\" is not a valid choice\.", _l("“%(value)s” is not a valid choice.")),
+    (r"An actual exchange rate is required for an income in (?P<code>\w+) \(the company's "
+     r"default currency is (?P<default>\w+)\)\.",
+     _l("Enter the actual exchange rate: the currency is %(code)s, not %(default)s, the "
+        "company's own.")),
+    (r"The exchange rate of the company's default currency is 1\.",
+     _l("The exchange rate of the company's default currency is 1.")),
+    (r"An income with this invoice number already exists\.",
+     _l("An income with this invoice number already exists.")),
+    (r"This invoice was already imported from this source\.",
+     _l("This invoice was already imported from this source.")),
+    (r"A partner with this tax number already exists\.",
+     _l("A partner with this tax number already exists.")),
+    (r"A partner with this name and no tax number already exists\.",
+     _l("A partner with this name and no tax number already exists.")),
+    (r"The partner is synced from (?P<source>[^;]+); only .*",
+     _l("This partner comes from an integration: only the bank account and the customer and "
+        "supplier roles can be changed.")),
+    (r"The partner is referenced by a booked income; only .*",
+     _l("A booked income refers to this partner: only the bank account and the customer and "
+        "supplier roles can be changed.")),
+    (r"At least one of is_customer and is_vendor must be true\.",
+     _l("A partner is a customer, a supplier or both: tick at least one.")),
+    (r"Upload a valid PDF, JPEG, PNG or XML file\..*|Not a PDF, JPEG, PNG or XML file\.",
+     _l("Upload a valid PDF, JPEG, PNG or XML file. The content of the uploaded file is none of "
+        "these, whatever its name says.")),
+    (r"The submitted file is empty\.", _l("The submitted file is empty.")),
+    (r"The file may be at most (?P<size>\d+) MB\.", _l("The file may be at most %(size)s MB.")),
+    (r"Expected a non-empty list of assignment objects\.", _l("This list may not be empty.")),
+    (r"\w+ and \w+ must be sent together\.|Required together with \w+\.|"
+     r"accounting_period_start and accounting_period_end must both be set or both null\.",
+     _l("Fill in both fields of the pair, or leave both empty.")),
+    (r"The accounting period start may not be after its end\.",
+     _l("The start may not be after the end of the period.")),
+    (r"This expense is already excluded from accounting\.",
+     _l("This expense is already excluded from accounting.")),
+))
+# DRF's standard texts the accounting service sends, marked so they are Bookdesk msgids too.
+STANDARD_TEXTS = (
+    _l("This field may not be blank."),
+    _l("This field is required."),
+    _l("A tag with this name already exists."),
+    _l("A type with this name already exists."),
+    _l("Ensure this value is between 0 and 100."),
+    _l("Enter a two-letter ISO country code."),
+    _l("A valid number is required."),
+)
+# Keys whose values are codes for programs (e.g. full_resync_required), never shown.
+MACHINE_KEYS = ("code",)
+UNKNOWN_LEAD = _l("The accounting service did not accept this: %(detail)s")
 
 
 class UpstreamError(Exception):
@@ -126,3 +194,29 @@ class Unavailable(UpstreamError):
     """Connection error, timeout, 5xx after retries, or a malformed success body."""
 
     default_message = "upstream unavailable"
+
+
+def upstream_text(message) -> str:
+    """An upstream 400 text in the page's language: known ones mapped, others with a lead-in."""
+    if isinstance(message, LazyString):  # Bookdesk's own message (a refused write), not a 400's
+        return str(message)
+    text = str(message)
+    for pattern, translated in KNOWN_UPSTREAM:
+        match = pattern.fullmatch(text.strip())
+        if match:
+            return str(translated) % _groups(match)
+    standard = _(text)  # DRF's standard texts are Bookdesk msgids too
+    return standard if standard != text else str(UNKNOWN_LEAD) % {"detail": text}
+
+
+def _groups(match) -> dict:
+    return {key: value or "" for key, value in match.groupdict().items()}
+
+
+def upstream_messages(error) -> list[str]:
+    """Every message of an upstream ValidationError translated, object-level first."""
+    flat = [upstream_text(message) for message in error.non_field_errors]
+    for key, messages in error.field_errors.items():
+        if key not in MACHINE_KEYS:
+            flat.extend(upstream_text(message) for message in messages)
+    return flat

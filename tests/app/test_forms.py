@@ -188,7 +188,7 @@ def test_upstream_errors_go_to_fields_cells_and_the_top(nocsrf):
         form.apply_upstream(ValidationError(
             field_errors={"note": ["Too long."], "assignments.0.revenue_type": ["Bad."],
                           "invoice_number": ["Taken."]}, non_field_errors=["General."]))
-        # Texts Bookdesk does not know keep a translated lead-in (app.errors.upstream_text).
+        # Texts Bookdesk does not know keep a translated lead-in (upstream_text).
         lead = "The accounting service did not accept this: "
         assert form["note"].errors == [lead + "Too long."]
         assert form["assignments"].entries[0]["revenue_type"].errors == [lead + "Bad."]

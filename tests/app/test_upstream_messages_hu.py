@@ -2,7 +2,8 @@
 
 Each row of the table is produced by the sandbox from real bad input, sent through Bookdesk's own
 upstream client (app/upstream/), and shown the way Bookdesk shows it: 400s through
-app.errors.upstream_messages on the error page, 401 and 403 through the registered handlers.
+app.upstream.errors.upstream_messages on the error page, 401 and 403 through the registered
+handlers.
 A few rows are also driven through the real pages.
 """
 from __future__ import annotations
@@ -13,13 +14,14 @@ import pytest
 import requests
 from flask import get_flashed_messages
 
-from app.errors import error_response, upstream_messages, upstream_text
+from app.errors import error_response
 from app.upstream import UpstreamError, ValidationError
 from app.upstream import expenses as expenses_api
 from app.upstream import incomes as incomes_api
 from app.upstream import partners as partners_api
 from app.upstream import taxes as taxes_api
 from app.upstream.client import UpstreamClient
+from app.upstream.errors import upstream_messages, upstream_text
 from tests.app.conftest import csrf_token, sign_in
 from tests.app.expenses_helpers import catalogue as expense_catalogue
 from tests.app.expenses_helpers import make_expense

@@ -1,0 +1,68 @@
+"""The layout of app/ holds: no two modules import each other, and every module can be the first
+one imported (an import cycle through a package's __init__ breaks exactly that)."""
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+MODULES = {
+    ".".join(path.relative_to(REPO).with_suffix("").parts).removesuffix(".__init__"): path
+    for path in sorted((REPO / "app").rglob("*.py")) if "migrations" not in path.parts}
+
+
+def imported_by(name: str, path: Path) -> set[str]:
+    """The app modules a module imports anywhere in it (function-local imports too)."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = _absolute(node, package)
+            submodules = {f"{base}.{alias.name}" for alias in node.names} & MODULES.keys()
+            # `from pkg import sub` imports the module sub; any other name is pkg's own.
+            found.update(submodules or {base})
+    return {module for module in found if module in MODULES and module != name}
+
+
+def _absolute(node: ast.ImportFrom, package: str) -> str:
+    if not node.level:
+        return node.module or ""
+    parts = package.split(".")[: len(package.split(".")) - node.level + 1]
+    return ".".join(parts + ([node.module] if node.module else []))
+
+
+def test_no_two_modules_import_each_other():
+    edges = {name: imported_by(name, path) for name, path in MODULES.items()}
+    mutual = sorted({tuple(sorted((a, b))) for a, targets in edges.items() for b in targets
+                     if a in edges.get(b, ())})
+    assert mutual == []
+
+
+def test_the_import_reader_sees_relative_and_local_imports(tmp_path):
+    module = tmp_path / "m.py"
+    module.write_text("from . import client\ndef f():\n    from app.numbers import parse_date\n")
+    assert imported_by("app.upstream.m", module) == {"app.upstream.client", "app.numbers"}
+
+
+FIRST_IMPORTS = """
+import importlib, sys
+for name in sys.argv[1:]:
+    for loaded in [key for key in sys.modules if key == "app" or key.startswith("app.")]:
+        del sys.modules[loaded]
+    try:
+        importlib.import_module(name)
+    except ImportError as exc:
+        print(f"{name}: {exc}")
+"""
+
+
+def test_every_module_imports_first():
+    # app.wsgi builds the production app: it needs the deployment's settings, not a cycle check.
+    names = [name for name in MODULES if name != "app.wsgi"]
+    run = subprocess.run([sys.executable, "-c", FIRST_IMPORTS, *names], cwd=REPO,
+                         capture_output=True, text=True, timeout=300, check=True)
+    assert run.stdout.splitlines() == []
