@@ -12,6 +12,7 @@ import openpyxl
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from app.numbers import company_today
 from app.partners import present
 from tests.app.conftest import sign_in
 from tests.app.partner_support import (
@@ -68,7 +69,7 @@ def test_card_open_amounts_and_ageing_equal_the_api_records(client, company, api
     html = response.get_data(as_text=True)
     assert response.status_code == 200
     for side, records in (("receivables", receivables), ("payables", payables)):
-        expected = expected_sums(records, date.today())
+        expected = expected_sums(records, company_today())
         figures = _card_figures(html, side)
         assert set(figures) == set(expected)
         for code, sums in expected.items():

@@ -3,13 +3,14 @@ filter; screenshots of the dashboard in Hungarian and English at 1280 and 360 pi
 (tests/artifacts/dashboard-<lang>-<width>.png)."""
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import timedelta
 from decimal import Decimal
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
+from app.numbers import company_today
 from tests.app.expenses_helpers import catalogue as expense_catalogue
 from tests.app.expenses_helpers import make_expense, row
 from tests.app.incomes_helpers import make_income
@@ -18,7 +19,7 @@ ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 
 
 def _day(offset: int) -> str:
-    return (date.today() + timedelta(days=offset)).isoformat()
+    return (company_today() + timedelta(days=offset)).isoformat()
 
 
 @pytest.fixture
