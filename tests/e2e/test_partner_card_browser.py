@@ -48,6 +48,7 @@ def test_partner_card_shows_the_apis_open_amounts_in_both_languages(signed_in_pa
     for side, records in (("receivables", receivables), ("payables", payables)):
         sums = expected_sums(records, company_today())
         shown = _figures(page, side)
+        assert set(shown) == set(sums), side
         assert {c: {k: shown[c][k] for k in s} for c, s in sums.items()} == sums
     page.bookdesk_log.assert_clean()
 
