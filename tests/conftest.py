@@ -126,6 +126,13 @@ class SandboxLog:
         self.mark = self._last_seq()
 
 
+def in_flight_together(entries: list[dict]) -> bool:
+    """True when the logged requests were all being served at one common moment (each
+    entry's span: its end "at" less its "duration_ms"), i.e. they overlapped."""
+    starts = [entry["at"] - entry["duration_ms"] / 1000 for entry in entries]
+    return len(entries) > 1 and max(starts) < min(entry["at"] for entry in entries)
+
+
 @pytest.fixture
 def sandbox_log(sandbox_url) -> SandboxLog:
     """The sandbox request log from this test's start."""

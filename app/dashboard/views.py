@@ -91,7 +91,7 @@ def practice():
     companies = signed_in_companies()
     if not companies:
         return redirect(url_for("auth.login"))
-    today = date.today()
+    today = company_today()
     queries = practice_queries(today)
     params = {key: query.params() for key, query in queries.items()}
     clients = {item["id"]: company_client(item["id"]) for item in companies}

@@ -86,11 +86,18 @@ def export_header() -> list[str]:
 def export_rows(summary: Summary) -> list[list]:
     """The summary as export rows: numbers as number cells, the balance last."""
     key = summary.period.key
-    lines = [[key, str(SIDES[row["side"]]), row["label"], row["net"], row["vat"], row["gross"],
+    lines = [[key, str(SIDES[row["side"]]), row["label"], _money(row["net"]),
+              _money(row["vat"]), _money(row["gross"]),
               Decimal(row["count"]) if row["count"] is not None else None]
              for row in rows(summary)]
-    lines.append([key, "", balance_label(summary.balance), None, summary.balance, None, None])
+    lines.append([key, "", balance_label(summary.balance), None, _money(summary.balance),
+                  None, None])
     return lines
+
+
+def _money(value: Decimal | None) -> Decimal | None:
+    # Amounts times an exchange rate carry its eight decimals: the same number, zeros dropped.
+    return exports.amount(value.normalize()) if value is not None else None
 
 
 CHECK_LABELS = {

@@ -8,6 +8,7 @@ from decimal import Decimal
 
 import requests
 
+from app.numbers import company_today
 from tests.sandbox.expense_support import assignment
 
 BUCKET_LIMITS = {"1-30": (1, 30), "31-60": (31, 60), "61-90": (61, 90), "90+": (91, 10**6)}
@@ -40,7 +41,7 @@ def new_partner(api, name: str) -> dict:
 
 
 def income(api, partner: dict, days_late: int, gross: str, currency: int, **extra) -> dict:
-    due = (date.today() - timedelta(days=days_late)).isoformat()
+    due = (company_today() - timedelta(days=days_late)).isoformat()
     body = {"company_id": api.company.id, "type": 1, "partner_id": partner["id"],
             "partner_name": partner["name"], "due_at": due, "gross_amount": gross,
             "net_amount": gross, "vat_amount": "0", "currency": currency, **extra}
@@ -50,9 +51,9 @@ def income(api, partner: dict, days_late: int, gross: str, currency: int, **extr
 
 
 def expense(api, partner: dict, days_late: int, gross: str, **extra) -> dict:
-    due = (date.today() - timedelta(days=days_late)).isoformat()
+    due = (company_today() - timedelta(days=days_late)).isoformat()
     body = {"company_id": api.company.id, "partner": partner["id"], "due_at": due,
-            "issued_at": (date.today() - timedelta(days=days_late + 8)).isoformat(),
+            "issued_at": (company_today() - timedelta(days=days_late + 8)).isoformat(),
             "invoice_number": f"E-{days_late}-{gross}", **extra}
     response = requests.post(f"{api.base}/_sandbox/expenses/", json=body, timeout=10)
     assert response.status_code == 201, response.text
@@ -72,7 +73,7 @@ def seed(api, cat) -> tuple[dict, dict]:
                               (200, "99.99", "EUR")):
         income(api, partner, late, gross, codes[code])
     income(api, partner, 20, "777.00", codes["HUF"],
-            payments=[{"paid_at": date.today().isoformat(), "amount": "777.00"}])
+            payments=[{"paid_at": company_today().isoformat(), "amount": "777.00"}])
     income(api, partner, 20, "555.00", codes["HUF"], is_cancelled=True)
     income(api, other, 20, "4444.00", codes["HUF"])
     for late, gross in ((3, "800.00"), (95, "1500.00")):

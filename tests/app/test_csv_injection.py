@@ -1,23 +1,32 @@
 """Every CSV export neutralises formula-shaped text (OWASP CSV injection) and keeps amounts numbers.
 
 The lists with a CSV export are the incomes and the expenses (app/incomes/present.py,
-app/expenses/present.py); the records are made through the sandbox's API, the file read back raw.
+app/expenses/present.py); the VAT report and the partner statement are downloads too; every view
+that calls app.exports.download must be covered here. The records are made through the
+sandbox's API, the file read back raw over HTTP.
 """
 from __future__ import annotations
 
 import csv
+import dis
+import inspect
 import io
-from decimal import Decimal
-from types import SimpleNamespace
 
 import pytest
-from flask_babel import force_locale
 
+from app import exports
 from tests.app.conftest import sign_in
 from tests.app.expenses_helpers import catalogue as expense_catalogue
 from tests.app.expenses_helpers import make_expense
 from tests.app.expenses_helpers import row as expense_row
 from tests.app.incomes_helpers import catalogue as income_catalogue
+from tests.app.partner_support import currencies, new_partner
+from tests.app.partner_support import expense as partner_expense
+from tests.app.partner_support import income as partner_income
+from tests.app.partner_support import rows as partner_rows
+from tests.sandbox import expense_support
+
+ecat = expense_support.ecat  # a fixture, found by name
 
 FORMULAS = ['=HYPERLINK("http://x","y")', "+1", "-1+2", "@SUM(A1)", "\t=1", "\r=1"]
 LANGUAGES = {"hu": ";", "en": ","}
@@ -97,31 +106,92 @@ def test_formula_shaped_text_is_neutralised_and_negative_amounts_stay_numbers(
     assert risky == set(expected)
 
 
-REPORTS = ("vat",)  # exports of reports, not of a record list: checked below
+# Downloads other than the record lists, each checked over HTTP below.
+OTHER_DOWNLOADS = ("vat.export", "partners.statement")
 # Lists whose exports are checked in test_list_exports.py (formula-shaped text included).
-OTHER_LISTS = ("partners", "review", "salaries", "taxes")
+LIST_EXPORTS = ("bank.export_accounts", "bank.export_transactions", "partners.export",
+                "review.export", "review.export_log", "salaries.export", "taxes.export")
 
 
-def test_every_list_with_an_export_is_covered(app):
-    exports = sorted(rule.endpoint for rule in app.url_map.iter_rules()
-                     if rule.endpoint.endswith(".export") and "policy" not in rule.endpoint)
-    assert exports == sorted(f"{area}.export" for area in (*AREAS, *REPORTS, *OTHER_LISTS))
+def _calls_download(view) -> bool:
+    """Whether a view function calls app.exports.download: the global `download` bound to it,
+    or the global `exports` module's attribute `download` (not a client's .download)."""
+    function = inspect.unwrap(view)
+    found = function.__globals__
+    steps = list(dis.get_instructions(function))
+    for step, after in zip(steps, steps[1:] + [None], strict=True):
+        if (step.opname == "LOAD_GLOBAL" and step.argval == "download"
+                and found.get("download") is exports.download):
+            return True
+        if (step.opname == "LOAD_GLOBAL" and step.argval == "exports" and after is not None
+                and after.argval == "download" and found.get("exports") is exports):
+            return True
+    return False
+
+
+def test_every_export_is_covered(app):
+    downloads = {endpoint for endpoint, view in app.view_functions.items()
+                 if _calls_download(view)}
+    exports_named = {rule.endpoint for rule in app.url_map.iter_rules()
+                     if rule.endpoint.endswith(".export") and "policy" not in rule.endpoint
+                     and "policies" not in rule.endpoint}
+    covered = {*(f"{area}.export" for area in AREAS), *OTHER_DOWNLOADS, *LIST_EXPORTS}
+    assert "partners.statement" in downloads, "the view inspection finds the statement"
+    assert downloads | exports_named == covered
+
+
+def _vat_category(api, name: str) -> int:
+    response = api.post("/2/accounting/vat-categories/create/",
+                        json={"name": name, "percent": 9})
+    assert response.status_code == 200, response.text
+    return response.json()["created_vat_categories"][0]["id"]
 
 
 @pytest.mark.parametrize("language", sorted(LANGUAGES))
-def test_the_vat_report_neutralises_a_formula_shaped_category_name(app, language):
-    """The VAT summary's rows go out through the same writer as the lists (app/exports.py):
-    a category name the API gave as a formula stays text."""
-    from app import exports
-    from app.vat import present
+def test_the_vat_report_neutralises_a_formula_shaped_category_name(client, company, api,
+                                                                   language):
+    """A VAT category named like a formula, on a March income, goes out of the VAT export as
+    text; the income's negative amounts stay numbers."""
+    ids = income_catalogue(api)
+    vat = _vat_category(api, FORMULAS[0])
+    assignment = {"revenue_type": ids.revenue_types[0], "net_amount": "-1000.50",
+                  "vat_amount": "-90.05", "gross_amount": "-1090.55", "vat": vat}
+    response = api.post("/2/incomes/create/", json={
+        "invoice_number": "VAT-1", "partner_name": "Alfa Kft.", "issued_at": "2026-03-05",
+        "fulfilled_at": "2026-03-05", "due_at": "2026-03-20", "net_amount": "-1000.50",
+        "vat_amount": "-90.05", "gross_amount": "-1090.55", "assignments": [assignment]})
+    assert response.status_code == 201, response.text
+    sign_in(client, company)
+    client.get(f"/lang/{language}")
+    answer = client.get(f"/c/{company.id}/vat/export?period=2026-03")
+    assert answer.status_code == 200 and answer.mimetype == "text/csv"
+    text = answer.get_data().decode("utf-8-sig")
+    rows = list(csv.reader(io.StringIO(text, newline=""), delimiter=LANGUAGES[language]))
+    [row] = [row for row in rows if "HYPERLINK" in row[2]]
+    assert row[2].startswith("'" + FORMULAS[0]), row
+    mark = "," if language == "hu" else "."
+    assert row[3:5] == ["-1000.50".replace(".", mark), "-90.05".replace(".", mark)], row
 
-    line = ["2026-03", "Bevétel", '=HYPERLINK("http://x","y")', Decimal("-10.5"), None, None,
-            Decimal(2)]
-    with app.test_request_context(f"/?lang={language}"), force_locale(language):
-        page = SimpleNamespace(items=[line], lookups={})
-        response = exports.download(present.export_header(), [page], lambda row, _l: row, {},
-                                    "vat-2026-03")
-        text = b"".join(response.response).decode("utf-8-sig")
-    [_header, row] = list(csv.reader(io.StringIO(text), delimiter=LANGUAGES[language]))
-    assert row[2] == '\'=HYPERLINK("http://x","y")'
-    assert row[3] == ("-10,5" if language == "hu" else "-10.5")
+
+@pytest.mark.parametrize("language", sorted(LANGUAGES))
+def test_the_partner_statement_neutralises_formula_shaped_invoice_numbers(
+        client, company, api, ecat, language):
+    partner = new_partner(api, "Képlet Kft.")
+    huf = currencies(api)["HUF"]
+    for number, formula in enumerate(FORMULAS):
+        partner_income(api, partner, 10, "-1270.64", huf, invoice_number=f"{formula}#{number}")
+    partner_expense(api, partner, 5, "500.00", invoice_number="@SUM(A1)",
+                    assignments=partner_rows(ecat, "500.00"))
+    sign_in(client, company)
+    client.get(f"/lang/{language}")
+    answer = client.get(f"/c/{company.id}/partners/{partner['id']}/statement")
+    assert answer.status_code == 200 and answer.mimetype == "text/csv"
+    text = answer.get_data().decode("utf-8-sig")
+    [_header, *records] = list(csv.reader(io.StringIO(text, newline=""),
+                                          delimiter=LANGUAGES[language]))
+    invoice, gross = 1, 5
+    expected = {"'" + f"{formula}#{number}".strip() for number, formula in enumerate(FORMULAS)}
+    assert {record[invoice] for record in records} == expected | {"'@SUM(A1)"}
+    mark = "," if language == "hu" else "."
+    assert {record[gross] for record in records} == {"-1270.64".replace(".", mark),
+                                                     "500.00".replace(".", mark)}

@@ -2,11 +2,15 @@
 from __future__ import annotations
 
 import re
-from datetime import date, timedelta
+from datetime import timedelta
 
 import requests
 
+from app.dashboard import service
+from app.dashboard.service import INCOME_CARDS
+from app.numbers import company_today
 from tests.app.conftest import sign_in
+from tests.conftest import in_flight_together
 
 
 def _income(sandbox_url, company, **fields):
@@ -23,8 +27,8 @@ def _stat(html: str, key: str) -> str:
 
 
 def test_dashboard_counts_review_unpaid_and_overdue_incomes(client, company, sandbox_url):
-    past = (date.today() - timedelta(days=10)).isoformat()
-    future = (date.today() + timedelta(days=10)).isoformat()
+    past = (company_today() - timedelta(days=10)).isoformat()
+    future = (company_today() + timedelta(days=10)).isoformat()
     _income(sandbox_url, company, due_at=past, invoice_number="OVER-1")
     _income(sandbox_url, company, due_at=future, invoice_number="OPEN-1")
     review = _income(sandbox_url, company, due_at=future, invoice_number="REV-1")
@@ -46,16 +50,34 @@ def test_dashboard_cards_link_to_the_fixed_list_urls(client, company):
     assert f'href="/c/{company.id}/expenses/?is_paid=false"' in html
 
 
-def test_dashboard_reads_run_in_one_parallel_round(client, company, sandbox_log):
+def test_dashboard_reads_run_in_one_parallel_round(client, company, sandbox_log, faults,
+                                                   monkeypatch):
     sign_in(client, company)
+    rounds = []
+    original = service.run_parallel
+
+    def spy(tasks):
+        rounds.append(set(tasks))
+        return original(tasks)
+
+    monkeypatch.setattr(service, "run_parallel", spy)
+    for path in ("/1/*", "/2/*"):
+        faults.add(path=path, kind="latency", latency_ms=200)
     sandbox_log.reset()
     response = client.get(f"/c/{company.id}/")
     assert response.status_code == 200
-    entries = sandbox_log.entries()
+    entries = sandbox_log.entries(company_id=company.id)
+    reads = [(e["method"], e["path"], e["query"]) for e in entries]
+    assert len(reads) == len(set(reads)), "no read is made twice"
     # 6 count and catalogue reads, the company's settings (its VAT period type), one read per
     # amount (10), the chart's two 12-month lists and taxes and salaries: each a single page for
-    # a small company, none repeated.
-    assert len(entries) <= 6 + 1 + 10 + 2 + 2, [e.get("path") for e in entries]
+    # a small company.
+    assert len(entries) <= 6 + 1 + 10 + 2 + 2, reads
+    assert len(rounds) == 1 and {*INCOME_CARDS, "unpaid_expenses", "recent"} <= rounds[0]
+    counts = [e for e in entries if e["path"] == "/1/incomes" and e["args"].get("page_size")
+              == ["1"]]
+    assert len(counts) == len(INCOME_CARDS)
+    assert in_flight_together(counts), [(e["query"], e["at"], e["duration_ms"]) for e in counts]
     assert 'desc="' in response.headers["Server-Timing"]
 
 

@@ -20,6 +20,11 @@ from tests.app.totals_support import footer
 
 FIGURE = re.compile(r'<a [^>]*?href="([^"]+)"[^>]*?data-figure="([^"]+)"'
                     r'(?: data-value="([^"]+)")?')
+BAR = re.compile(r'<a href="([^"]+)"><rect class="chart__bar chart__bar--(revenue|expense)" '
+                 r'x="[^"]*" y="[^"]*" width="[^"]*" height="([^"]*)"><title>([^<]*)</title>')
+CHART_CELL = re.compile(r'<a href="([^"]+)" data-figure="chart-(revenue|expense)-(\d+)"'
+                        r'(?: data-value="([^"]+)")?>([^<]*)</a>')
+PLOT_HEIGHT = Decimal(200)  # the SVG's 240 less its top and bottom margins (12 and 28)
 AMOUNT_OF = {"revenue": "net", "expense": "net", "chart-revenue": "net", "chart-expense": "net",
              "receivables": "gross", "payables": "gross", "vat": "vat"}
 
@@ -112,3 +117,15 @@ def test_the_chart_is_an_accessible_svg_with_a_table_of_the_same_numbers(dashboa
     assert svg.count('class="chart__bar chart__bar--revenue"') == 12
     table = dashboard[dashboard.index('id="chart-table"'):]
     assert table.count("<tr><th scope=\"row\">") == 12
+    cells = {(kind, int(index)): (href, Decimal(value) if value else None, html.unescape(text))
+             for href, kind, index, value, text in CHART_CELL.findall(table)}
+    positive = [value for _href, value, _text in cells.values() if value and value > 0]
+    largest = max(positive)
+    bars = BAR.findall(svg)
+    assert len(bars) == len(cells) == 24
+    for number, (href, kind, height, title) in enumerate(bars):
+        cell_href, value, text = cells[(kind, number // 2 + 1)]
+        assert href == cell_href and html.unescape(title).endswith(f": {text}"), (title, text)
+        drawn = (max(value or 0, 0) / largest * PLOT_HEIGHT).quantize(Decimal("0.1"))
+        assert Decimal(height) == drawn, (kind, number, value, height)
+    assert max(Decimal(height) for *_rest, height, _title in bars) == PLOT_HEIGHT

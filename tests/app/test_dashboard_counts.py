@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import html
 import re
-from datetime import date, timedelta
+from datetime import timedelta
 
 import pytest
 
+from app.numbers import company_today
 from tests.app.conftest import sign_in
 from tests.app.expenses_helpers import catalogue as expense_catalogue
 from tests.app.expenses_helpers import make_expense
@@ -23,7 +24,7 @@ OVERDUE_MANY = 52  # more than a list page of 50
 
 
 def _day(offset: int) -> str:
-    return (date.today() + timedelta(days=offset)).isoformat()
+    return (company_today() + timedelta(days=offset)).isoformat()
 
 
 def _make_incomes(api) -> None:

@@ -32,6 +32,8 @@ def test_income_edit_renders_without_reading_the_artifact(client, company, api, 
     sandbox_log.reset()
     html = client.get(f"{base}/edit").get_data(as_text=True)
     assert f'hx-get="{base}/viewer"' in html and 'id="document-beside"' in html
+    reads = [e["path"] for e in sandbox_log.entries(company_id=company.id, method="GET")]
+    assert any(_is_record(path, "incomes", created["id"]) for path in reads), reads
     assert sandbox_log.entries(company_id=company.id, path="/1/artifacts/") == []
 
 
@@ -73,4 +75,11 @@ def test_expense_edit_shows_its_pdf_beside_the_form(client, company, api, sandbo
     html = client.get(f"/c/{company.id}/expenses/{expense['id']}/edit").get_data(as_text=True)
     assert 'id="document-beside"' in html
     assert f'src="/c/{company.id}/expenses/{expense["id"]}/file"' in html
+    reads = [e["path"] for e in sandbox_log.entries(company_id=company.id, method="GET")]
+    assert any(_is_record(path, "expenses", expense["id"]) for path in reads), reads
     assert sandbox_log.entries(company_id=company.id, path="/1/artifacts/") == []
+
+
+def _is_record(path: str, kind: str, record_id: int) -> bool:
+    """Whether a logged path is the read of one record (the log captured the page's reads)."""
+    return path.rstrip("/").endswith(f"/{kind}/{record_id}")

@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import date
 from io import BytesIO
 
 import pytest
 
+from app.numbers import company_today
 from app.policies.engine import evaluate
 from app.policies.present import fetch_incomes, months_ago
 from app.upstream.client import UpstreamClient
@@ -34,7 +34,7 @@ def invoice(number, partner="Alpha Soft Kft.", net="1000.00", vat="270.00", **ex
     """An import body issued today."""
     gross = f"{float(net) + float(vat):.2f}"
     body = {"source": "szamlazz.hu", "invoice_number": number,
-            "issued_at": date.today().isoformat(), "partner": {"name": partner},
+            "issued_at": company_today().isoformat(), "partner": {"name": partner},
             "net_amount": net, "vat_amount": vat, "gross_amount": gross,
             "items": [{"name": "Tétel", "unit_price": net, "vat_percent": 27}]}
     return {**body, **extra}
@@ -120,7 +120,7 @@ def _name(value, table):
 def test_preview_evaluation_of_listed_incomes_equals_the_imported_assignments(
         sandbox_url, company, imported):
     client = UpstreamClient(sandbox_url, company.tokens["admin"], company.id)
-    incomes, truncated = fetch_incomes(client, months_ago(date.today(), 1))
+    incomes, truncated = fetch_incomes(client, months_ago(company_today(), 1))
     assert not truncated
     codes = {item["id"]: item["code"] for item in client.get("/2/currencies/")}
     revenue_types, tags = _names(client, "/2/revenue-types/"), _names(client, "/2/tags/")

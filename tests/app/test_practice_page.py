@@ -8,13 +8,14 @@ date, at the exchange rate) and expenses not processed.
 from __future__ import annotations
 
 import re
-from datetime import date, timedelta
+from datetime import timedelta
 from decimal import Decimal
 
 import pytest
 
 from app import create_app
 from app.dashboard import service
+from app.numbers import company_today
 from tests.app.conftest import csrf_token, sign_in
 from tests.app.expenses_helpers import catalogue as expense_catalogue
 from tests.app.expenses_helpers import make_expense
@@ -28,7 +29,7 @@ TAG = re.compile(r"<[^>]+>")
 
 
 def _day(offset: int) -> str:
-    return (date.today() + timedelta(days=offset)).isoformat()
+    return (company_today() + timedelta(days=offset)).isoformat()
 
 
 def seed(api: Api, late: int, review: int, open_expenses: int) -> None:
@@ -64,7 +65,7 @@ def _all(api: Api, path: str, key: str) -> list[dict]:
 
 def expected(api: Api) -> dict[str, int]:
     """The four figures, worked out from every income and expense the API lists."""
-    today = date.today().isoformat()
+    today = company_today().isoformat()
     month = today[:7]
     incomes = _all(api, "/1/incomes", "incomes")
     expenses = _all(api, "/2/expenses", "expenses")

@@ -3,8 +3,10 @@
 Each row of the table is produced by the sandbox from real bad input, sent through Bookdesk's own
 upstream client (app/upstream/), and shown the way Bookdesk shows it: 400s through
 app.upstream.errors.upstream_messages on the error page, 401 and 403 through the registered
-handlers.
-A few rows are also driven through the real pages.
+handlers (the message path only). Some rows are also driven through their real pages over HTTP, each
+checked to have reached the sandbox and been refused there: the partner create form (tax
+number and name collisions), the partner edit form (a partner from an integration), the
+expense list's "changed since" filter (full resync required) and the tax list's source filter.
 """
 from __future__ import annotations
 
@@ -25,7 +27,7 @@ from app.upstream.errors import upstream_messages, upstream_text
 from tests.app.conftest import csrf_token, sign_in
 from tests.app.expenses_helpers import catalogue as expense_catalogue
 from tests.app.expenses_helpers import make_expense
-from tests.app.incomes_helpers import make_income
+from tests.app.incomes_helpers import make_income, page_form
 from tests.sandbox.incomes_support import income_body, read_catalogue
 
 # Hungarian shares a few short words ("a", "is", "be", "partner"): those are left out.
@@ -186,7 +188,8 @@ REFUSAL_ROWS = (invalid_token, viewer_write, two_factor_missing)
 
 
 def hungarian_page(app, error) -> str:
-    """The page Bookdesk shows for the error, rendered in Hungarian."""
+    """What Bookdesk's error path makes of the error in Hungarian (the message functions and
+    handlers the pages use, called here directly: no page's own form is involved)."""
     with app.test_request_context("/", headers={"Accept-Language": "hu"}):
         if isinstance(error, ValidationError):
             response = error_response(400, " ".join(upstream_messages(error)))
@@ -197,8 +200,8 @@ def hungarian_page(app, error) -> str:
 
 
 @pytest.mark.parametrize("row", VALIDATION_ROWS, ids=lambda row: row.__name__)
-def test_every_400_of_the_error_table_reads_hungarian(row, app, upstream, api,
-                                                      sandbox_db_path):
+def test_every_400_of_the_error_table_reads_hungarian_on_the_message_path(
+        row, app, upstream, api, sandbox_db_path):
     error = row(upstream, api, sandbox_db_path)
     assert isinstance(error, ValidationError) and error.status == 400
     page = hungarian_page(app, error)
@@ -210,8 +213,8 @@ def test_every_400_of_the_error_table_reads_hungarian(row, app, upstream, api,
 
 
 @pytest.mark.parametrize("row", REFUSAL_ROWS, ids=lambda row: row.__name__)
-def test_every_401_and_403_of_the_error_table_reads_hungarian(row, app, upstream, api,
-                                                              sandbox_db_path):
+def test_every_401_and_403_of_the_error_table_reads_hungarian_on_the_message_path(
+        row, app, upstream, api, sandbox_db_path):
     error = row(upstream, api, sandbox_db_path)
     assert error.status in (401, 403)
     page = hungarian_page(app, error)
@@ -245,15 +248,18 @@ def hungarian_client(client, company) -> str:
     return f"/c/{company.id}/"
 
 
-def test_partner_collision_on_the_partner_form_reads_hungarian(client, company, api):
+def test_partner_collision_on_the_partner_form_reads_hungarian(client, company, api,
+                                                               sandbox_log):
     api.post("/2/partners/create/", json={"name": "Meglévő Kft.", "tax_number": "87654323-1-11",
                                           "is_customer": True}).raise_for_status()
     base = hungarian_client(client, company) + "partners/"
     html = client.get(base + "new").get_data(as_text=True)
     form_key = re.search(r'name="form_key"[^>]*value="([^"]+)"', html).group(1)
+    sandbox_log.reset()
     response = client.post(base + "new", data={
         "csrf_token": csrf_token(html), "form_key": form_key, "name": "Új Kft.",
         "tax_number": "87654323-1-11", "is_vendor": "y"})
+    refused_by_upstream(sandbox_log, company, "POST", "/2/partners/create")
     page = visible(response.get_data(as_text=True))
     assert response.status_code == 400
     assert "Ezzel az adószámmal már létezik partner." in page
@@ -261,13 +267,66 @@ def test_partner_collision_on_the_partner_form_reads_hungarian(client, company, 
     assert english_sentences(page) == []
 
 
-def test_a_refused_tax_source_filter_reads_hungarian(client, company, monkeypatch):
+def test_a_refused_tax_source_filter_reads_hungarian(client, company, monkeypatch,
+                                                     sandbox_log):
     from app.taxes import present
 
     monkeypatch.setitem(present.INTEGRATIONS, "retired-payroll", "Retired payroll")
     base = hungarian_client(client, company)
+    sandbox_log.reset()
     response = client.get(base + "taxes/?source=retired-payroll")
+    refused_by_upstream(sandbox_log, company, "GET", "/2/monthly-taxes")
     page = visible(response.get_data(as_text=True))
     assert response.status_code == 400
     assert "nincs a választható értékek között" in page
     assert "is not one of the available choices" not in page
+
+
+def refused_by_upstream(sandbox_log, company, method: str, path: str) -> None:
+    """The page's write reached the sandbox and was refused there with a 400 (so what the page
+    shows is the upstream's message, not a check of Bookdesk's own)."""
+    sent = sandbox_log.entries(company_id=company.id, method=method, path=path)
+    assert [entry["status"] for entry in sent] == [400], sent
+
+
+def test_a_partner_name_collision_on_the_partner_form_reads_hungarian(client, company, api,
+                                                                      sandbox_log):
+    api.post("/2/partners/create/", json={"name": "Névtelen Bt.",
+                                          "is_customer": True}).raise_for_status()
+    base = hungarian_client(client, company) + "partners/"
+    form = page_form(client, base + "new").set("name", "névtelen bt.").set("is_vendor", "y")
+    sandbox_log.reset()
+    response = client.post(base + "new", data=form.data())
+    refused_by_upstream(sandbox_log, company, "POST", "/2/partners/create")
+    page = visible(response.get_data(as_text=True))
+    assert response.status_code == 400
+    assert "Ilyen nevű, adószám nélküli partner már létezik." in page
+    assert english_sentences(page) == [], page
+
+
+def test_a_restricted_partner_edit_reads_hungarian(client, company, api, sandbox_log):
+    partner = api.post("/2/partners/create/", json={"name": "Szinkron Kft.",
+                                                    "is_customer": True}).json()
+    requests.patch(f"{api.base}/_sandbox/partners/{partner['id']}/",
+                   json={"source": "szamlazz.hu"}, timeout=10).raise_for_status()
+    path = hungarian_client(client, company) + f"partners/{partner['id']}/"
+    form = page_form(client, path).set("city", "Vác")
+    sandbox_log.reset()
+    response = client.post(path, data=form.data())
+    refused_by_upstream(sandbox_log, company, "PATCH", "/2/partners/")
+    page = visible(response.get_data(as_text=True))
+    assert response.status_code == 400
+    assert ("Ennél a partnernél csak az alapértelmezett bankszámla és a vevő/szállító szerep "
+            "módosítható.") in page
+    assert english_sentences(page) == [], page
+
+
+def test_a_refused_resync_on_the_expense_list_reads_hungarian(client, company, sandbox_log):
+    base = hungarian_client(client, company)
+    sandbox_log.reset()
+    response = client.get(base + "expenses/?since=2000-01-01T00:00")
+    refused_by_upstream(sandbox_log, company, "GET", "/2/expenses")
+    page = visible(response.get_data(as_text=True))
+    assert response.status_code == 400
+    assert "A „Módosítva ekkor óta” időpont túl régi." in page
+    assert english_sentences(page) == [], page

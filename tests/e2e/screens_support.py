@@ -4,11 +4,11 @@ focus ring)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date
 from pathlib import Path
 
 import requests
 
+from app.numbers import company_today
 from tests.conftest import SandboxCompany
 
 SCREENS = Path(__file__).resolve().parents[1] / "artifacts" / "screens"
@@ -36,7 +36,7 @@ def _post(url: str, body, token: str | None = None) -> dict:
 
 def _income(base: str, company: SandboxCompany, **fields) -> dict:
     body = {"company_id": company.id, "partner_name": "Árvíztűrő Tükörfúrógép Kereskedelmi Kft.",
-            "invoice_number": f"HOSSZU-SZAMLA-{date.today():%Y}-000123", **fields}
+            "invoice_number": f"HOSSZU-SZAMLA-{company_today():%Y}-000123", **fields}
     return _post(f"{base}/_sandbox/incomes/", body)
 
 
@@ -53,10 +53,11 @@ def _policies(base: str, company: SandboxCompany) -> None:
 
 def _taxes(base: str, company: SandboxCompany) -> None:
     token = company.tokens["admin"]
-    _post(f"{base}/2/taxes/create/", [{"month": f"{date.today():%Y-%m}-01", "amount": "100000.00",
-                                       "code": "103", "description": "SZJA"}], token)
+    _post(f"{base}/2/taxes/create/", [{"month": f"{company_today():%Y-%m}-01",
+                                       "amount": "100000.00", "code": "103",
+                                       "description": "SZJA"}], token)
     _post(f"{base}/2/salaries/create/", [{
-        "month": f"{date.today():%Y-%m}-01", "amount": "450000.00", "name": "Kovács Éva",
+        "month": f"{company_today():%Y-%m}-01", "amount": "450000.00", "name": "Kovács Éva",
         "tax_number": "8123456789", "account_number": "11784009-15490012"}], token)
 
 

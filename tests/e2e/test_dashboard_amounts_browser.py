@@ -3,13 +3,14 @@ filter; screenshots of the dashboard in Hungarian and English at 1280 and 360 pi
 (tests/artifacts/dashboard-<lang>-<width>.png)."""
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import timedelta
 from decimal import Decimal
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
+from app.numbers import company_today
 from tests.app.expenses_helpers import catalogue as expense_catalogue
 from tests.app.expenses_helpers import make_expense, row
 from tests.app.incomes_helpers import make_income
@@ -18,7 +19,7 @@ ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 
 
 def _day(offset: int) -> str:
-    return (date.today() + timedelta(days=offset)).isoformat()
+    return (company_today() + timedelta(days=offset)).isoformat()
 
 
 @pytest.fixture
@@ -44,14 +45,30 @@ def books(api) -> None:
                                       gross=f"{76200 + 5080 * n}.00")])
 
 
+def _revenue_this_month(api) -> Decimal:
+    """Net revenue in HUF of the incomes issued this month up to today, summed from the API."""
+    today = company_today().isoformat()
+    body = api.get("/1/incomes", params={"page_size": 500}).json()["results"]
+    rows = body["incomes"] if isinstance(body, dict) else body
+    codes = {c["id"]: c["code"] for c in api.get("/2/currencies/").json()}
+    return sum((Decimal(r["net_amount"]) * (Decimal(1) if codes[r["currency"]] == "HUF"
+                                            else Decimal(r["exchange_rate"]))
+                for r in rows if r["issued_at"][:7] == today[:7] and r["issued_at"] <= today
+                and not r.get("is_cancelled")), Decimal(0))
+
+
 def test_dashboard_shows_amounts_chart_and_table_in_both_languages(books, signed_in_page,
-                                                                    company):
+                                                                    company, api):
     page = signed_in_page(company)
     ARTIFACTS.mkdir(exist_ok=True)
+    expected = _revenue_this_month(api)
+    assert expected > 0
     for lang, revenue in (("hu", "Bevétel ebben a hónapban"), ("en", "Revenue this month")):
         page.goto(f"/lang/{lang}")
         page.goto(f"/c/{company.id}/")
-        expect(page.locator("#figure-revenue_month")).to_contain_text(revenue)
+        figure = page.locator("#figure-revenue_month")
+        expect(figure).to_contain_text(revenue)
+        assert Decimal(figure.get_attribute("data-value")) == expected
         chart = page.locator("svg.chart__svg")
         assert chart.get_attribute("role") == "group"
         assert page.locator("svg.chart__svg rect.chart__bar--revenue").count() == 12

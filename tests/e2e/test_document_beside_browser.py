@@ -5,7 +5,6 @@ tests/artifacts/document-beside/."""
 from __future__ import annotations
 
 import base64
-import time
 from pathlib import Path
 
 from playwright.sync_api import expect
@@ -16,7 +15,12 @@ from tests.sandbox.expense_support import artifact, make_expense
 from tests.sandbox.incomes_support import set_state
 
 SHOTS = Path(__file__).resolve().parents[1] / "artifacts" / "document-beside"
-SLOW_MS = 2500
+# Long enough that the page, the panel and the note's typing are surely done before the
+# document arrives, on a busy machine too.
+SLOW_MS = 10000
+# The edit page's panel reads the artifact record: slowed too, but inside the page's 5 s read
+# budget (PAGE_DEADLINE_SECONDS), past which the panel would say the document is missing.
+RECORD_SLOW_MS = 2500
 
 
 def _income_with_image(api, number: str) -> dict:
@@ -36,7 +40,8 @@ def _income_with_image(api, number: str) -> dict:
 def _zooms(page, shot: str) -> None:
     image = page.locator("[data-doc-view] img[data-zoom-target]")
     page.wait_for_function(
-        "() => (document.querySelector('[data-doc-view] img') || {}).naturalWidth > 0")
+        "() => (document.querySelector('[data-doc-view] img') || {}).naturalWidth > 0",
+        timeout=3 * SLOW_MS)
     expect(image).to_be_visible()
     before = image.bounding_box()["width"]
     page.locator("[data-doc-view] [data-zoom=in]").click()
@@ -61,11 +66,9 @@ def test_income_edit_shows_the_document_beside_and_the_form_does_not_wait(
     page = signed_in_page(company)
     page.set_viewport_size({"width": 1280, "height": 900})
     faults.add(path="/_files/*", kind="latency", latency_ms=SLOW_MS)
-    faults.add(path="/1/artifacts/*", kind="latency", latency_ms=SLOW_MS)
-    started = time.monotonic()
+    faults.add(path="/1/artifacts/*", kind="latency", latency_ms=RECORD_SLOW_MS)
     page.goto(f"/c/{company.id}/incomes/{income['id']}/edit", wait_until="domcontentloaded")
     page.fill("#note", "typed while the document loads")
-    assert time.monotonic() - started < SLOW_MS / 1000
     assert page.locator("[data-doc-view] img").count() == 0 or not page.evaluate(
         "() => document.querySelector('[data-doc-view] img').complete")
     assert page.input_value("#note") == "typed while the document loads"
@@ -87,10 +90,8 @@ def test_review_screen_document_zooms_and_the_form_does_not_wait(signed_in_page,
     page = signed_in_page(company)
     page.set_viewport_size({"width": 1280, "height": 900})
     faults.add(path="/_files/*", kind="latency", latency_ms=SLOW_MS)
-    started = time.monotonic()
     page.goto(f"/c/{company.id}/review/{income['id']}", wait_until="domcontentloaded")
     page.fill("#note", "typed while the document loads")
-    assert time.monotonic() - started < SLOW_MS / 1000
     assert not page.evaluate("() => document.querySelector('[data-doc-view] img').complete")
     _zooms(page, "review-zoomed-1280.png")
     _beside(page, "form.review-form")

@@ -7,10 +7,11 @@ GET route of app.url_map in the browser, so new pages are held to the same rule.
 from __future__ import annotations
 
 import re
-from datetime import date, timedelta
+from datetime import timedelta
 
 import requests
 
+from app.numbers import company_today
 from tests.e2e.conftest import sign_in
 from tests.support.routes import RouteSampler, SampleContext
 
@@ -50,7 +51,7 @@ def test_sign_in_through_the_form_shows_the_company_dashboard(signed_in_page, co
 
 def test_dashboard_counts_incomes_to_review_unpaid_and_overdue(
         signed_in_page, company, sandbox_url, browser_log):
-    overdue_day = (date.today() - timedelta(days=10)).isoformat()
+    overdue_day = (company_today() - timedelta(days=10)).isoformat()
     _make_income(sandbox_url, company, needs_review=True, review_done=False)
     _make_income(sandbox_url, company, needs_review=True, review_done=False)
     _make_income(sandbox_url, company, due_at=overdue_day, issued_at=overdue_day,

@@ -4,12 +4,12 @@ scroll, its documents link to their pages; screenshots in tests/artifacts/partne
 from __future__ import annotations
 
 import re
-from datetime import date
 from decimal import Decimal
 from pathlib import Path
 
 import pytest
 
+from app.numbers import company_today
 from tests.app.partner_support import api_records, expected_sums, seed
 from tests.e2e.screens_support import PAGE_WIDTH_JS
 from tests.sandbox import expense_support
@@ -46,8 +46,9 @@ def test_partner_card_shows_the_apis_open_amounts_in_both_languages(signed_in_pa
         assert scroll_width <= inner, f"{width}px: page is {scroll_width}px wide"
     assert HEADINGS[lang] in page.inner_text("#receivables h2")
     for side, records in (("receivables", receivables), ("payables", payables)):
-        sums = expected_sums(records, date.today())
+        sums = expected_sums(records, company_today())
         shown = _figures(page, side)
+        assert set(shown) == set(sums), side
         assert {c: {k: shown[c][k] for k in s} for c, s in sums.items()} == sums
     page.bookdesk_log.assert_clean()
 

@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 import re
-from datetime import date
 
 import requests
+
+from app.numbers import company_today
 
 # The reason is Bookdesk's own, in the page's language (app/auth/flow.py), not the API's text.
 REFUSAL = "Only an administrator of this company can change this"
@@ -12,7 +13,7 @@ REFUSAL = "Only an administrator of this company can change this"
 
 def _import(sandbox_url, company, number, partner):
     body = {"source": "szamlazz.hu", "invoice_number": number,
-            "issued_at": date.today().isoformat(), "partner": {"name": partner},
+            "issued_at": company_today().isoformat(), "partner": {"name": partner},
             "net_amount": "1000.00", "vat_amount": "270.00", "gross_amount": "1270.00",
             "items": [{"name": "Licenc", "unit_price": "1000.00", "vat_percent": 27}]}
     response = requests.post(f"{sandbox_url}/_sandbox/import-income/", json=body, timeout=10,

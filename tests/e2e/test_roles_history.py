@@ -79,7 +79,14 @@ FULL_PAGE_JS = """
 
 @pytest.fixture(scope="module")
 def seeded(sandbox_url):
-    """One company with a record of every kind."""
+    """One company with a record of every kind, shared by the tests that only read it."""
+    return seed(sandbox_url, create_company(sandbox_url))
+
+
+@pytest.fixture
+def own(sandbox_url):
+    """A company of the test's own with a record of every kind: for tests that add records,
+    so that no other test depends on the order they run in."""
     return seed(sandbox_url, create_company(sandbox_url))
 
 
@@ -155,8 +162,8 @@ def test_back_after_a_partner_search_shows_the_full_page(page, seeded):
     _shot(page, "history-partner-search")
 
 
-def test_back_after_a_list_filter_and_pagination_shows_the_full_page(page, seeded, sandbox_url):
-    company = seeded.company
+def test_back_after_a_list_filter_and_pagination_shows_the_full_page(page, own, sandbox_url):
+    company = own.company
     for number in range(21):  # one more than the smallest page
         requests.post(f"{sandbox_url}/_sandbox/expenses/", timeout=10, json={
             "company_id": company.id, "invoice_number": f"LAPOZAS-{number}",
@@ -179,14 +186,14 @@ def test_back_after_a_list_filter_and_pagination_shows_the_full_page(page, seede
     _assert_full_page(page, "back to the first filtered page")
 
 
-def test_back_after_the_review_moves_on_shows_the_full_page(page, seeded, sandbox_url):
-    company = seeded.company
+def test_back_after_the_review_moves_on_shows_the_full_page(page, own, sandbox_url):
+    company = own.company
     requests.post(f"{sandbox_url}/_sandbox/incomes/", timeout=10, json={
         "company_id": company.id, "partner_name": "Második Vevő Kft.",
         "invoice_number": "REVIEW-2", "needs_review": True, "review_done": False,
     }).raise_for_status()
     sign_in(page, company)
-    page.goto(f"/c/{company.id}/review/{seeded.review}")
+    page.goto(f"/c/{company.id}/review/{own.review}")
     first = page.url
     page.locator("#review-next, #review-prev").first.click()  # the other income of two
     page.wait_for_url(lambda address: address != first and "/review/" in address)

@@ -64,16 +64,19 @@ def test_page_fits_every_width_without_sideways_scroll_or_overlaps(screens, name
     SCREENS.mkdir(parents=True, exist_ok=True)
     page = _open(screens, name)
     problems = []
-    for width in WIDTHS:
-        page.set_viewport_size({"width": width, "height": HEIGHT})
-        page.reload()
-        shot = SCREENS / f"hu-{name}-{width}.png"
-        page.screenshot(path=str(shot), full_page=True)
-        print(f"screenshot: {shot}")
-        scroll_width, inner = page.evaluate(PAGE_WIDTH_JS)
-        if scroll_width > inner:
-            problems.append(f"{width}px: page is {scroll_width}px wide")
-        problems += [f"{width}px: {overlap}" for overlap in page.evaluate(OVERLAPS_JS)]
+    try:
+        for width in WIDTHS:
+            page.set_viewport_size({"width": width, "height": HEIGHT})
+            page.reload()
+            shot = SCREENS / f"hu-{name}-{width}.png"
+            page.screenshot(path=str(shot), full_page=True)
+            print(f"screenshot: {shot}")
+            scroll_width, inner = page.evaluate(PAGE_WIDTH_JS)
+            if scroll_width > inner:
+                problems.append(f"{width}px: page is {scroll_width}px wide")
+            problems += [f"{width}px: {overlap}" for overlap in page.evaluate(OVERLAPS_JS)]
+    finally:  # the page is shared by the module's tests
+        page.set_viewport_size({"width": 1280, "height": HEIGHT})
     assert not problems, "\n".join(problems)
     page.bookdesk_log.assert_clean()
 
@@ -81,18 +84,20 @@ def test_page_fits_every_width_without_sideways_scroll_or_overlaps(screens, name
 def test_phone_header_is_one_row_with_a_menu_button_that_opens_the_navigation(screens):
     page = _open(screens, "dashboard")
     page.set_viewport_size({"width": 360, "height": HEIGHT})
-    page.reload()
-    button = page.locator("button.navtoggle")
-    assert page.locator("header.topbar").bounding_box()["height"] <= 64
-    assert button.get_attribute("aria-expanded") == "false"
-    assert not page.locator("#mainnav a", has_text="Költségek").is_visible()
-    button.focus()
-    page.keyboard.press("Enter")
-    assert button.get_attribute("aria-expanded") == "true"
-    assert page.locator("#mainnav a", has_text="Költségek").is_visible()
-    page.keyboard.press("Escape")
-    assert button.get_attribute("aria-expanded") == "false"
-    page.set_viewport_size({"width": 1280, "height": HEIGHT})
+    try:
+        page.reload()
+        button = page.locator("button.navtoggle")
+        assert page.locator("header.topbar").bounding_box()["height"] <= 64
+        assert button.get_attribute("aria-expanded") == "false"
+        assert not page.locator("#mainnav a", has_text="Költségek").is_visible()
+        button.focus()
+        page.keyboard.press("Enter")
+        assert button.get_attribute("aria-expanded") == "true"
+        assert page.locator("#mainnav a", has_text="Költségek").is_visible()
+        page.keyboard.press("Escape")
+        assert button.get_attribute("aria-expanded") == "false"
+    finally:  # the page is shared by the module's tests
+        page.set_viewport_size({"width": 1280, "height": HEIGHT})
 
 
 @pytest.mark.parametrize("lang", ["hu", "en"])
