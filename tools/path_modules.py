@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from app.upstream.parallel import restart_pool
+
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app") + "/"
 
@@ -49,6 +51,7 @@ class Tracer:
         """Profile the test body only: fixtures set up the sandbox and sign in beforehand."""
         sys.setprofile(self.profile)
         threading.setprofile(self.profile)
+        restart_pool()  # fixtures started the pool's threads before the profiler was set
         try:
             return (yield)
         finally:

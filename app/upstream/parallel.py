@@ -41,6 +41,16 @@ def _executor() -> ThreadPoolExecutor:
         return _pool
 
 
+def restart_pool() -> None:
+    """Let the running reads finish, then start the next ones on new worker threads (a
+    profiler set with threading.setprofile reaches only threads started after it)."""
+    global _pool
+    with _pool_lock:
+        old, _pool = _pool, None
+    if old is not None:
+        old.shutdown(wait=True)
+
+
 def _in_worker(fn: Callable[[], Any]) -> Any:
     _local.in_worker = True
     try:
