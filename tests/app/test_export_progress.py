@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import secrets
 import threading
 import time
@@ -20,6 +21,8 @@ from app.exports import TOTAL_HEADER, Progress
 from app.upstream import Page
 from tests.app.conftest import page_csrf, session_cookie
 from tests.app.incomes_helpers import make_income, signed_in
+from tests.app.test_partners_pages import make_partner
+from tests.sandbox.bank_support import open_account
 
 PAGE_SIZE = 3
 LIST_PATH = "/1/incomes"
@@ -156,3 +159,22 @@ def test_more_rows_than_the_first_page_announced_drop_the_total_not_the_count(ap
         seen = [(progress.rows, progress.total) for _page in progress.count(pages)]
     assert seen == [(0, 2), (2, 2)]
     assert (progress.rows, progress.total) == (5, None)
+
+
+EXPORT_HREF = re.compile(r'<a\b[^>]*href="[^"]*/(?:export|statement)\b[^"]*"[^>]*>')
+
+
+@pytest.mark.parametrize("page", [
+    "incomes/", "expenses/", "partners/", "partners/{partner}/card", "bank/", "vat/", "taxes/",
+    "salaries/", "review/"])
+def test_every_export_link_runs_in_the_page_with_one_progress_panel(client, company, api,
+                                                                     page):
+    make_income(api, invoice_number="P-LINK")
+    partner = make_partner(api, name="Link Kft")["id"]
+    open_account(api)
+    signed_in(client, company)
+    html = client.get(f"/c/{company.id}/{page.format(partner=partner)}").get_data(as_text=True)
+    links = EXPORT_HREF.findall(html)
+    assert links, "the page offers an export"
+    assert [link for link in links if "data-export" not in link] == []
+    assert html.count('id="export-progress"') == 1
