@@ -1,4 +1,5 @@
-"""Docstrings and comments of app/ and sandbox/ point only at files and modules that exist here."""
+"""Docstrings and comments of app/ and sandbox/, comments of static/js/*.js and static/css/*.css,
+and {# #} comments of templates/ point only at files and modules that exist here."""
 from __future__ import annotations
 
 import ast
@@ -12,16 +13,27 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 SOURCES = sorted(p for root in ("app", "sandbox") for p in (REPO / root).rglob("*.py")
                  if "migrations" not in p.parts)
+WEB_SOURCES = sorted([*(REPO / "static").glob("js/*.js"), *(REPO / "static").glob("css/*.css"),
+                      *(REPO / "templates").rglob("*.html")])
 TOP = r"(?:app|sandbox|templates|static|tests|docs|bench|tools|translations)"
 SLASH_PATH = re.compile(rf"(?<![\w/.<-]){TOP}/[\w./*-]*\w")
-FILE_NAME = re.compile(r"(?<![\w/.-])[\w-]+\.(?:md|json|toml|cfg|ini)\b")
-DOTTED = re.compile(r"(?<![\w./])(?:app|sandbox)(?:\.\w+)+")
+FILE_NAME = re.compile(r"(?<![\w/.-])[\w-]+\.(?:md|json|toml|cfg|ini|js|css)\b")
+# app.x.y, but not a file name such as app.js or app.css (FILE_NAME checks those).
+DOTTED = re.compile(r"(?<![\w./])(?:app|sandbox)(?:\.\w+)+\b(?<!\.js)(?<!\.css)")
 OUTSIDE_DOCUMENTS = re.compile(r"(?:upstream-notes|upstream-api-spec|live-api-shapes)(?!\.\w)")
+# Block comments of JS and CSS, line comments of JS (after a space, so "https://" is no comment),
+# and Jinja comments.
+WEB_COMMENT = {".js": re.compile(r"/\*.*?\*/|(?:^|(?<=\s))//[^\n]*", re.S | re.M),
+               ".css": re.compile(r"/\*.*?\*/", re.S),
+               ".html": re.compile(r"\{#.*?#\}", re.S)}
 
 
 def prose(path: Path) -> list[tuple[int, str]]:
-    """The docstrings and comments of a module, each with its first line number."""
+    """The docstrings and comments of a module, or a web file's comments; each with its line."""
     source = path.read_text(encoding="utf-8")
+    if path.suffix in WEB_COMMENT:
+        return [(source.count("\n", 0, m.start()) + 1, m.group())
+                for m in WEB_COMMENT[path.suffix].finditer(source)]
     found = [(node.body[0].lineno, ast.get_docstring(node, clean=False))
              for node in ast.walk(ast.parse(source))
              if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
@@ -91,6 +103,23 @@ def test_the_finder_sees_each_kind_of_reference(tmp_path):
         "app/nowhere.py", "DESIGN.md", "notes.md", "app.nowhere.x"]
 
 
+def test_the_finder_reads_comments_of_scripts_styles_and_templates(tmp_path):
+    script = tmp_path / "m.js"
+    script.write_text('// see app/gone.py, app.js\nfetch("https://x/app/url.py"); /* app/old/ */\n')
+    style = tmp_path / "m.css"
+    style.write_text("/* templates/gone.html, gone.css */\na { color: red; }\n")
+    template = tmp_path / "m.html"
+    template.write_text("{# app/gone_too.py,\n   upstream-notes #}\n<p>app/shown.py</p>\n")
+    assert broken_references(script) == ["1: app/gone.py", "2: app/old"]
+    assert broken_references(style) == ["1: templates/gone.html", "1: gone.css"]
+    assert broken_references(template) == ["1: upstream-notes", "1: app/gone_too.py"]
+
+
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(REPO)))
 def test_prose_points_only_at_what_exists(path):
+    assert broken_references(path) == []
+
+
+@pytest.mark.parametrize("path", WEB_SOURCES, ids=lambda p: str(p.relative_to(REPO)))
+def test_web_comments_point_only_at_what_exists(path):
     assert broken_references(path) == []
