@@ -18,9 +18,11 @@ SOURCES = sorted(p for root in ("app", "sandbox") for p in (REPO / root).rglob("
 WEB_SOURCES = sorted([*(REPO / "static").glob("js/*.js"), *(REPO / "static").glob("css/*.css"),
                       *(REPO / "templates").rglob("*.html")])
 DOCUMENTS = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
-TOP = r"(?:app|sandbox|templates|static|tests|docs|bench|tools|translations)"
+TOP_FOLDERS = ("app", "sandbox", "templates", "static", "tests", "docs", "bench", "tools",
+               "translations")
+TOP = rf"(?:{'|'.join(TOP_FOLDERS)})"
 SLASH_PATH = re.compile(rf"(?<![\w/.<-]){TOP}/[\w./*-]*\w")
-FILE_NAME = re.compile(r"(?<![\w/.-])[\w-]+\.(?:md|json|toml|cfg|ini|js|css)\b")
+FILE_NAME = re.compile(r"(?<![\w/.-])[\w-]+\.(?:md|json|toml|cfg|ini|js|css|html|py)\b")
 # app.x.y, but not a file name such as app.js or app.css (FILE_NAME checks those).
 DOTTED = re.compile(r"(?<![\w./])(?:app|sandbox)(?:\.\w+)+\b(?<!\.js)(?<!\.css)")
 # `app/review/views.py:act`, `tests/app/test_x.py::test_y`: the name must be defined there.
@@ -54,6 +56,12 @@ def path_exists(text: str) -> bool:
     if "*" in text:
         return any(REPO.glob(text))
     return (REPO / text).exists()
+
+
+def file_named(name: str) -> bool:
+    """A file of this name is at the top of the repository or anywhere in its own folders."""
+    return (REPO / name).exists() or any(
+        any((REPO / top).rglob(name)) for top in TOP_FOLDERS)
 
 
 def module_exists(dotted: str) -> bool:
@@ -95,7 +103,7 @@ def broken_references(path: Path) -> list[str]:
     for line, text in prose(path):
         broken += [f"{line}: {m}" for m in OUTSIDE_DOCUMENTS.findall(text)]
         broken += [f"{line}: {p}" for p in SLASH_PATH.findall(text) if not path_exists(p)]
-        broken += [f"{line}: {n}" for n in FILE_NAME.findall(text) if not any(REPO.rglob(n))]
+        broken += [f"{line}: {n}" for n in FILE_NAME.findall(text) if not file_named(n)]
         broken += [f"{line}: {d}" for d in DOTTED.findall(text) if not module_exists(d)]
     return broken
 
@@ -123,9 +131,10 @@ def broken_document_references(text: str) -> list[str]:
 def test_the_finder_sees_each_kind_of_reference(tmp_path):
     module = tmp_path / "m.py"
     module.write_text('"""See app/nowhere.py and DESIGN.md, app.nowhere.x, notes.md."""\n'
-                      "x = 1  # and app/numbers.py and app.numbers.parse_amount\n")
+                      "x = 1  # and app/numbers.py and app.numbers.parse_amount\n"
+                      "y = 2  # views.py, _screen.html, gone_module.py\n")
     assert [b.split(": ")[1] for b in broken_references(module)] == [
-        "app/nowhere.py", "DESIGN.md", "notes.md", "app.nowhere.x"]
+        "app/nowhere.py", "DESIGN.md", "notes.md", "app.nowhere.x", "gone_module.py"]
 
 
 def test_the_finder_reads_comments_of_scripts_styles_and_templates(tmp_path):
