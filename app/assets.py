@@ -3,7 +3,7 @@
 At start-up `build` hashes every file under the static folder (`app/__init__.py` data_dir, so
 the wheel layout works too) and writes a `.br` and a `.gz` copy of each text file into the
 instance folder (`<instance>/static`, or `STATIC_BUILD_DIR`), named after its hash, together with
-`manifest.json` (logical name -> hashed name). Nothing is generated in the source tree.
+a JSON manifest (logical name -> hashed name). Nothing is generated in the source tree.
 
 `url_for('static', filename='css/app.css')` then gives `/static/css/app.<hash>.css`, served with
 `Cache-Control: public, max-age=31536000, immutable`; the plain name keeps working with a short
@@ -61,7 +61,7 @@ def init_app(app: Flask) -> None:
 
 
 def build(source: Path, target: Path) -> Assets:
-    """Hash every file under source; write its .br/.gz twins and manifest.json under target."""
+    """Hash every file under source; write its .br/.gz twins and the manifest under target."""
     assets = Assets(source, target)
     for path in sorted(p for p in source.rglob("*") if p.is_file()):
         name = path.relative_to(source).as_posix()

@@ -12,7 +12,7 @@ _PACKAGE_DIR = Path(__file__).resolve().parent
 
 
 def data_dir(name: str) -> str:
-    """Locate `templates`, `static` or `translations`: repo top level, or app/_data in a wheel."""
+    """Locate `templates`, `static` or `translations`: at the repo top, or in _data here (wheel)."""
     for candidate in (_PACKAGE_DIR.parent / name, _PACKAGE_DIR / "_data" / name):
         if candidate.is_dir():
             return str(candidate)
@@ -68,7 +68,8 @@ DEFAULTS = {
     # Failed sign-ins allowed per client address and per token tried (app/auth/flow.py).
     "SIGN_IN_FAILURES_PER_CLIENT": "10 per minute",
     "SIGN_IN_FAILURES_PER_ACCOUNT": "20 per hour",
-    # A page's upstream reads, in seconds; past it the page shows what it has (app/page_budget.py).
+    # A page's upstream reads, in seconds; past it the page shows what it has
+    # (app/upstream/parallel.py).
     "PAGE_DEADLINE_SECONDS": 5,
     # The longest value a URL parameter may hold (app/params.py).
     "QUERY_VALUE_MAX_LENGTH": 1000,

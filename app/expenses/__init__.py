@@ -1,6 +1,6 @@
 """Expenses: list with every filter and CSV export, detail with the artifact, edit from
 editable_fields, exclusion from accounting, upload of files (URLs under /c/<company_id>/expenses/,
-DESIGN.md; spec 2.3, 3, 4.3)."""
+docs/architecture.md; spec 2.3, 3, 4.3)."""
 from __future__ import annotations
 
 from app.auth import company_blueprint

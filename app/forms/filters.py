@@ -10,7 +10,7 @@ holds the URL arguments of a list and the list's own reader (URL arguments -> up
 parameters, the very function the list view uses). A dashboard card counts with `params()` and
 links with `url()`; the list, opened by that link, reads the same arguments with the same
 reader. Areas give their query builders: `app/incomes/forms.py` (`list_query`),
-`app/expenses/forms.py` (`list_query`), `app/review/filters.py` (`queue_query`).
+`app/expenses/forms.py` (`list_query`), `app/review/forms.py` (`queue_query`).
 """
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ is checked the same way from a submitted form (app.forms.check runs `check_form_
 from the live request the page sends while the user types (app/forms/totals_page.py), so the
 page can never show a total the submit would refuse, nor the reverse.
 
-Rules (spec 2.2, 3; DESIGN.md "Hungarian and English"):
+Rules (spec 2.2, 3):
 - VAT is rounded half up to the currency's smallest unit (whole forints; others as
   app.numbers.amount_places says);
 - per line, VAT may differ from net x rate by at most one smallest unit (rounding), and

@@ -1,5 +1,5 @@
 """Incomes: list with filters and CSV export, detail, edit from editable_fields, new accounting
-documents and stornos, cancelling (URLs under /c/<company_id>/incomes/, DESIGN.md)."""
+documents and stornos, cancelling (URLs under /c/<company_id>/incomes/, docs/architecture.md)."""
 from __future__ import annotations
 
 from app.auth import company_blueprint

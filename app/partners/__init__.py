@@ -1,5 +1,5 @@
 """Partners (customers and vendors): searchable list, create, edit, the partner card and its
-statement (URLs under /c/<company_id>/partners/, DESIGN.md)."""
+statement (URLs under /c/<company_id>/partners/, docs/architecture.md)."""
 from __future__ import annotations
 
 from flask import request, url_for

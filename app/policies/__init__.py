@@ -1,5 +1,5 @@
-"""The income policies under /c/<company_id>/policies/ (issue 7, DESIGN.md): the editor, its
-preview, history and files, and the engine the sandbox and the review queue run too.
+"""The income policies under /c/<company_id>/policies/ (issue 7; docs/architecture.md): the
+editor, its preview, history and files, and the engine the sandbox and the review queue run too.
 
 The engine (engine.py, assignments.py, validate.py, messages.py) is pure Python. The editor
 around it:

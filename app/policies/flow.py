@@ -101,7 +101,7 @@ def forget_readonly() -> None:
 # -- the upstream side: the stored configuration and the catalogues it names ----------------------
 
 EDITOR_CATALOGS = (REVENUE_TYPES, LEDGER_NUMBERS, TAGS)
-# Records the engine may create when it applies policies (DESIGN.md, upstream-notes).
+# Records the engine may create when it applies policies (as sandbox/policies/rules.py does).
 CREATED_BY_ENGINE = (REVENUE_TYPES, LEDGER_NUMBERS, TAGS)
 
 

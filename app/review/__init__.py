@@ -1,5 +1,5 @@
 """Review: the queue of incomes waiting for review, the keyboard-first review screen, bulk
-"done", and undo from Bookdesk's own log (URLs under /c/<company_id>/review/, DESIGN.md).
+"done", and undo from Bookdesk's own log (URLs under /c/<company_id>/review/, docs/architecture.md).
 
 Modules: views (request -> response), forms (queue filters; what the reviewer saw and
 PATCH-shaped values), flow (the queue, the walk through it, what a step shows), prefetch (the

@@ -1,5 +1,5 @@
 """The review writes: done, save and done, skip, bulk done, undo; each logged in Bookdesk's own
-records (app/store/review_log.py).
+records (app/store/history.py).
 
 "Done" is the step a reviewer repeats all day, so it costs one upstream call: the PATCH. The
 API has no conditional write, so the check that nobody changed the income since the reviewer

@@ -1,5 +1,6 @@
 """Company settings (spec 2.1, 4.1): the company's data and the switches that change the income
-forms (URL /c/<company_id>/settings/, DESIGN.md). The income policy editor lives elsewhere."""
+forms (URL /c/<company_id>/settings/, docs/architecture.md). The income policy editor lives
+elsewhere."""
 from __future__ import annotations
 
 from app.auth import company_blueprint

@@ -299,7 +299,7 @@ _G_SESSION = "bookdesk_store_session"
 
 @dataclass(frozen=True)
 class Store:
-    """The store's engine and session factory, kept in app.extensions."""
+    """The store's engine and session factory, kept in current_app.extensions."""
 
     engine: Engine
     sessions: sessionmaker[Session]

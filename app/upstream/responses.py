@@ -4,15 +4,12 @@ Turning a final upstream response into decoded JSON or a typed error, and readin
 records in a decoded body whose keys differ between the spec and the live service.
 
 - Artifact records name their expense or income `id` in the spec and `expense_id` /
-  `income_id` live (upstream-notes, "Live shapes").
+  `income_id` live (docs/sandbox-operations.md lists both keys).
 - Creating an expense answers the new record (spec, multipart) or `{"processed": [ids]}` (live).
 - Ids may arrive as numbers or as digit strings; they compare as integers.
 
-List envelopes are read in every shape by app/upstream/pagination.py.
-
-Tolerant reading of upstream error bodies and the one status -> error class map.
-
-List envelopes in every shape the upstream uses, reduced to one Page.
+Upstream error bodies are read tolerantly, and one map turns a status into its error class.
+List envelopes, in every shape the upstream uses, are reduced to one Page (`parse_page`).
 """
 
 from __future__ import annotations

@@ -70,7 +70,7 @@ def decode(content) -> bytes:
 
 
 def invoices(data: bytes) -> list[dict]:
-    """Every invoice of the export as an import body (see sandbox/import_invoice.py)."""
+    """Every invoice of the export as an import body (see sandbox/policies/importing.py)."""
     try:
         root = SafeXml.fromstring(data)
     except (SafeXml.ParseError, DefusedXmlException):

@@ -1,8 +1,9 @@
 """Signed, expiring, token-free download URLs for stored files, and the loaders behind them.
 
 Any area may hand out links: `signed_url("document", 7, "scan.pdf")`, after registering how to
-load its files with `register_loader("document", load)`. The route `/_files/<kind>/<id>` (in
-api_artifacts.py) checks the signature and expiry, then serves the bytes without any token.
+load its files with `register_loader("document", load)`. The route `/_files/<kind>/<id>`
+(sandbox/documents/routes.py) checks the signature and expiry, then serves the bytes without
+any token.
 """
 from __future__ import annotations
 

@@ -69,7 +69,7 @@ class Expense(Base):
     quarantined: Mapped[bool] = mapped_column(Boolean, default=False)
     exported_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     approved_by: Mapped[str | None] = mapped_column(String(100), nullable=True)
-    # Live detail fields (upstream-notes, "Live shapes").
+    # Live-only detail fields: the live service sends them, the spec does not name them.
     invoice_class: Mapped[int] = mapped_column(Integer, default=1)
     delivered_at: Mapped[date | None] = mapped_column(Date, nullable=True)
     exchange_date: Mapped[date | None] = mapped_column(Date, nullable=True)

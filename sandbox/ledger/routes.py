@@ -1,4 +1,5 @@
-"""Ledger numbers (upstream-notes): {id, name, code} list, create, update, delete."""
+"""Ledger numbers (live-only, docs/sandbox-operations.md): {id, name, code} list, create,
+update, delete."""
 from __future__ import annotations
 
 from flask import jsonify

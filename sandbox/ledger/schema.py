@@ -1,4 +1,5 @@
-"""Schema of the ledger-number operations (upstream-notes; tag Accounting, spec 9.4)."""
+"""Schema of the ledger-number operations (live-only, docs/sandbox-operations.md; tag
+Accounting, spec 9.4)."""
 from __future__ import annotations
 
 from sandbox.schema.components_catalog import one_or_many

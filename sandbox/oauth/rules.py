@@ -1,7 +1,7 @@
 """The authorization server: code grant with mandatory S256 PKCE, refresh, revocation (Authlib).
 
 Authlib does the protocol; this module only tells it where clients, codes and tokens live.
-Every lookup goes through the request's session (sandbox/db.py), so a grant is one transaction
+Every lookup goes through the request's session (sandbox/core/db.py), so a grant is one transaction
 like any other sandbox request.
 """
 from __future__ import annotations

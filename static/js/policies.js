@@ -1,4 +1,4 @@
-// Policy editor enhancements (app/policy_editor). Everything also works by submitting forms;
+// Policy editor enhancements (app/policies). Everything also works by submitting forms;
 // this file adds live checks, keyboard moves and focus that follows the moved rule.
 (function () {
   "use strict";
