@@ -32,7 +32,7 @@ from app.policies.labels import Catalogs
 from app.policies.validate import LEDGER_NUMBERS, REVENUE_TYPES, TAGS, empty_config, validate
 from app.templating import redirect_to
 from app.upstream import NotFound, catalog, run_parallel
-from app.upstream import policies as upstream
+from app.upstream import company as upstream_company
 from app.upstream.responses import detail_text
 
 # -- the draft in the session ---------------------------------------------------------------------
@@ -130,7 +130,7 @@ def editor_tasks(api, *, currencies: bool = False) -> dict:
     """The editor's reads as run_parallel tasks, so a page can add reads of its own."""
     names = EDITOR_CATALOGS + (("currencies",) if currencies else ())
     tasks = {name: partial(_catalog_or_empty, api, name) for name in names}
-    tasks["stored"] = partial(upstream.get_config, api)
+    tasks["stored"] = partial(upstream_company.income_policies, api)
     return tasks
 
 
@@ -254,7 +254,7 @@ def load_state(*, currencies: bool = False, data: tuple | None = None,
     unless given; with catalogs=False only the stored configuration, catalogues on first use."""
     if data is None:
         data = load_editor_data(g.api, currencies=currencies) if catalogs else \
-            (upstream.get_config(g.api), None)
+            (upstream_company.income_policies(g.api), None)
     stored, found = data
     company_id = g.company_id
     return EditorState(company_id, stored, load_draft(company_id),

@@ -24,7 +24,7 @@ from app.policies.labels import (
     with_known_ids,
 )
 from app.policies.validate import NUMERIC_FIELDS, ensure_valid
-from app.upstream import policies as upstream
+from app.upstream import incomes as upstream_incomes
 
 # -- the editor page's cards ----------------------------------------------------------------------
 
@@ -251,7 +251,7 @@ def months_ago(today: date, months: int) -> date:
 def fetch_incomes(api, since: date) -> tuple[list, bool]:
     """Incomes issued since the date, newest first (capped at MAX_INCOMES); whether more were
     left."""
-    return upstream.incomes_since(api, since, MAX_INCOMES)
+    return upstream_incomes.issued_since(api, since, MAX_INCOMES)
 
 
 def run_preview(config: dict, incomes: list, catalogs, since: date) -> Preview:

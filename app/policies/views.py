@@ -39,7 +39,7 @@ from app.policies.present import (
 from app.policies.validate import has_errors
 from app.templating import is_htmx, redirect_to, render
 from app.upstream import PermissionDenied, RateLimited, Unavailable, ValidationError, run_parallel
-from app.upstream import policies as upstream
+from app.upstream import company as upstream_company
 from app.upstream.errors import upstream_messages
 
 # -- the editor page ------------------------------------------------------------------------------
@@ -255,7 +255,7 @@ def _write(state, config, origin, again):
     """Send config upstream and record it; a response when the upstream refused or did not
     answer (again(text) renders the page to show with that message), else None."""
     try:
-        saved = upstream.save_config(g.api, state.company_id, config)
+        saved = upstream_company.save_income_policies(g.api, state.company_id, config)
     except (Unavailable, RateLimited) as exc:
         history.record_found(state.company_id, state.stored)
         return lost_write_response(again, exc, _(
@@ -365,7 +365,7 @@ def export():
     if what == "draft":
         state = flow.load_state()
         return history.export_response(state.config, g.company_id, "draft")
-    return history.export_response(upstream.get_config(g.api), g.company_id, "saved")
+    return history.export_response(upstream_company.income_policies(g.api), g.company_id, "saved")
 
 
 def import_file():

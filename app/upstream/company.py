@@ -1,5 +1,6 @@
-"""The company object (spec 2.1, 4.1): read it, change its settings; the OAuth2 user's
-companies and profile (Bearer only, no company header)."""
+"""The company object (spec 2.1, 4.1): read it, change its settings and its income policies
+(the object's income_policies key); the OAuth2 user's companies and profile (Bearer only, no
+company header)."""
 from __future__ import annotations
 
 from typing import Any
@@ -20,6 +21,17 @@ def info(client: Any) -> dict:
 def update(client: Any, company_id: int, body: dict) -> dict:
     """Change some of the company's settings; the stored object."""
     return client.patch(f"{INFO}update/{company_id}/", json=body)
+
+
+def income_policies(client: Any):
+    """The company's stored income_policies (None when there are none)."""
+    return info(client).get("income_policies")
+
+
+def save_income_policies(client: Any, company_id: int, config):
+    """PATCH the whole income-policy configuration (None deletes it); what the upstream stored."""
+    body = update(client, company_id, {"income_policies": config})
+    return (body or {}).get("income_policies", config)
 
 
 def companies(client: Any) -> list[dict]:

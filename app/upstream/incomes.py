@@ -3,6 +3,7 @@ search of the income and expense forms. Plain functions taking the client first.
 from __future__ import annotations
 
 import json
+from datetime import date
 
 from app.upstream.responses import find_artifact
 
@@ -12,6 +13,7 @@ CREATE = "/2/incomes/create/"
 UPDATE = "/2/incomes/{id}/update/"
 ARTIFACTS = "/1/artifacts/income/"
 RESOURCE = "incomes"
+SINCE_PAGE_SIZE = 200
 
 
 def list_page(client, params: dict):
@@ -56,3 +58,16 @@ def fulfilled_between(client, start, end, page_size: int = 100):
     """Every income whose fulfilment day is from start to end (inclusive), page after page."""
     return iter_all(client, {"date_field": "fulfilled_at", "from_date": start.isoformat(),
                              "to_date": end.isoformat(), "page_size": page_size})
+
+
+def issued_since(client, since: date, limit: int) -> tuple[list, bool]:
+    """Incomes issued since the date, newest first, SINCE_PAGE_SIZE a page; (at most limit
+    incomes, whether more were left). The policy editor's preview runs over these."""
+    params = {"date_field": "issued_at", "from_date": since.isoformat(),
+              "page_size": SINCE_PAGE_SIZE, "ordering": "-issued_at"}
+    found = []
+    for page in iter_pages(client, params):
+        found.extend(page.items)
+        if len(found) >= limit:
+            return found[:limit], True
+    return found, False
