@@ -386,9 +386,3 @@ def invalidate_settings(company_id) -> None:
         _generations[company] = _generations.get(company, 0) + 1
         for key in [k for k in _settings if k[1] == company]:
             _settings.pop(key, None)
-
-
-def clear_settings() -> None:
-    """Forget every cached company (tests)."""
-    with _lock:
-        _settings.clear()
