@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from flask import Flask, flash, g, make_response, render_template, request, url_for
+from flask import Flask, current_app, flash, g, make_response, render_template, request, url_for
 from flask_babel import _
 from flask_babel import lazy_gettext as _l
 from flask_wtf.csrf import CSRFError
@@ -26,6 +26,7 @@ from werkzeug.exceptions import HTTPException, InternalServerError
 
 from app.auth.session import company_entry, drop_company
 from app.templating import is_htmx, redirect_to, retarget_to_messages
+from app.upstream import errors as up
 from app.upstream.parallel import PageTimedOut
 
 TITLES = {
@@ -82,9 +83,7 @@ def lost_write_response(render, exc, message=LOST_WRITE, reload_url: str | None 
     message area, so the page (and what was typed) stays as it was. POST/PATCH are never retried,
     so a lost answer may hide a stored write: the user checks before sending again.
     """
-    from app.upstream import RateLimited
-
-    limited = isinstance(exc, RateLimited)
+    limited = isinstance(exc, up.RateLimited)
     retry_after = int(getattr(exc, "retry_after", 0) or 0)
     text = _("The accounting service asked us to slow down, so this was not saved. Send it again "
              "in %(seconds)s seconds.", seconds=max(retry_after, 1)) if limited else str(message)
@@ -134,17 +133,11 @@ def _http_error(exc: HTTPException):
 def _unexpected_error(exc: Exception):
     if isinstance(exc, HTTPException):
         return _http_error(exc)
-    from flask import current_app
-
     current_app.logger.exception("Unhandled error on %s %s", request.method, request.path)
     return error_response(500)
 
 
 def _register_upstream_handlers(app: Flask) -> None:
-    try:
-        from app.upstream import errors as up
-    except ImportError:  # the client lands separately
-        return
     app.register_error_handler(up.AuthenticationError, _upstream_authentication)
     app.register_error_handler(up.PermissionDenied, _upstream_permission)
     app.register_error_handler(up.NeedsApiToken, _needs_api_token)

@@ -156,11 +156,6 @@ def _drain(buffer: io.StringIO) -> str:
     return text
 
 
-def csv_body(header: list[str], pages: Iterable, row: Callable, codes: dict) -> str:
-    """The whole CSV text, BOM first (the streamed chunks joined)."""
-    return "".join(csv_chunks(header, pages, row, codes))
-
-
 def write_xlsx(target, header: list[str], rows: Iterable[list]) -> int:
     """Write an XLSX workbook of one sheet to `target` (a path or binary file), row by row in
     constant memory; returns how many data rows it holds."""

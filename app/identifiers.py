@@ -25,7 +25,6 @@ SEPARATORS = re.compile(r"[\s\-./]")
 # offices (22-44) and the office for priority cases (51).
 COUNTY_CODES = frozenset({f"{n:02d}" for n in (*range(2, 21), *range(22, 45), 51)})
 VAT_CODES = "12345"
-GROUP_ID_CODE = "5"  # a group member's own tax number has 4 there
 GIRO_WEIGHTS = (9, 7, 3, 1)
 TAX_NUMBER_HELP = _l("Hungarian: 8-1-2 digits, dashes optional. EU: with the country code, e.g. "
                      "DE129273398.")
@@ -58,16 +57,6 @@ def hu_tax_number(text: str) -> str:
     if number[9:] not in COUNTY_CODES:
         raise IdentifierError(_("Unknown county code %(code)s (the last two digits of the tax "
                                 "number).", code=number[9:]))
-    return number
-
-
-def group_id(text: str) -> str:
-    """A VAT group identification number (csoportazonosító): a tax number with VAT code 5."""
-    number = hu_tax_number(text)
-    if number[8] != GROUP_ID_CODE:
-        raise IdentifierError(_("A group identification number has 5 as its 9th digit; "
-                                "%(digit)s is a single taxpayer's or a group member's.",
-                                digit=number[8]))
     return number
 
 

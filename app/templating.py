@@ -157,11 +157,6 @@ def is_htmx() -> bool:
     )
 
 
-def htmx_target() -> str | None:
-    """The id of the element the htmx request will swap into, if any."""
-    return request.headers.get("HX-Target") if is_htmx() else None
-
-
 def render(page_template: str, fragment_template: str, **context) -> str:
     """Render the fragment for htmx requests and the full page otherwise.
 

@@ -181,20 +181,16 @@ def _rate_in_play(form) -> bool:
 GENERIC = "The accounting service did not accept the data sent."
 
 
-def _translated(message: str) -> str:
-    return upstream_text(message)
-
-
 def apply_upstream(form, error) -> None:
     """Distribute an app.upstream.ValidationError over the form."""
     placed = False
     for message in error.non_field_errors:
-        form.form_errors.append(_translated(message))
+        form.form_errors.append(upstream_text(message))
         placed = True
     for key, messages in error.field_errors.items():
         if key in MACHINE_KEYS:
             continue
-        _place(form, key, [_translated(m) for m in messages])
+        _place(form, key, [upstream_text(m) for m in messages])
         placed = True
     if not placed:
         form.form_errors.append(gettext(GENERIC))

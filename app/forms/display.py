@@ -225,17 +225,28 @@ def display_text(spec: FieldSpec, raw: Any, record: dict, catalogs: dict) -> str
     """The value of one field as the read-only form and the detail page show it."""
     if raw in (None, "", []):
         return EMPTY
-    kind = spec.kind
     if spec.name == "source":
         return source_label(raw)
     if spec.name.endswith("percent"):
         return format_percent(raw)
-    if kind == "ref":
+    if spec.kind in ("ref", "refs", "amount"):
+        return _looked_up_text(spec, raw, record, catalogs)
+    return _plain_text(spec, raw)
+
+
+def _looked_up_text(spec: FieldSpec, raw: Any, record: dict, catalogs: dict) -> str:
+    """A reference or a list of them named from the catalogues; an amount with the record's
+    currency when the field is money."""
+    if spec.kind == "ref":
         return _ref_text(spec, raw, catalogs)
-    if kind == "refs":
+    if spec.kind == "refs":
         return ", ".join(_ref_text(spec, item, catalogs) for item in raw) or EMPTY
-    if kind == "amount":
-        return format_amount(raw, currency_code(record, catalogs) if spec.money else None)
+    return format_amount(raw, currency_code(record, catalogs) if spec.money else None)
+
+
+def _plain_text(spec: FieldSpec, raw: Any) -> str:
+    """A value that needs no catalogue: a number, date, yes/no, identifier or choice."""
+    kind = spec.kind
     if kind in ("rate", "percent"):
         return format_number(raw)
     if kind == "date":
@@ -386,9 +397,3 @@ def invalidate_settings(company_id) -> None:
         _generations[company] = _generations.get(company, 0) + 1
         for key in [k for k in _settings if k[1] == company]:
             _settings.pop(key, None)
-
-
-def clear_settings() -> None:
-    """Forget every cached company (tests)."""
-    with _lock:
-        _settings.clear()

@@ -55,27 +55,40 @@ def index():
     """Incomes filtered, sorted and paged as the URL says (one upstream call, warm cache)."""
     form = filter_form(request.args)
     params = api_params(form, request.args)
-    page, codes, problems = Page(items=[], count=0), {}, []
-    if params is not None:
-        try:
-            page, codes = flow.list_page(g.api, params)
-        except ValidationError as exc:
-            problems = upstream_messages(exc) or [
-                _("The accounting service did not accept the filter.")]
+    page, codes, problems = _list_page(params)
     if page.lookups.get("partners") and form.partner.data:
         form = filter_form(request.args, page.lookups["partners"].get(int(form.partner.data)))
-    today = company_today().isoformat()
-    rows = present.list_rows(page.items, codes, page.lookups.get("tags", {}), today,
-                     flow.reversed_numbers(g.api, page.items))
-    context = {"form": form, "page": page, "rows": rows, "codes": codes, "problems": problems,
-               "params": params or {}, "filtered": form.is_filtered(), "today": today,
-               "overdue_tab": is_overdue_tab(request.args),
-               "tabs": list_tabs(list_query, request.args),
-               "totals": _totals(params, page, codes, problems),
-               "export_url": list_query(filter_args(request.args)).url(".export"),
-               "fragment": is_htmx()}
+    context = _list_context(form, params, page, codes, problems)
     status = 400 if params is None or problems else 200
     return render("incomes/index.html", "incomes/_list.html", **context), status
+
+
+def _list_page(params: dict | None) -> tuple[Page, dict, list]:
+    """(page, currency codes, problems): the API's page of the filter, or an empty page and
+    what the API said when it refused the filter (no call for a filter already refused)."""
+    empty = Page(items=[], count=0)
+    if params is None:
+        return empty, {}, []
+    try:
+        page, codes = flow.list_page(g.api, params)
+    except ValidationError as exc:
+        return empty, {}, upstream_messages(exc) or [
+            _("The accounting service did not accept the filter.")]
+    return page, codes, []
+
+
+def _list_context(form, params: dict | None, page: Page, codes: dict, problems: list) -> dict:
+    """What the list page and its fragment show."""
+    today = company_today().isoformat()
+    rows = present.list_rows(page.items, codes, page.lookups.get("tags", {}), today,
+                             flow.reversed_numbers(g.api, page.items))
+    return {"form": form, "page": page, "rows": rows, "codes": codes, "problems": problems,
+            "params": params or {}, "filtered": form.is_filtered(), "today": today,
+            "overdue_tab": is_overdue_tab(request.args),
+            "tabs": list_tabs(list_query, request.args),
+            "totals": _totals(params, page, codes, problems),
+            "export_url": list_query(filter_args(request.args)).url(".export"),
+            "fragment": is_htmx()}
 
 
 def _totals(params: dict | None, page: Page, codes: dict, problems: list):

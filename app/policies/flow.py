@@ -33,7 +33,6 @@ from app.policies.validate import LEDGER_NUMBERS, REVENUE_TYPES, TAGS, empty_con
 from app.templating import redirect_to
 from app.upstream import NotFound, catalog, run_parallel
 from app.upstream import company as upstream_company
-from app.upstream.responses import detail_text
 
 # -- the draft in the session ---------------------------------------------------------------------
 
@@ -144,11 +143,6 @@ def editor_data(found: dict) -> tuple:
     """(stored configuration, Catalogs) from the results of editor_tasks."""
     found = dict(found)
     return found.pop("stored"), Catalogs.from_lists(found)
-
-
-def refusal_text(exc) -> str:
-    """The upstream's own words for a refusal (its "detail"), or an empty string."""
-    return detail_text(getattr(exc, "body", None))[:300]
 
 
 # -- the state of one request ---------------------------------------------------------------------

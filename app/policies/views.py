@@ -257,26 +257,37 @@ def _write(state, config, origin, again):
     try:
         saved = upstream_company.save_income_policies(g.api, state.company_id, config)
     except (Unavailable, RateLimited) as exc:
-        history.record_found(state.company_id, state.stored)
-        return lost_write_response(again, exc, _(
-            "The accounting service did not answer. The policies may already be saved: send "
-            "again and Bookdesk checks first; nothing is saved twice.") if config is not None
-            else _("The accounting service did not answer. The policies may already be "
-                   "deleted: open the editor to check."),
-            reload_url=url_for("policy_editor.index"))
+        return _unanswered_write(state, config, again, exc)
     except PermissionDenied as exc:
         if exc.two_factor:
             raise
-        flow.remember_readonly()
-        flash(_("The accounting service did not let your token change the policies. Your "
-                "draft is kept; an administrator's token can save it."), "warning")
-        return redirect_to(url_for("policy_editor.index"))
+        return _read_only_token()
     except ValidationError as exc:
         return _review_page(state, upstream_messages(exc), status=400)
     history.record_save(state.company_id, state.stored, saved, current_actor(), origin)
     flow.discard_draft(state.company_id)
     flow.forget_created_records(state.company_id, saved)
     return None
+
+
+def _unanswered_write(state, config, again, exc):
+    """The save (config) or delete (None) got no answer: record what stands upstream, and say
+    that it may have happened (again(text) renders the page to send again)."""
+    history.record_found(state.company_id, state.stored)
+    return lost_write_response(again, exc, _(
+        "The accounting service did not answer. The policies may already be saved: send "
+        "again and Bookdesk checks first; nothing is saved twice.") if config is not None
+        else _("The accounting service did not answer. The policies may already be "
+               "deleted: open the editor to check."),
+        reload_url=url_for("policy_editor.index"))
+
+
+def _read_only_token():
+    """The token may not change the policies: remember it, keep the draft, back to the editor."""
+    flow.remember_readonly()
+    flash(_("The accounting service did not let your token change the policies. Your "
+            "draft is kept; an administrator's token can save it."), "warning")
+    return redirect_to(url_for("policy_editor.index"))
 
 
 def delete():

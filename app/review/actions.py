@@ -144,30 +144,41 @@ def mark_done(api, company_id: int, actor, selection: list[tuple[int, str | None
     """
     answers = _run(api, {income_id: DONE for income_id, _fp in selection})
     result = BulkResult()
-    changed = []
-    for income_id, fp in selection:
-        answer = answers.get(income_id)
-        if answer is None:
-            result.not_sent.append(income_id)
-        elif isinstance(answer, PermissionDenied):
-            result.refused = income_id
-        elif isinstance(answer, UpstreamError):
-            result.failed[income_id] = _message(answer)
-        elif fp and fingerprint(answer) != fp:
-            changed.append(income_id)
-        else:
-            result.done.append(income_id)
-    reverted = _run(api, dict.fromkeys(changed, NOT_DONE))
-    result.changed = [i for i in changed if i in reverted
-                      and not isinstance(reverted[i], UpstreamError)]
-    result.failed.update({i: _message(reverted[i]) for i in changed
-                          if i in reverted and i not in result.changed})
+    changed = [income_id for income_id, fp in selection
+               if _file_answer(result, income_id, fp, answers.get(income_id))]
+    _revert_changed(api, result, changed)
     if result.done:
         result.action = record_action(
             company_id, actor, "bulk_done", result.done,
             {str(i): NOT_DONE for i in result.done},
             {str(i): {**DONE, **state(answers[i])} for i in result.done})
     return result
+
+
+def _file_answer(result: BulkResult, income_id: int, fp: str | None, answer) -> bool:
+    """File one review_done answer into result; True when the income had changed since it was
+    seen (fingerprint fp), so it is to be reverted."""
+    if answer is None:
+        result.not_sent.append(income_id)
+    elif isinstance(answer, PermissionDenied):
+        result.refused = income_id
+    elif isinstance(answer, UpstreamError):
+        result.failed[income_id] = _message(answer)
+    elif fp and fingerprint(answer) != fp:
+        return True
+    else:
+        result.done.append(income_id)
+    return False
+
+
+def _revert_changed(api, result: BulkResult, changed: list[int]) -> None:
+    """Set the changed incomes back to not done: reverted ones go to result.changed, failed
+    reverts to result.failed with their message (those a 403 left unsent to neither)."""
+    reverted = _run(api, dict.fromkeys(changed, NOT_DONE))
+    result.changed = [i for i in changed if i in reverted
+                      and not isinstance(reverted[i], UpstreamError)]
+    result.failed.update({i: _message(reverted[i]) for i in changed
+                          if i in reverted and i not in result.changed})
 
 
 def _run(api, bodies: dict[int, dict]) -> dict[int, object]:

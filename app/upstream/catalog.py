@@ -119,14 +119,6 @@ def names(client: Any, name: str, key: str | None = None) -> dict[Any, str]:
     return id_names(get(client, name), key or LABEL_FIELDS.get(name))
 
 
-def names_many(client: Any, catalogues: Iterable[str]) -> dict[str, dict[Any, str]]:
-    """``{catalogue: {id: label}}`` for several catalogues, loaded in parallel."""
-    return {
-        name: id_names(items, LABEL_FIELDS.get(name))
-        for name, items in get_many(client, catalogues).items()
-    }
-
-
 def search(client: Any, name: str, params: dict) -> list[Any]:
     """A catalogue filtered by the API (every page), bypassing the cache."""
     return list(client.iter_all(PATHS[name], params, resource=name))

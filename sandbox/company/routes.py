@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from flask import jsonify
 
+from app.policies.validate import validate
 from sandbox.catalog.rules import NOT_JSON_OBJECT, json_object
 from sandbox.company.model import Company
 from sandbox.core.auth import current_company, require_admin
@@ -64,10 +65,6 @@ def _validated_policies(value: dict | None) -> dict | None:
     """Stored as given; the engine's schema problems of level error are refused."""
     if value is None:
         return None
-    try:
-        from app.policies.validate import validate
-    except ImportError:  # the engine lands separately; until then store as given
-        return value
     problems = [p for p in validate(value) if getattr(p, "level", "error") == "error"]
     if problems:
         raise validation_error({"income_policies": [

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.expenses import present as expense_columns
-from app.exports import FORMULA_STARTS, amount, csv_body, neutralise
+from app.exports import FORMULA_STARTS, amount, csv_chunks, neutralise
 from app.incomes import present as income_columns
 from app.upstream import Page
 
@@ -30,7 +30,7 @@ def in_request(app):
 
 def _written(in_request, language: str, header, records, row) -> tuple[str, list[list[str]]]:
     with in_request(language):
-        text = csv_body(header, [Page(items=records)], row, {})
+        text = "".join(csv_chunks(header, [Page(items=records)], row, {}))
     separator = DELIMITERS[language][0]
     return text, list(csv.reader(io.StringIO(text.lstrip("\ufeff"), newline=""),
                                  delimiter=separator))
