@@ -46,9 +46,7 @@ NEGATED = ("net_amount", "vat_amount", "gross_amount")
 
 def list_page(api, params: dict):
     """One page of incomes plus the currency codes (cached), read side by side."""
-    found = run_parallel({"page": partial(upstream.list_page, api, params),
-                          "codes": partial(catalog.names, api, "currencies", "code")})
-    return found["page"], found["codes"]
+    return catalog.page_with_codes(upstream.list_page, api, params)
 
 
 def settings_and_catalogs(api, names=DETAIL_CATALOGS) -> tuple[dict, dict]:
