@@ -19,7 +19,7 @@ from app.forms import ITEM_FIELDS, company_settings
 from app.forms.check import default_currency_id
 from app.forms.registry import ref_id
 from app.incomes.present import ACCOUNTING_DOCUMENT, STORNO, cancel_state, is_storno
-from app.numbers import to_decimal
+from app.numbers import api_text, to_decimal
 from app.upstream import catalog, run_parallel
 from app.upstream import incomes as upstream
 from app.upstream import parallel as page_budget
@@ -198,7 +198,7 @@ def storno_initial(original: dict, settings: dict, catalogs: dict) -> dict:
 
 def _negate(value) -> str | None:
     number = to_decimal(value)
-    return None if number is None else str(-number)
+    return None if number is None else api_text(-number, places=None)
 
 
 def payload(form) -> dict:
@@ -208,7 +208,7 @@ def payload(form) -> dict:
     for key in NEGATED:
         amounts = [row.get(key) for row in rows]
         if key not in body and amounts and all(a is not None for a in amounts):
-            body[key] = str(sum(amounts, Decimal(0)).quantize(Decimal("0.01")))
+            body[key] = api_text(sum(amounts, Decimal(0)))
     body["income_type"] = 2
     if body.get("referred_invoice_number"):
         body["invoice_type"] = 1

@@ -5,6 +5,7 @@ import io
 import threading
 import time
 
+from app.incomes.flow import storno_initial
 from tests.app.incomes_helpers import (
     BrowserForm,
     catalogue,
@@ -232,3 +233,13 @@ def test_an_unanswered_create_keeps_the_form_and_can_be_sent_again(client, compa
     assert 'value="BIZ-NEW-1"' in response.get_data(as_text=True)
     assert client.post(base + "new", data=data).status_code == 303
     assert len(_listed(api)) == 1
+
+
+def test_a_storno_is_prefilled_with_plain_negated_amounts_and_zero_not_minus_zero():
+    original = {"invoice_number": "Z-1", "net_amount": "0.00", "vat_amount": "0",
+                "gross_amount": "1E+3", "assignments": [{"net_amount": "0.00"}]}
+    initial = storno_initial(original, {}, {})
+    assert (initial["net_amount"], initial["vat_amount"]) == ("0.00", "0")
+    assert initial["gross_amount"] == "-1000"
+    assert initial["assignments"][0]["net_amount"] == "0.00"
+
