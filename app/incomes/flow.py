@@ -12,9 +12,8 @@ from decimal import Decimal
 from functools import partial
 
 from flask import g
-from flask_babel import gettext as _
 
-from app.files import MAX_BYTES, content_type, sniff
+from app.files import MAX_BYTES, content_type, refusal, sniff
 from app.forms import ITEM_FIELDS, company_settings
 from app.forms.check import default_currency_id
 from app.forms.registry import ref_id
@@ -225,10 +224,8 @@ def read_image(upload) -> tuple[tuple[str, bytes, str] | None, list[str]]:
     if upload is None or not upload.filename:
         return None, []
     content = upload.read(MAX_BYTES + 1)
-    if len(content) > MAX_BYTES:
-        return None, [_("The file is larger than 10 MB.")]
-    kind = sniff(content)
-    if not content or kind is None:
-        return None, [_("The file must be a PDF, JPEG, PNG or XML document.")]
-    return (upload.filename, content, content_type(kind)), []
+    reason = refusal(upload.filename, content)
+    if reason:
+        return None, [reason]
+    return (upload.filename, content, content_type(sniff(content))), []
 
