@@ -40,7 +40,7 @@ import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import date
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
 import xlsxwriter
 from flask import Response, g, jsonify, request, stream_with_context
@@ -48,10 +48,10 @@ from flask_babel import get_locale
 
 from app.auth import company_blueprint
 from app.auth.session import drop_secret, get_secret, put_secret
+from app.numbers import AMOUNT_PLACES, at_least_places
 
 EXPORT_PAGE_SIZE = 200
 BOM = "\ufeff"
-CENTS = Decimal("0.01")
 # OWASP: a cell starting with one of these is read as a formula by some spreadsheet.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 XLSX_MIMETYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -86,13 +86,7 @@ def dialect() -> tuple[str, str]:
 
 def amount(value) -> Decimal | None:
     """An upstream amount as a number cell, at least two decimals; None when not a number."""
-    try:
-        number = Decimal(str(value))
-    except (InvalidOperation, ValueError):
-        return None
-    if not number.is_finite():
-        return None
-    return number.quantize(CENTS) if number.as_tuple().exponent >= -2 else number
+    return at_least_places(value, AMOUNT_PLACES)
 
 
 def day(value) -> date | None:
@@ -175,9 +169,17 @@ def write_xlsx(target, header: list[str], rows: Iterable[list]) -> int:
     return count
 
 
+def xlsx_number(value: Decimal) -> float:
+    """The value an XLSX number cell holds for a Decimal."""
+    # XLSX stores every number as an IEEE 754 double, so a float is inherent here. A double
+    # keeps 15 significant digits; the API's amounts have at most 14 (twelve before the point,
+    # two after), so each reads back as the same amount (tests/app/test_xlsx_export.py).
+    return float(value)
+
+
 def _write_cell(sheet, row: int, column: int, value, styles: dict) -> None:
     if isinstance(value, Decimal):
-        sheet.write_number(row, column, float(value), styles[Decimal])
+        sheet.write_number(row, column, xlsx_number(value), styles[Decimal])
     elif isinstance(value, date):
         sheet.write_datetime(row, column, value, styles[date])
     elif value not in (None, ""):

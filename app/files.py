@@ -22,6 +22,7 @@ from flask import Response, g
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
+from app.numbers import format_number
 from app.upstream import RateLimited, Unavailable, UpstreamError, ValidationError
 from app.upstream import expenses as upstream
 from app.upstream.errors import upstream_messages, upstream_text
@@ -35,7 +36,8 @@ INLINE = (PDF, PNG, JPEG)
 ROOT_ELEMENT = re.compile(rb"<[A-Za-z_][\w.\-]*(:[A-Za-z_][\w.\-]*)?[\s/>]")
 PROLOGUE = (b"<!--", b"<!DOCTYPE", b"<!doctype")
 PURPOSE = "expenses.upload"
-MAX_BYTES = 10 * 1024 * 1024
+MEGABYTE = 1024 * 1024
+MAX_BYTES = 10 * MEGABYTE
 MAX_FILES = 20
 KIND_NAMES = {"pdf": "PDF", "jpg": "JPEG", "png": "PNG", "xml": "XML"}
 NOT_SENT = _l("Not sent: the accounting service stopped answering. Send this file again.")
@@ -126,7 +128,7 @@ def refusal(filename: str, content: bytes) -> str | None:
     if not content:
         return _("The file is empty.")
     if len(content) > MAX_BYTES:
-        return _("The file is larger than 10 MB.")
+        return _("The file is larger than %(size)s MB.", size=format_number(MAX_BYTES // MEGABYTE))
     if sniff(content) is not None:
         return None
     kind = claimed(filename)

@@ -460,6 +460,26 @@ def format_number(value, locale=None, *, places=None, grouping=True) -> str:
                           decimal_quantization=places is not None)
 
 
+def api_text(value, places: int | None = AMOUNT_PLACES) -> str | None:
+    """A number as the API writes it: a decimal point, no grouping, `places` decimals (rounded
+    half up; None keeps the number's own), never a negative zero; None when not a number."""
+    number = to_decimal(value)
+    if number is None:
+        return None
+    if places is not None:
+        number = number.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+    return format(number if number else abs(number), "f")
+
+
+def at_least_places(value, places: int = AMOUNT_PLACES) -> Decimal | None:
+    """A number with at least `places` decimals (more are kept, never rounded); None when not
+    a number."""
+    number = to_decimal(value)
+    if number is None or number.as_tuple().exponent <= -places:
+        return number
+    return number.quantize(Decimal(1).scaleb(-places))
+
+
 def format_amount(value, currency=None, locale=None) -> str:
     """An amount in a currency for the locale (HUF whole); no currency: two decimals."""
     number = to_decimal(value)

@@ -17,9 +17,8 @@ from app.forms.display import select_choices
 from app.forms.registry import TOO_LONG, VAT_AREAS
 from app.numbers import InputError, format_number, parse_percent
 from app.store import idempotency
-from app.upstream.errors import upstream_text
+from app.upstream.errors import NOT_ACCEPTED, upstream_text
 
-GENERIC = _l("The accounting service did not accept the data sent.")
 REQUIRED = _l("This field is required.")
 
 
@@ -36,7 +35,7 @@ class PageForm(FlaskForm):
 
     def add_error(self, name: str, message: str) -> None:
         """A message on a field's input, or above the form when there is no such input."""
-        if name in self._fields and name not in ("csrf_token", "form_key"):
+        if name in self and name not in ("csrf_token", "form_key"):
             self[name].errors = [*self[name].errors, message]
         else:
             self.form_errors.append(message)
@@ -50,7 +49,7 @@ class PageForm(FlaskForm):
             for message in messages:
                 self.add_error(name, upstream_text(message))
         if not error.non_field_errors and not error.field_errors:
-            self.form_errors.append(str(GENERIC))
+            self.form_errors.append(str(NOT_ACCEPTED))
 
     def has_errors(self) -> bool:
         """True when a field or the form itself carries a message."""

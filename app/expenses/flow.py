@@ -39,9 +39,7 @@ READ_ONLY = _l("The accounting service does not let your token approve or check 
 
 def list_page(api, params: dict):
     """One page of expenses plus the currency codes (cached), read side by side."""
-    found = run_parallel({"page": partial(upstream.list_page, api, params),
-                          "codes": partial(catalog.names, api, "currencies", "code")})
-    return found["page"], found["codes"]
+    return catalog.page_with_codes(upstream.list_page, api, params)
 
 
 def settings_and_catalogs(api, names=DETAIL_CATALOGS) -> tuple[dict, dict]:

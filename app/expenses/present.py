@@ -16,7 +16,7 @@ from app.exports import amount as csv_amount
 from app.exports import day
 from app.forms import EXPENSE_ASSIGNMENT_FIELDS, display_text, spec_for
 from app.forms.display import truthy
-from app.forms.registry import group_label
+from app.forms.registry import field_label, group_label
 from app.labels import (
     PAID_STATUS,
     Section,
@@ -70,7 +70,8 @@ def sections(expense: dict, catalogs: dict, settings: dict) -> list[Section]:
     """The detail's field groups; empty fields (and the rate of the home currency) left out."""
     result = []
     for group, names in OVERVIEW.items():
-        rows = [(_label(name), _text(name, expense, catalogs)) for name in names
+        rows = [(field_label(name, EXTRA_LABELS), _text(name, expense, catalogs))
+                for name in names
                 if truthy(expense.get(name)) and not _home_rate(name, expense, settings)]
         if rows:
             result.append(Section(group_label(group), rows))
@@ -86,10 +87,6 @@ def _home_rate(name: str, expense: dict, settings: dict) -> bool:
     code = currency.get("code") if isinstance(currency, dict) else None
     return name == "exchange_rate" and code == settings.get("default_currency_name") and \
         to_decimal(expense.get(name)) == 1
-
-
-def _label(name: str):
-    return EXTRA_LABELS.get(name) or spec_for(name).label
 
 
 def _text(name: str, expense: dict, catalogs: dict) -> str:

@@ -142,7 +142,7 @@ class RecordForm(FlaskForm):
         """True when any field, cell, row or the form itself carries a message."""
         if self.form_errors or any(self.row_errors.values()):
             return True
-        return any(self._field_errors(field) for field in self._fields.values())
+        return any(self._field_errors(field) for field in self)
 
     @staticmethod
     def _field_errors(field) -> bool:
@@ -154,7 +154,7 @@ class RecordForm(FlaskForm):
 
     def add_error(self, name: str, message: str) -> None:
         """Put a message on a field's input, or above the form when it has none."""
-        if name in self.layout.editable and name in self._fields:
+        if name in self.layout.editable and name in self:
             self[name].errors = [*self[name].errors, message]
         elif name in self.layout.specs:
             self.form_errors.append(f"{self.layout.specs[name].label}: {message}")
@@ -308,7 +308,7 @@ def _keep_submitted_choices(form: RecordForm) -> None:
     choices: keep it selectable, so a form sent back with an error still holds it."""
     for spec in form.layout.specs.values():
         if spec.widget_name == "partner" or spec.kind == "choice":
-            if spec.name not in form._fields:
+            if spec.name not in form:
                 continue
             field = form[spec.name]
             label = field.data if spec.kind == "choice" else None

@@ -20,14 +20,13 @@ from decimal import Decimal
 from typing import Any
 
 from flask import request
-from flask_babel import gettext
 from flask_babel import gettext as _
 
 from app.forms.diff import base_rows, base_values
 from app.forms.registry import PAIRS
 from app.forms.tables import parse_rows
 from app.forms.totals import check_form_totals
-from app.upstream.errors import MACHINE_KEYS, upstream_text
+from app.upstream.errors import MACHINE_KEYS, NOT_ACCEPTED, upstream_text
 
 FALSE_WORDS = ("", "false", "0", "n", "no", "off")
 
@@ -176,11 +175,6 @@ def _rate_in_play(form) -> bool:
                for name in ("currency", "exchange_rate"))
 
 
-
-
-GENERIC = "The accounting service did not accept the data sent."
-
-
 def apply_upstream(form, error) -> None:
     """Distribute an app.upstream.ValidationError over the form."""
     placed = False
@@ -193,7 +187,7 @@ def apply_upstream(form, error) -> None:
         _place(form, key, [upstream_text(m) for m in messages])
         placed = True
     if not placed:
-        form.form_errors.append(gettext(GENERIC))
+        form.form_errors.append(str(NOT_ACCEPTED))
 
 
 def _place(form, key: str, messages: list[str]) -> None:

@@ -265,6 +265,11 @@ def spec_for(name: str | FieldSpec) -> FieldSpec:
     return REGISTRY.get(name) or FieldSpec(name, name.replace("_", " ").capitalize())
 
 
+def field_label(name: str, own: dict | None = None):
+    """A field's label: the page's own words for it (`own`), else the registry's."""
+    return (own or {}).get(name) or spec_for(name).label
+
+
 def variant(name: str, **changes) -> FieldSpec:
     """A registered field with some attributes changed, for one field set."""
     return replace(REGISTRY[name], **changes)

@@ -275,9 +275,9 @@ def _row_error(form, key: int, name: str, message: str) -> None:
 def cell_fields(form) -> dict[tuple, Any]:
     """{(row key or HEADER, column): input} of the amount inputs and VAT cells of a form."""
     cells = {(HEADER, name): form[name] for name in AMOUNTS
-             if form.is_editable(name) and name in form._fields}
+             if form.is_editable(name) and name in form}
     table = form.layout.table
-    if table is not None and table.editable and table.name in form._fields:
+    if table is not None and table.editable and table.name in form:
         cells.update({(key, column): entry[column]
                       for key, entry in enumerate(form[table.name].entries)
                       for column in (*AMOUNTS, RATE) if column in table.editable})

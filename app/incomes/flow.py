@@ -12,14 +12,13 @@ from decimal import Decimal
 from functools import partial
 
 from flask import g
-from flask_babel import gettext as _
 
-from app.files import MAX_BYTES, content_type, sniff
+from app.files import MAX_BYTES, content_type, refusal, sniff
 from app.forms import ITEM_FIELDS, company_settings
 from app.forms.check import default_currency_id
 from app.forms.registry import ref_id
 from app.incomes.present import ACCOUNTING_DOCUMENT, STORNO, cancel_state, is_storno
-from app.numbers import to_decimal
+from app.numbers import api_text, to_decimal
 from app.upstream import catalog, run_parallel
 from app.upstream import incomes as upstream
 from app.upstream import parallel as page_budget
@@ -46,9 +45,7 @@ NEGATED = ("net_amount", "vat_amount", "gross_amount")
 
 def list_page(api, params: dict):
     """One page of incomes plus the currency codes (cached), read side by side."""
-    found = run_parallel({"page": partial(upstream.list_page, api, params),
-                          "codes": partial(catalog.names, api, "currencies", "code")})
-    return found["page"], found["codes"]
+    return catalog.page_with_codes(upstream.list_page, api, params)
 
 
 def settings_and_catalogs(api, names=DETAIL_CATALOGS) -> tuple[dict, dict]:
@@ -200,7 +197,7 @@ def storno_initial(original: dict, settings: dict, catalogs: dict) -> dict:
 
 def _negate(value) -> str | None:
     number = to_decimal(value)
-    return None if number is None else str(-number)
+    return None if number is None else api_text(-number, places=None)
 
 
 def payload(form) -> dict:
@@ -210,7 +207,7 @@ def payload(form) -> dict:
     for key in NEGATED:
         amounts = [row.get(key) for row in rows]
         if key not in body and amounts and all(a is not None for a in amounts):
-            body[key] = str(sum(amounts, Decimal(0)).quantize(Decimal("0.01")))
+            body[key] = api_text(sum(amounts, Decimal(0)))
     body["income_type"] = 2
     if body.get("referred_invoice_number"):
         body["invoice_type"] = 1
@@ -227,10 +224,8 @@ def read_image(upload) -> tuple[tuple[str, bytes, str] | None, list[str]]:
     if upload is None or not upload.filename:
         return None, []
     content = upload.read(MAX_BYTES + 1)
-    if len(content) > MAX_BYTES:
-        return None, [_("The file is larger than 10 MB.")]
-    kind = sniff(content)
-    if not content or kind is None:
-        return None, [_("The file must be a PDF, JPEG, PNG or XML document.")]
-    return (upload.filename, content, content_type(kind)), []
+    reason = refusal(upload.filename, content)
+    if reason:
+        return None, [reason]
+    return (upload.filename, content, content_type(sniff(content))), []
 

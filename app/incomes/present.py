@@ -15,7 +15,7 @@ from app.exports import amount as csv_amount
 from app.exports import day
 from app.forms import INCOME_ASSIGNMENT_FIELDS, display_text, spec_for
 from app.forms.display import currency_code, truthy
-from app.forms.registry import group_label
+from app.forms.registry import field_label, group_label
 from app.labels import PAID_STATUS, Section, paid_badge, paid_label, vat_text
 from app.numbers import days_between
 from app.templating import Amount, Days, Words, amount, amount_cells, date_cells, overdue_mark
@@ -90,10 +90,12 @@ def sections(income: dict, catalogs: dict, settings: dict) -> list[Section]:
             continue
         if group == "amounts" and not _foreign(income, settings):
             continue
-        rows = [(_label(name), display_text(_spec(name), income.get(name), income, catalogs))
+        rows = [(field_label(name, EXTRA_LABELS),
+                 display_text(_spec(name), income.get(name), income, catalogs))
                 for name in names if truthy(income.get(name)) or _switched_on(name, settings)]
         if group == "amounts" and _foreign(income, settings):
-            rows.insert(0, (_label("currency"), currency_code(income, catalogs) or ""))
+            rows.insert(0, (field_label("currency", EXTRA_LABELS),
+                            currency_code(income, catalogs) or ""))
         if rows:
             result.append(Section(group_label(group), rows))
     return result
@@ -112,10 +114,6 @@ def _spec(name: str):
     if name == "vat_period_ended_at":
         return spec_for("vat_period_started_at")
     return spec_for(name)
-
-
-def _label(name: str):
-    return EXTRA_LABELS.get(name) or spec_for(name).label
 
 
 def _accounting_applies(income: dict, settings: dict) -> bool:

@@ -361,6 +361,6 @@ def _show_refusal(form, exc: ValidationError) -> None:
         link = Markup('{} <a href="{}">{}</a>').format(
             _("An income with this invoice number already exists."),
             url_for(".detail", income_id=existing), _("Open it"))
-        if "invoice_number" in form._fields:
+        if "invoice_number" in form:
             form["invoice_number"].errors = [link]
 

@@ -5,17 +5,17 @@ the documents list, the statement)."""
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import date, datetime
+from datetime import date
 from functools import partial
 
 from app.exports import EXPORT_PAGE_SIZE
 from app.i18n import collated, search_text
-from app.numbers import company_zone
 from app.upstream import NotFound, Page, ValidationError, catalog
 from app.upstream import expenses as expenses_api
 from app.upstream import incomes as incomes_api
 from app.upstream import parallel as page_budget
 from app.upstream import partners as partners_api
+from app.upstream.responses import ref
 
 PAGE_SIZE = 25
 ORDERINGS = ("name", "-name", "created_at", "-created_at")
@@ -83,11 +83,6 @@ CARD_PAGE_SIZE = 20
 OPEN_PAGE_SIZE = 100
 
 
-def today_here() -> date:
-    """Today in the company's time zone (what "past due" is measured against)."""
-    return datetime.now(company_zone()).date()
-
-
 def expense_params(partner: dict) -> dict:
     """The /2/expenses parameters that narrow the list to this partner's name."""
     return {"search": partner.get("name") or "", "search_fields": "partner_name"}
@@ -95,11 +90,7 @@ def expense_params(partner: dict) -> dict:
 
 def of_partner(items: list[dict], partner_id: int) -> list[dict]:
     """The expenses of this partner among the records of a name search."""
-    return [item for item in items if _partner_id(item.get("partner")) == partner_id]
-
-
-def _partner_id(value) -> int | None:
-    return value.get("id") if isinstance(value, dict) else value
+    return [item for item in items if ref(item.get("partner")) == partner_id]
 
 
 def open_incomes(api, partner_id: int, status: int) -> list[dict]:

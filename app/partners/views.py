@@ -8,6 +8,7 @@ from flask_babel import gettext as _
 from app.errors import lost_write_response
 from app.expenses.flow import cursor_of
 from app.exports import download, first_page_now
+from app.numbers import company_today
 from app.once import Recovery, create_once
 from app.params import arg_page
 from app.partners import flow, present
@@ -129,7 +130,7 @@ def show_refusal(form: PartnerForm, error: ValidationError) -> dict | None:
     if refused:
         for name in refused:
             form.add_error(name, _("Cannot be changed for this partner."))
-        labels = ", ".join(str(form[n].label.text) if n in form._fields else n for n in refused)
+        labels = ", ".join(str(form[n].label.text) if n in form else n for n in refused)
         form.form_errors.append(_(
             "This partner accepts changes only to its default bank account and its customer "
             "and vendor roles. Not saved: %(fields)s.", fields=labels))
@@ -144,7 +145,7 @@ def card(partner_id: int):
     """The partner card: open receivables and payables with their ageing, the documents."""
     partner = partners_api.get(g.api, partner_id)
     found = flow.card(g.api, partner, arg_page(request.args), request.args.get("cursor"))
-    today, codes = flow.today_here(), found["codes"]
+    today, codes = company_today(), found["codes"]
     incomes = present.marked(found["income_page"].items, "income")
     expenses = present.marked(found["expense_page"].items, "expense")
     return render_template(
@@ -162,7 +163,7 @@ def card(partner_id: int):
 def statement(partner_id: int):
     """Every document of the partner as CSV or XLSX (?format=xlsx), streamed."""
     partner = partners_api.get(g.api, partner_id)
-    pages = flow.statement_pages(g.api, partner, flow.today_here())
+    pages = flow.statement_pages(g.api, partner, company_today())
     codes = catalog.names(g.api, "currencies", "code")
     return download(present.statement_header(), pages, present.statement_row, codes,
                     f"partner-{partner_id}-statement")

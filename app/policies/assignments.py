@@ -15,6 +15,7 @@ from decimal import ROUND_HALF_UP, Decimal
 import app.policies.messages as M
 from app.numbers import to_decimal
 from app.policies.validate import LEDGER_NUMBERS, REVENUE_TYPES, TAGS, rules, warning
+from app.upstream.responses import ref
 
 AMOUNT_KEYS = ("net_amount", "vat_amount", "gross_amount")
 # Where each "set" key lands on an assignment.
@@ -56,14 +57,10 @@ def _normalized(assignment):
         "vat": None,
     }
     result.update(assignment)
-    result["revenue_type"] = _id_of(result["revenue_type"])
-    result["tags"] = [_id_of(tag) for tag in result["tags"] or []]
+    result["revenue_type"] = ref(result["revenue_type"])
+    result["tags"] = [ref(tag) for tag in result["tags"] or []]
     result.update({key: money_text(value) for key, value in _totals(result).items()})
     return result
-
-
-def _id_of(value):
-    return value.get("id") if isinstance(value, dict) else value
 
 
 def set_targets(assignment, values):

@@ -334,11 +334,15 @@ def field_for(form, key: str):
     """The form field of a form key, or None for row and section keys."""
     pieces = key.split("-")
     if len(pieces) == 1:
-        return form._fields.get(key) if key not in ("conditions", "split") else None
+        return _field(form, key) if key not in ("conditions", "split") else None
     if len(pieces) != 3:
         return None
     rows = form.conditions if pieces[0] == "conditions" else form.split
     index = int(pieces[1])
     if index >= len(rows.entries):
         return None
-    return rows.entries[index].form._fields.get(pieces[2])
+    return _field(rows.entries[index].form, pieces[2])
+
+
+def _field(form, name: str):
+    return next((field for field in form if field.short_name == name), None)

@@ -29,16 +29,12 @@ from app.store.history import Actor, add_version, get_version, latest_version, l
 # -- what a save changes --------------------------------------------------------------------------
 
 @dataclass(frozen=True)
-class Change:
+class Change(M.Worded):
     """One line of the summary; kind is like "policy_added" or "ignore_moved"."""
 
     kind: str
     message: str
     params: dict = field(default_factory=dict)
-
-    def text(self, gettext=None):
-        """Return the message filled in, translated by gettext when one is given."""
-        return (gettext or str)(self.message) % self.params
 
 
 def diff_configs(old, new):

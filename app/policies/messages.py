@@ -6,6 +6,17 @@ def N_(s):
     return s
 
 
+class Worded:
+    """A finding or change carrying a `message` msgid and its `params`."""
+
+    message: str
+    params: dict
+
+    def text(self, gettext=None):
+        """Return the message filled in, translated by gettext when one is given."""
+        return (gettext or str)(self.message) % self.params
+
+
 # Whole configuration
 CONFIG_NOT_OBJECT = N_("The policy settings must be an object, or null for no policies.")
 VERSION_MISSING = N_('The policy settings lack their format version ("v": 2).')

@@ -76,17 +76,13 @@ WARNING = "warning"
 
 
 @dataclass(frozen=True)
-class Problem:
+class Problem(M.Worded):
     """A validation finding; message is an English msgid with %(name)s placeholders."""
 
     path: tuple
     message: str
     params: dict = field(default_factory=dict)
     level: str = ERROR
-
-    def text(self, gettext=None):
-        """Return the message filled in, translated by gettext when one is given."""
-        return (gettext or str)(self.message) % self.params
 
 
 def error(path, message, **params):

@@ -49,6 +49,7 @@ from app.forms.filters import (
 )
 from app.incomes.forms import ordering as income_ordering
 from app.numbers import to_decimal
+from app.upstream.responses import ref
 
 QUEUE = {"needs_review": "true", "review_done": "false"}
 KEY_ARGS = ("partner", "date_field", "date_from", "date_to", "currency", "amount_min", "amount_max",
@@ -193,11 +194,6 @@ def _row(row: dict) -> dict:
     out["tags"] = sorted(ref(tag) for tag in row.get("tags") or [])
     out["job_number"] = _text(row.get("job_number"))
     return out
-
-
-def ref(value: Any) -> Any:
-    """The id inside a reference (object or plain id)."""
-    return value.get("id") if isinstance(value, dict) else value
 
 
 def amount(value: Any) -> str | None:

@@ -36,10 +36,10 @@ from app.incomes import present as labels
 from app.numbers import company_zone
 from app.policies.engine import evaluate_valid
 from app.policies.validate import InvalidConfig, ensure_valid, rules
-from app.review.forms import ROW_KEYS, STATE_KEYS, describe, fingerprint, label, payload_row, ref
+from app.review.forms import ROW_KEYS, STATE_KEYS, describe, fingerprint, label, payload_row
 from app.store.history import recent_actions
 from app.templating import Amount, Days, Words, amount
-from app.upstream.responses import id_names
+from app.upstream.responses import id_names, ref
 
 # Why an income needs attention.
 

@@ -21,7 +21,7 @@ from decimal import Decimal, InvalidOperation
 from flask_babel import gettext as _
 
 from app.forms import spec_for
-from app.review.forms import ref
+from app.upstream.responses import ref
 
 PAIRS = (("vat_period_type", "vat_period_started_at"),
          ("accounting_period_start", "accounting_period_end"))

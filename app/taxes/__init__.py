@@ -14,6 +14,7 @@ from functools import partial, update_wrapper
 from flask import Blueprint
 
 from app.auth import company_blueprint
+from app.labels import paid_badge, paid_label
 from app.taxes import present, views
 from app.taxes.present import SALARIES, TAXES, Kind
 from app.templating import is_htmx
@@ -43,7 +44,7 @@ def _bound(view, kind: Kind):
 
 def _context(kind: Kind) -> dict:
     return {"kind": kind, "column": partial(present.column, kind_name=kind.name),
-            "paid_label": present.paid_label, "paid_badge": present.PAID_BADGE.get,
+            "paid_label": paid_label, "paid_badge": paid_badge,
             "count_label": partial(present.count_label, kind.name),
             "month_label": present.month_label, "is_fragment": is_htmx}
 

@@ -23,16 +23,16 @@ from __future__ import annotations
 import calendar
 import re
 from datetime import date, timedelta
-from decimal import Decimal
 from functools import partial
 
 from flask_babel import gettext as _
 
 from app.forms import company_settings
 from app.identifiers import compact
-from app.numbers import to_decimal
+from app.labels import source_label
+from app.numbers import format_number, to_decimal
 from app.taxes.forms import Row, keep_unchanged, read_row
-from app.taxes.present import TAG_FIELDS, Kind, column, is_synced, source_label
+from app.taxes.present import TAG_FIELDS, Kind, column, is_synced
 from app.upstream import ValidationError, catalog, run_parallel
 from app.upstream import taxes as taxes_api
 from app.upstream.errors import upstream_messages
@@ -281,10 +281,8 @@ def initial(record: dict) -> dict:
     values = stored(record)
     raw = {key: "" if value is None else str(value) for key, value in values.items()}
     raw["month"] = values["month"][:7]
-    amount = values["amount"]
-    if amount is not None:
-        raw["amount"] = str(amount.quantize(Decimal(1)) if amount == amount.to_integral()
-                            else amount)
+    if values["amount"] is not None:
+        raw["amount"] = format_number(values["amount"], grouping=False)
     raw.update({name: [str(i) for i in values[name]] for name in TAG_FIELDS})
     return raw
 

@@ -14,6 +14,8 @@ from flask_babel import ngettext
 
 from app.exports import amount, day
 from app.identifiers import show_bank_account, show_tax_number
+from app.labels import SOURCES as SOURCE_NAMES
+from app.labels import paid_label, source_label
 from app.numbers import format_month, to_decimal
 from app.upstream import Page, id_names
 
@@ -51,13 +53,10 @@ SALARIES = Kind("salaries", _l("Salaries"), _l("New salaries"),
 KINDS = {kind.name: kind for kind in (TAXES, SALARIES)}
 
 
-
 MANUAL = "manual"
 # Integration labels the upstream is known to put in `source`; the filter offers only these.
-INTEGRATIONS = {"nav": "NAV", "kulcs-ber": "Kulcs-Bér", "nexon": "Nexon", "novitax": "Novitax"}
+INTEGRATIONS = {code: SOURCE_NAMES[code] for code in ("nav", "kulcs-ber", "nexon", "novitax")}
 SOURCES = (MANUAL, *INTEGRATIONS)
-PAID_STATUS = {1: _l("Not paid"), 2: _l("Paid"), 3: _l("Partially paid")}
-PAID_BADGE = {1: "warn", 2: "ok", 3: "attention"}
 COLUMNS = {
     "month": _l("Payment month"), "amount": _l("Amount"), "paid_status": _l("Payment"),
     "code": _l("Tax code"), "account_number": _l("Bank account number"),
@@ -73,18 +72,6 @@ def column(field: str, kind_name: str = "taxes") -> str:
     if field == "name":
         return str(NAMES[kind_name])
     return str(COLUMNS.get(field, field))
-
-
-def source_label(source: str | None) -> str:
-    """Manual, or the integration's name (unknown labels shown as they come)."""
-    if not source or source == MANUAL:
-        return str(_l("Manual"))
-    return INTEGRATIONS.get(source, source)
-
-
-def paid_label(status) -> str:
-    """Not paid, paid or partially paid."""
-    return str(PAID_STATUS.get(status, status or ""))
 
 
 def month_label(value) -> str:

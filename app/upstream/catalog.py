@@ -119,6 +119,14 @@ def names(client: Any, name: str, key: str | None = None) -> dict[Any, str]:
     return id_names(get(client, name), key or LABEL_FIELDS.get(name))
 
 
+def page_with_codes(read: Callable, client: Any, params: dict) -> tuple[Any, dict[Any, str]]:
+    """(a list page, the currency codes): `read(client, params)` and the cached codes, side
+    by side."""
+    found = run_parallel({"page": partial(read, client, params),
+                          "codes": partial(names, client, "currencies", "code")})
+    return found["page"], found["codes"]
+
+
 def search(client: Any, name: str, params: dict) -> list[Any]:
     """A catalogue filtered by the API (every page), bypassing the cache."""
     return list(client.iter_all(PATHS[name], params, resource=name))

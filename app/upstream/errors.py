@@ -196,6 +196,10 @@ class Unavailable(UpstreamError):
     default_message = "upstream unavailable"
 
 
+# What a form says when the upstream refused the data without naming any field or reason.
+NOT_ACCEPTED = _l("The accounting service did not accept the data sent.")
+
+
 def upstream_text(message) -> str:
     """An upstream 400 text in the page's language: known ones mapped, others with a lead-in."""
     if isinstance(message, LazyString):  # Bookdesk's own message (a refused write), not a 400's

@@ -134,6 +134,11 @@ def as_id(value: Any) -> int | None:
     return None
 
 
+def ref(value: Any) -> Any:
+    """The id inside a reference (object or plain id)."""
+    return value.get("id") if isinstance(value, dict) else value
+
+
 def artifact_owner(record: dict) -> int | None:
     """The expense or income an artifact record is about, whichever key names it."""
     for key in OWNER_KEYS:

@@ -5,6 +5,11 @@ import io
 import threading
 import time
 
+import pytest
+
+from app.incomes.flow import storno_initial
+from tests.app.expenses_helpers import FAKE_PDF
+from tests.app.expenses_helpers import signed_in as expenses_signed_in
 from tests.app.incomes_helpers import (
     BrowserForm,
     catalogue,
@@ -232,3 +237,34 @@ def test_an_unanswered_create_keeps_the_form_and_can_be_sent_again(client, compa
     assert 'value="BIZ-NEW-1"' in response.get_data(as_text=True)
     assert client.post(base + "new", data=data).status_code == 303
     assert len(_listed(api)) == 1
+
+
+def test_a_storno_is_prefilled_with_plain_negated_amounts_and_zero_not_minus_zero():
+    original = {"invoice_number": "Z-1", "net_amount": "0.00", "vat_amount": "0",
+                "gross_amount": "1E+3", "assignments": [{"net_amount": "0.00"}]}
+    initial = storno_initial(original, {}, {})
+    assert (initial["net_amount"], initial["vat_amount"]) == ("0.00", "0")
+    assert initial["gross_amount"] == "-1000"
+    assert initial["assignments"][0]["net_amount"] == "0.00"
+
+
+@pytest.mark.parametrize("name, content, reason", [
+    ("empty.pdf", b"", "The file is empty."),
+    ("fake.pdf", FAKE_PDF, "This file is not a real PDF: its content is not a PDF, JPEG, PNG or "
+                           "XML document, whatever its name says."),
+])
+def test_the_invoice_image_is_refused_in_the_words_of_the_expense_upload(
+        client, company, api, sandbox_log, name, content, reason):
+    english = {"Accept-Language": "en"}
+    base = signed_in(client, company)
+    data = _filled(client, base + "new", catalogue(api)).data()
+    data["invoice_image"] = (io.BytesIO(content), name)
+    response = client.post(base + "new", data=data, content_type="multipart/form-data",
+                           headers=english)
+    assert response.status_code == 400 and reason in response.get_data(as_text=True)
+    path = expenses_signed_in(client, company) + "new"
+    data = page_form(client, path).data()
+    data["files"] = (io.BytesIO(content), name)
+    response = client.post(path, data=data, content_type="multipart/form-data", headers=english)
+    assert response.status_code == 400 and reason in response.get_data(as_text=True)
+    assert creates(sandbox_log, company.id) == []

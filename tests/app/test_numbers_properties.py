@@ -16,6 +16,7 @@ from app.forms.registry import AMOUNT, PERCENT, RATE
 from app.numbers import (
     WHOLE_CURRENCIES,
     InputError,
+    api_text,
     format_amount,
     format_date,
     format_moment,
@@ -179,3 +180,12 @@ def test_a_date_and_time_as_its_input_shows_it_reads_back_as_the_same_moment(loc
        day=st.dates(min_value=date(1900, 1, 1), max_value=date(9999, 12, 31)))
 def test_a_month_as_its_input_shows_it_reads_back_as_the_same_month(locale, day):
     assert parse_month(format_month(day, locale), locale) == day.replace(day=1)
+
+
+@PURE
+@given(value=decimals(2), shifted=st.booleans())
+def test_api_text_is_plain_digits_that_read_back_as_the_amount(value, shifted):
+    # normalize() writes 1000.00 as 1E+3: the API text never has an exponent.
+    text = api_text(value.normalize() if shifted else value)
+    assert re.fullmatch(r"-?[0-9]+\.[0-9]{2}", text) and not re.fullmatch(r"-0\.00", text)
+    assert Decimal(text) == value

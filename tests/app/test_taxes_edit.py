@@ -185,3 +185,15 @@ def test_a_field_the_form_did_not_send_is_left_unchanged(client, company, api, s
     (sent,) = writes(sandbox_log, company.id, UPDATE)
     assert sent["body"] == [{"id": record, "amount": "130"}]
     assert records(api)[record]["description"] == "Marad"
+
+
+def test_an_amount_with_decimals_is_shown_in_the_pages_language_and_kept(client, company, api,
+                                                                          sandbox_log):
+    (record,) = create(api, {"month": "2024-03", "amount": "1234.50", "code": "103"})
+    base = signed_in(client, company)
+    hungarian = {"Accept-Language": "hu"}
+    response = client.get(f"{base}edit?ids={record}", headers=hungarian)
+    html = response.get_data(as_text=True)
+    assert _shown(html, R.format(record) + "amount") == "1234,5"
+    response = client.post(base + "edit", data=_form(html, record), headers=hungarian)
+    assert response.status_code == 303 and writes(sandbox_log, company.id, UPDATE) == []

@@ -39,10 +39,10 @@ def test_months_are_payment_months_with_totals_and_each_record_with_detail(clien
     assert "Grouped by payment month" in html
     march, april = _summary(html, "2024-03"), _summary(html, "2024-04")
     assert "March 2024" in march and 'month__count muted">2<' in march and "HUF\xa0175,001" in march
-    assert "April 2024" in april and "HUF\xa08,000" in april and "Not paid" in april
+    assert "April 2024" in april and "HUF\xa08,000" in april and "Unpaid" in april
     block = _month_block(html, "2024-03")
     assert "Márciusi SZJA" in block and tag_name in block and "badge--simple" in block
-    assert ACCOUNT in block and "Manual" in block
+    assert ACCOUNT in block and "Entered by hand" in block
     assert ">NAV<" in _month_block(html, "2024-04")
     assert "Total of the listed months" in html and "HUF\xa0183,001" in html
 

@@ -8,10 +8,14 @@ from __future__ import annotations
 
 import io
 from datetime import datetime
+from decimal import Decimal
 
 import openpyxl
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from app.exports import NUMBER_FORMAT
+from app.exports import NUMBER_FORMAT, write_xlsx
+from app.numbers import AMOUNT_MAX
 from tests.app import expenses_helpers
 from tests.app.incomes_helpers import make_income, signed_in
 
@@ -102,3 +106,15 @@ def test_a_stopped_csv_download_stops_reading_the_upstream_pages(client, company
     assert 1 <= len(listed) <= 2, "six pages hold the twelve incomes; reading stopped early"
     full = client.get(base + "export").get_data().decode("utf-8")
     assert full.count("S-") == 12
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.decimals(min_value=-AMOUNT_MAX, max_value=AMOUNT_MAX, places=2,
+                            allow_nan=False, allow_infinity=False), min_size=1, max_size=60))
+def test_xlsx_amounts_with_two_decimals_read_back_as_the_same_amount(amounts):
+    target = io.BytesIO()
+    write_xlsx(target, ["Amount"], [[value] for value in amounts])
+    sheet = openpyxl.load_workbook(io.BytesIO(target.getvalue())).active
+    read = [Decimal(str(row[0].value)).quantize(Decimal("0.01")) for row in
+            sheet.iter_rows(min_row=2)]
+    assert read == amounts
