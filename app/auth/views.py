@@ -21,7 +21,14 @@ from flask_limiter import RequestLimit
 from app.auth import oauth
 from app.auth.flow import probe_writes, record_failure
 from app.auth.forms import DemoLoginForm, LoginForm, OAuthLoginForm
-from app.auth.session import add_companies, add_company, companies, end_session, grants
+from app.auth.session import (
+    add_companies,
+    add_company,
+    companies,
+    companies_in_order,
+    end_session,
+    grants,
+)
 from app.nav import safe_next
 from app.upstream import company as company_api
 from app.upstream import errors as up
@@ -37,11 +44,10 @@ DEMO_ROLE_LABELS = {
 
 def home():
     """The first signed-in company's overview, or the sign-in page."""
-    entries = companies()
+    entries = companies_in_order()
     if not entries:
         return redirect(url_for("auth.login"))
-    first = min(entries, key=lambda key: entries[key]["company_name"])
-    return redirect(url_for("dashboard.index", company_id=int(first)))
+    return redirect(url_for("dashboard.index", company_id=int(entries[0][0])))
 
 
 def login():
