@@ -25,6 +25,7 @@ from app.upstream import company as company_api
 from app.upstream import oauth as upstream_oauth
 from app.upstream.errors import AuthenticationError, Unavailable
 from tests.app.conftest import csrf_token, page_csrf, session_cookie
+from tests.conftest import in_flight_together
 from tests.support.oauth import consent, expire, oauth_client, oauth_user, query_of
 from tests.support.processes import (
     free_port,
@@ -376,3 +377,16 @@ def test_a_company_listed_without_a_name_signs_in_under_its_id(oauth_app):
         assert {key: entry["company_name"] for key, entry in session["companies"].items()} \
             == {"7": "7", "8": "Nyolc Kft"}
 
+
+def test_the_profile_and_the_companies_are_read_side_by_side(
+        oauth_app, company, sandbox_url, sandbox_log, faults):
+    user = oauth_user(sandbox_url, [company.id])
+    for path in ("/2/user-profile/", "/2/companies/"):
+        faults.add(path=path, method="GET", kind="latency", latency_ms=300)
+    sandbox_log.reset()
+    landed = oauth_sign_in(oauth_app.test_client(), user["id"])
+    assert landed.status_code == 303
+    reads = [*sandbox_log.entries(method="GET", path="/2/user-profile/"),
+             *sandbox_log.entries(method="GET", path="/2/companies/")]
+    assert len(reads) == 2 and in_flight_together(reads), \
+        [(e["path"], e["at"], e["duration_ms"]) for e in reads]
