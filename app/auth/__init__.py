@@ -26,8 +26,7 @@ from app.auth.flow import (
     refusal,
     remember_refusal,
 )
-from app.auth.session import companies
-from app.i18n import collate_key
+from app.auth.session import companies_in_order
 
 __all__ = ["ADMIN", "WRITE", "Actor", "bp", "company_blueprint", "company_client",
            "current_actor", "forget_refusal", "init_app", "may_write", "refusal",
@@ -48,8 +47,7 @@ def signed_in_companies() -> list[dict]:
     current = g.get("company_id")
     return [
         {"id": int(key), "name": entry["company_name"], "current": int(key) == current}
-        for key, entry in sorted(companies().items(),
-                                 key=lambda item: collate_key(item[1]["company_name"]))
+        for key, entry in companies_in_order()
     ]
 
 

@@ -251,9 +251,10 @@ def probe_writes(company_id: int, token: str) -> None:
 
 
 def _who() -> str:
-    # An OAuth2 sign-in has no API token: its user account is who the refusals are about.
+    # An OAuth2 sign-in has no API token: its user account (stored as "oauth:<e-mail>") is
+    # who the refusals are about, as it is for current_actor.
     entry = company_entry(g.company_id)
-    return _key(g.company_id, entry.get("token") or f"oauth:{entry.get('account')}")
+    return _key(g.company_id, entry.get("token") or entry["account"])
 
 
 def _key(company_id, token: str) -> str:

@@ -16,6 +16,8 @@ from flask import Flask, current_app, flash, session
 from flask_babel import _
 from flask_session import Session
 
+from app.i18n import collate_key
+
 SECRET_PREFIX = "bookdesk:oauth-grant:"  # noqa: S105 (a key prefix)
 # Rewriting the session on every request would race concurrent htmx requests; a coarse
 # last-seen stamp is enough for an idle timeout measured in minutes.
@@ -94,6 +96,11 @@ def now() -> float:
 def companies() -> dict[str, dict]:
     """The companies signed in this session, keyed by str(company_id)."""
     return session.get("companies") or {}
+
+
+def companies_in_order() -> list[tuple[str, dict]]:
+    """This session's companies as (str id, entry), by name in the page language's order."""
+    return sorted(companies().items(), key=lambda item: collate_key(item[1]["company_name"]))
 
 
 def company_entry(company_id: int) -> dict | None:

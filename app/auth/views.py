@@ -3,6 +3,7 @@ the failure limits (routes in app/auth/__init__.py)."""
 from __future__ import annotations
 
 import time
+from functools import partial
 
 from flask import (
     current_app,
@@ -21,11 +22,18 @@ from flask_limiter import RequestLimit
 from app.auth import oauth
 from app.auth.flow import probe_writes, record_failure
 from app.auth.forms import DemoLoginForm, LoginForm, OAuthLoginForm
-from app.auth.session import add_companies, add_company, companies, end_session, grants
+from app.auth.session import (
+    add_companies,
+    add_company,
+    companies,
+    companies_in_order,
+    end_session,
+    grants,
+)
 from app.nav import safe_next
 from app.upstream import company as company_api
 from app.upstream import errors as up
-from app.upstream import make_client
+from app.upstream import make_client, run_parallel
 
 DEMO_ROLE_LABELS = {
     "admin": _l("Administrator"),
@@ -37,11 +45,10 @@ DEMO_ROLE_LABELS = {
 
 def home():
     """The first signed-in company's overview, or the sign-in page."""
-    entries = companies()
+    entries = companies_in_order()
     if not entries:
         return redirect(url_for("auth.login"))
-    first = min(entries, key=lambda key: entries[key]["company_name"])
-    return redirect(url_for("dashboard.index", company_id=int(first)))
+    return redirect(url_for("dashboard.index", company_id=int(entries[0][0])))
 
 
 def login():
@@ -115,7 +122,7 @@ def oauth_callback():
         return redirect(url_for("auth.login"), code=303)
     client = make_client(None, token["access_token"], "Bearer")
     try:
-        user, found = company_api.user_profile(client), company_api.companies(client)
+        user, found = _profile_and_companies(client)
     except up.UpstreamError:
         flash(_("The accounting service is not reachable right now. "
                 "Please try again in a moment."), "error")
@@ -127,6 +134,13 @@ def oauth_callback():
     flash(ngettext("Signed in to %(num)s company", "Signed in to %(num)s companies",
                    len(found)), "success")
     return redirect(url_for("practice.index"), code=303)
+
+
+def _profile_and_companies(client) -> tuple[dict, list[dict]]:
+    """The signed-in user and their companies, read side by side (client without a company)."""
+    found = run_parallel({"user": partial(company_api.user_profile, client),
+                          "companies": partial(company_api.companies, client)})
+    return found["user"], found["companies"]
 
 
 def _sign_in_companies(grant: str, user: dict, found: list[dict]) -> None:

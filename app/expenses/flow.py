@@ -16,10 +16,11 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 from app.auth import WRITE, refusal, remember_refusal
-from app.forms import company_settings
+from app.incomes.flow import base_reads, catalogs_of
 from app.params import small_int
 from app.upstream import ValidationError, catalog, run_parallel
 from app.upstream import expenses as upstream
+from app.upstream import parallel as page_budget
 from app.upstream.errors import upstream_messages, upstream_text
 
 DETAIL_CATALOGS = ("currencies", "ledger_numbers", "vat_categories", "tags", "accounts")
@@ -42,11 +43,12 @@ def list_page(api, params: dict):
     return catalog.page_with_codes(upstream.list_page, api, params)
 
 
-def settings_and_catalogs(api, names=DETAIL_CATALOGS) -> tuple[dict, dict]:
-    """The company settings and catalogues (both cached), loaded in parallel when cold."""
-    found = run_parallel({"settings": partial(company_settings, api),
-                          "catalogs": partial(catalog.get_many, api, names)})
-    return found["settings"], found["catalogs"]
+def load(api, expense_id: int) -> tuple[dict, dict, dict]:
+    """(expense, settings, catalogs) of the detail: one round of reads side by side (one
+    catalogue per task) within the page's deadline."""
+    found = page_budget.read({**base_reads(api, DETAIL_CATALOGS), "expense": partial(
+        upstream.get, api, expense_id, fields=DETAIL_FIELDS)})
+    return found["expense"], found["settings"], catalogs_of(found, DETAIL_CATALOGS)
 
 
 def can_exclude(expense: dict) -> bool:

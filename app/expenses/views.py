@@ -18,6 +18,7 @@ from app.exports import EXPORT_PAGE_SIZE, download, first_page_now
 from app.files import document_of
 from app.forms.display import currency_code
 from app.forms.filters import filter_args, list_tabs
+from app.incomes.flow import settings_and_catalogs
 from app.numbers import company_today
 from app.once import (
     EXPIRED,
@@ -101,8 +102,7 @@ def full_reload_url() -> str:
 
 def detail(expense_id: int):
     """Everything the API says about one expense, its file shown inline where it can be."""
-    settings, catalogs = flow.settings_and_catalogs(g.api)
-    expense = upstream.get(g.api, expense_id, fields=flow.DETAIL_FIELDS)
+    expense, settings, catalogs = flow.load(g.api, expense_id)
     advanced = bool(settings.get("advanced_accounting"))
     sums = present.totals(expense)
     return render_template(
@@ -147,7 +147,7 @@ def _exclude(expense_id: int):
 
 def edit(expense_id: int):
     """Show the form; on save send only what changed, or show every error on its field."""
-    settings, catalogs = flow.settings_and_catalogs(g.api, flow.FORM_CATALOGS)
+    settings, catalogs = settings_and_catalogs(g.api, flow.FORM_CATALOGS)
     expense = upstream.get(g.api, expense_id)
     form = forms.edit_form(expense, settings, catalogs)
     if request.method == "POST" and not form.table_op() and form.check():

@@ -4,6 +4,8 @@ what a create with a lost answer stored, and the reads of the partner card (open
 the documents list, the statement)."""
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import date
 from functools import partial
@@ -120,17 +122,39 @@ def expense_page(api, partner: dict, cursor: str | None) -> Page:
     return replace(page, items=of_partner(page.items, partner["id"]))
 
 
-def card(api, partner: dict, number: int, cursor: str | None) -> dict:
-    """Everything the card shows, read side by side within the page's time budget."""
-    pid = partner["id"]
+def card(api, partner_id: int, number: int, cursor: str | None) -> dict:
+    """The partner and everything its card shows, read side by side within the page's time
+    budget: the reads by partner id start with the partner's own read, the expense reads
+    (by the partner's name) take it from that one read."""
+    partner = _read_once(partial(partners_api.get, api, partner_id))
     found = page_budget.read({
-        **{f"incomes_{s}": partial(open_incomes, api, pid, s) for s in OPEN_INCOME_STATUSES},
-        "expenses": partial(open_expenses, api, partner),
-        "income_page": partial(income_page, api, pid, number),
-        "expense_page": partial(expense_page, api, partner, cursor),
+        "partner": partner,
+        **{f"incomes_{s}": partial(open_incomes, api, partner_id, s)
+           for s in OPEN_INCOME_STATUSES},
+        "expenses": lambda: open_expenses(api, partner()),
+        "income_page": partial(income_page, api, partner_id, number),
+        "expense_page": lambda: expense_page(api, partner(), cursor),
         "codes": partial(catalog.names, api, "currencies", "code")})
     found["incomes"] = [i for s in OPEN_INCOME_STATUSES for i in found.pop(f"incomes_{s}")]
     return found
+
+
+def _read_once(read: Callable[[], dict]) -> Callable[[], dict]:
+    """`read` for several tasks at once: the first call reads, the others wait for its answer
+    (or its error); no task waits on one still queued in the pool."""
+    lock, answer = threading.Lock(), {}
+
+    def once() -> dict:
+        with lock:
+            if not answer:
+                try:
+                    answer["value"] = read()
+                except Exception as exc:  # noqa: BLE001 (handed to every caller)
+                    answer["error"] = exc
+        if "error" in answer:
+            raise answer["error"]
+        return answer["value"]
+    return once
 
 
 def statement_pages(api, partner: dict, today: date):

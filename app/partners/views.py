@@ -143,8 +143,8 @@ def show_refusal(form: PartnerForm, error: ValidationError) -> dict | None:
 
 def card(partner_id: int):
     """The partner card: open receivables and payables with their ageing, the documents."""
-    partner = partners_api.get(g.api, partner_id)
-    found = flow.card(g.api, partner, arg_page(request.args), request.args.get("cursor"))
+    found = flow.card(g.api, partner_id, arg_page(request.args), request.args.get("cursor"))
+    partner = found["partner"]
     today, codes = company_today(), found["codes"]
     incomes = present.marked(found["income_page"].items, "income")
     expenses = present.marked(found["expense_page"].items, "expense")

@@ -126,3 +126,12 @@ def test_site_root_leads_to_sign_in_or_to_a_signed_in_company(client, company):
     assert client.get("/").headers["Location"] == "/login"
     sign_in(client, company)
     assert client.get("/").headers["Location"] == f"/c/{company.id}/"
+
+
+def test_site_root_leads_to_the_first_company_in_the_language_s_name_order(
+        client, make_company):
+    named = {name: make_company(name=name) for name in ("Zala Kft", "Ödön Bt", "Ábel Kft")}
+    for each in named.values():
+        sign_in(client, each)
+    # Code point order would put "Zala Kft" first (Á and Ö come after Z).
+    assert client.get("/").headers["Location"] == f"/c/{named['Ábel Kft'].id}/"

@@ -13,7 +13,7 @@ from tests.app.expenses_helpers import (
     signed_in,
 )
 from tests.app.incomes_helpers import upstream_calls
-from tests.conftest import Api
+from tests.conftest import Api, in_flight_together
 
 
 def test_detail_shows_every_field_items_and_assignment_vat(client, company, api):
@@ -112,3 +112,17 @@ def test_detail_costs_one_call_and_the_file_two_with_a_warm_cache(client, compan
 def test_unknown_expense_is_a_404_page(client, company, api):
     base = signed_in(client, company)
     assert client.get(base + "999999").status_code == 404
+
+
+def test_detail_on_a_cold_cache_reads_everything_in_one_round_each_once(
+        client, company, api, sandbox_log, faults):
+    created = make_expense(api, catalogue(api))
+    base = signed_in(client, company)
+    faults.add(path="*", method="GET", kind="latency", latency_ms=300)
+    sandbox_log.reset()
+    assert client.get(base + str(created["id"])).status_code == 200
+    gets = sandbox_log.entries(company_id=company.id, method="GET")
+    asked = [(e["path"].rstrip("/"), e.get("query")) for e in gets]
+    # The settings, the expense and each of the five catalogues, none twice.
+    assert len(asked) == len(set(map(str, asked))) == 7, asked
+    assert in_flight_together(gets), [(e["path"], e["at"], e["duration_ms"]) for e in gets]

@@ -13,13 +13,19 @@ from urllib.parse import urlsplit
 
 import pytest
 import requests
+from flask import g, session
 
 from app import create_app
+from app.auth import WRITE, current_actor, remember_refusal
 from app.auth import oauth as oauth_module
 from app.auth import session as session_module
+from app.auth import views as auth_views
+from app.auth.flow import REFUSED_KEY
+from app.upstream import company as company_api
 from app.upstream import oauth as upstream_oauth
 from app.upstream.errors import AuthenticationError, Unavailable
 from tests.app.conftest import csrf_token, page_csrf, session_cookie
+from tests.conftest import in_flight_together
 from tests.support.oauth import consent, expire, oauth_client, oauth_user, query_of
 from tests.support.processes import (
     free_port,
@@ -343,3 +349,44 @@ def test_a_refused_refresh_token_is_an_authentication_error(oauth_app):
     with oauth_app.app_context(), pytest.raises(AuthenticationError) as raised:
         upstream_oauth.refresh("not-a-refresh-token")
     assert "invalid_grant" in raised.value.message
+
+
+def test_refusals_and_the_history_name_the_same_oauth_account(oauth_app, company, sandbox_url):
+    user = oauth_user(sandbox_url, [company.id])
+    client = oauth_app.test_client()
+    oauth_sign_in(client, user["id"])
+    with client.session_transaction() as sess:
+        signed = dict(sess["companies"])
+    assert signed[str(company.id)]["account"] == f"oauth:{user['email']}", "one prefix"
+    with oauth_app.test_request_context(f"/c/{company.id}/"):
+        session["companies"], g.company_id = signed, company.id
+        remember_refusal(WRITE)
+        assert set(session[REFUSED_KEY]) == {f"{company.id}:{current_actor().fp}"}
+
+
+def test_a_company_listed_without_a_name_signs_in_under_its_id(oauth_app):
+    class Listing:
+        """A client whose /2/companies/ answer (the live shape) leaves a name out."""
+
+        def get(self, path):
+            return [{"companies": [{"id": 7}, {"id": 8, "name": "Nyolc Kft"}]}]
+
+    with oauth_app.test_request_context("/oauth/callback"):
+        auth_views._sign_in_companies("a-grant", {"email": "nev@example.hu"},
+                                      company_api.companies(Listing()))
+        assert {key: entry["company_name"] for key, entry in session["companies"].items()} \
+            == {"7": "7", "8": "Nyolc Kft"}
+
+
+def test_the_profile_and_the_companies_are_read_side_by_side(
+        oauth_app, company, sandbox_url, sandbox_log, faults):
+    user = oauth_user(sandbox_url, [company.id])
+    for path in ("/2/user-profile/", "/2/companies/"):
+        faults.add(path=path, method="GET", kind="latency", latency_ms=300)
+    sandbox_log.reset()
+    landed = oauth_sign_in(oauth_app.test_client(), user["id"])
+    assert landed.status_code == 303
+    reads = [*sandbox_log.entries(method="GET", path="/2/user-profile/"),
+             *sandbox_log.entries(method="GET", path="/2/companies/")]
+    assert len(reads) == 2 and in_flight_together(reads), \
+        [(e["path"], e["at"], e["duration_ms"]) for e in reads]

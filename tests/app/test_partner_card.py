@@ -23,6 +23,7 @@ from tests.app.partner_support import (
     new_partner,
     seed,
 )
+from tests.conftest import in_flight_together
 from tests.sandbox import expense_support
 
 ecat = expense_support.ecat  # the fixture of the company's expense catalogue ids
@@ -155,3 +156,18 @@ def _invoice_numbers(api, partner: dict) -> list[str]:
     expenses = api.get("/2/expenses", params={"page_size": 100}).json()["results"]["expenses"]
     return ([row["invoice_number"] for row in incomes.json()["results"]["incomes"]]
             + [row["invoice_number"] for row in expenses if row["partner"] == partner["id"]])
+
+
+def test_card_reads_the_partner_side_by_side_with_its_incomes(client, company, api, ecat,
+                                                             sandbox_log, faults):
+    partner, _codes = seed(api, ecat)
+    sign_in(client, company)
+    faults.add(path="/1/partners/*", method="GET", kind="latency", latency_ms=300)
+    faults.add(path="/1/incomes*", method="GET", kind="latency", latency_ms=300)
+    sandbox_log.reset()
+    assert client.get(f"/c/{company.id}/partners/{partner['id']}/card").status_code == 200
+    gets = sandbox_log.entries(company_id=company.id, method="GET")
+    (own,) = [r for r in gets if r["path"].rstrip("/") == f"/1/partners/{partner['id']}"]
+    incomes = [r for r in gets if r["path"].startswith("/1/incomes")]
+    assert incomes and in_flight_together([own, *incomes]), \
+        [(r["path"], r["at"], r["duration_ms"]) for r in [own, *incomes]]

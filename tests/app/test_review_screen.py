@@ -8,6 +8,7 @@ from sandbox.core.demo_files import minimal_pdf, tiny_png
 from tests.app.incomes_helpers import catalogue, set_state, upstream_calls
 from tests.app.test_review_support import (
     HTMX,
+    from_bookdesk,
     income_now,
     open_screen,
     queue_ids,
@@ -18,6 +19,7 @@ from tests.app.test_review_support import (
     waiting,
     writes,
 )
+from tests.conftest import in_flight_together
 
 
 def _three(api):
@@ -221,3 +223,27 @@ def test_the_next_income_shows_its_own_values_not_the_ones_just_posted(client, c
     assert following.form.get("note") == "második"
     row_id = income_now(api, second)["assignments"][0]["id"]
     assert f'"id":{row_id}' in following.form.get("base_state")
+
+
+def test_incomes_reviewed_elsewhere_are_read_in_one_round_not_one_after_another(
+        client, company, api, sandbox_log, faults):
+    for number in range(6):
+        waiting(api, invoice_number=f"R-{number}")
+    first, *elsewhere, last = queue_ids(api)
+    base = review_base(client, company)
+    screen = open_screen(client, f"{base}{first}")
+    for income_id in elsewhere:
+        sandbox_change(api, income_id, review_done=True)
+    from app.review import prefetch
+
+    prefetch.clear()
+    faults.add(path="/1/incomes/*", method="GET", kind="latency", latency_ms=300)
+    sandbox_log.reset()
+    response = step(client, screen, "done")
+    assert response.headers["HX-Push-Url"] == f"{base}{last}"
+    following = {f"/1/incomes/{income_id}" for income_id in [*elsewhere, last]}
+    details = [e for e in sandbox_log.entries(company_id=company.id, method="GET")
+               if from_bookdesk(e) and not e["headers"]["X-Application"].endswith("prefetch")
+               and e["path"].rstrip("/") in following]
+    assert sorted(e["path"].rstrip("/") for e in details) == sorted(following), "each once"
+    assert in_flight_together(details), [(e["path"], e["at"], e["duration_ms"]) for e in details]
