@@ -6,7 +6,7 @@ Public helpers for areas:
     current_actor() -> Actor(name, fingerprint) for audit records
     refusal(scope), may_write(scope), remember_refusal(scope, reason), forget_refusal(scope):
         what the signed-in token may not do, learned from the API's 403s (app/auth/flow.py)
-    signed_in_companies() -> {"<id>": {"company_name", "user_name", ...}} of this session
+    signed_in_companies() -> [{"id", "name", "current"}] of this session, in name order
 Server-side sessions are set up by app/auth/session.py (create_app calls its init_app first).
 """
 from __future__ import annotations

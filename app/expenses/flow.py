@@ -18,7 +18,7 @@ from flask_babel import lazy_gettext as _l
 from app.auth import WRITE, refusal, remember_refusal
 from app.incomes.flow import base_reads, catalogs_of
 from app.params import small_int
-from app.upstream import ValidationError, catalog, run_parallel
+from app.upstream import ValidationError, catalog
 from app.upstream import expenses as upstream
 from app.upstream import parallel as page_budget
 from app.upstream.errors import upstream_messages, upstream_text
