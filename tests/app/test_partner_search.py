@@ -133,3 +133,15 @@ def test_a_partner_created_in_bookdesk_is_found_by_the_next_search(client, compa
     assert create_form(client, base, name="Kovács Kft", is_customer="y").status_code == 303
     assert "Kovács Kft" in client.get(base + "?q=kovacs").get_data(as_text=True)
     assert "Kovács Kft" in picker(client, company, "kovacs")
+
+
+def test_a_search_keeps_every_ordering_the_api_list_gives(client, company, api):
+    for name in ("Zebra Kft", "Ábel Kft", "Őz Kft", "Csiga Kft", "Cukor Kft", "Alfa Kft"):
+        make_partner(api, name=name)
+    base = signed_in(client, company)
+    for ordering in ("", "name", "-name", "created_at", "-created_at"):
+        unfiltered = _partner_rows(client, f"{base}?ordering={ordering}")
+        assert _partner_rows(client, f"{base}?q=KFT&ordering={ordering}") == unfiltered
+    client.get("/lang/hu")  # Cs is a letter of its own after C, Ő comes after O
+    assert _partner_rows(client, base + "?q=kft") == ["Ábel Kft", "Alfa Kft", "Cukor Kft",
+                                                     "Csiga Kft", "Őz Kft", "Zebra Kft"]
