@@ -1,4 +1,5 @@
-"""What the partner pages do beyond the calls (app/upstream/partners.py): the list's query,
+"""What the partner pages do beyond the calls (app/upstream/partners.py): the list's query
+(a search reads the company's partners and matches them case and accents aside),
 the partner a refused write collides with, the fields a limited partner refused, finding
 what a create with a lost answer stored, and the reads of the partner card (open documents,
 the documents list, the statement)."""
@@ -27,11 +28,37 @@ EXISTING_KEYS = ("existing_partner_id", "existing_id", "partner_id")
 
 
 def list_page(api, query: str, role: str, ordering: str, page: int) -> Page:
-    """One page of partners matching a name / tax number search and a role."""
-    ordering = ordering if ordering in ORDERINGS else "name"
-    params = {"search": search_text(query) or None, "ordering": ordering,
+    """One page of partners matching a name / tax number search (case and accents aside)
+    and a role; without a search (or past the scan limit) the API's own page."""
+    ordering = _ordering(ordering)
+    found = partners_api.find(api, query, ROLES.get(role, {}), ordering)
+    if found is not None:
+        return _page_of(found, page)
+    return _api_page(api, query, role, ordering, page)
+
+
+def _ordering(raw: str) -> str:
+    return raw if raw in ORDERINGS else "name"
+
+
+def _page_of(items: list[dict], number: int) -> Page:
+    """Page `number` of a list held whole, links as page numbers like the API's."""
+    start = (number - 1) * PAGE_SIZE
+    more = start + PAGE_SIZE < len(items)
+    return Page(items=items[start:start + PAGE_SIZE], count=len(items),
+                next=f"?page={number + 1}" if more else None,
+                previous=f"?page={number - 1}" if number > 1 else None)
+
+
+def _api_page(api, query: str, role: str, ordering: str, page: int) -> Page:
+    """The API's page (its search tells accents apart: noted when a search was typed)."""
+    text = search_text(query)
+    params = {"search": text or None, "ordering": ordering,
               "page": page if page > 1 else None, "page_size": PAGE_SIZE, **ROLES.get(role, {})}
     found = partners_api.list_page(api, params)
+    if text:
+        found = replace(found, lookups={**found.lookups,
+                                        "accents_count": partners_api.PARTNER_SCAN_LIMIT})
     if ordering.endswith("name"):  # the page in Hungarian (ICU) order, not the API's byte order
         items = collated(found.items, "name")
         return replace(found, items=items[::-1] if ordering.startswith("-") else items)
@@ -174,9 +201,15 @@ def statement_pages(api, partner: dict, today: date):
 def list_pages(api, query: str, role: str, ordering: str):
     """Every page of the partner list as the list shows it (same search, role, ordering, page
     size and collation), one after another: the export of the list."""
+    ordering = _ordering(ordering)
+    found = partners_api.find(api, query, ROLES.get(role, {}), ordering)
+    if found is not None:
+        pages = max(1, -(-len(found) // PAGE_SIZE))
+        yield from (_page_of(found, number) for number in range(1, pages + 1))
+        return
     number = 1
     while True:
-        page = list_page(api, query, role, ordering, number)
+        page = _api_page(api, query, role, ordering, number)
         yield page
         if not page.next or not page.items:
             return

@@ -1,11 +1,30 @@
-"""Partners (spec 2.4, 4.4): the page-number list, one partner, create and update."""
+"""Partners (spec 2.4, 4.4): the page-number list, one partner, create and update, and the
+search that ignores case and accents: it reads every partner of the company into a short-lived
+per-token copy (a create or update through Bookdesk drops the company's copies) and matches
+and orders them here, up to PARTNER_SCAN_LIMIT partners."""
 from __future__ import annotations
 
+import threading
+from functools import partial
 from typing import Any
 
+from cachetools import TTLCache
+
+from app.i18n import collate_key, fold, search_text
+
+from .parallel import run_parallel
 from .responses import Page
 
 LIST = "/1/partners/"
+# Above this many partners the company is not read through: the search goes to the API.
+PARTNER_SCAN_LIMIT = 3000
+# The largest page the API serves (the sandbox's bound); a smaller real one is followed too.
+SCAN_PAGE_SIZE = 1000
+SCAN_TTL = 60
+_scans: TTLCache = TTLCache(maxsize=256, ttl=SCAN_TTL)
+_scans_lock = threading.Lock()
+# Bumped by every write: a read under way when a write lands does not store its stale copy.
+_generations: dict[str, int] = {}
 
 
 def list_page(client: Any, params: dict) -> Page:
@@ -14,7 +33,11 @@ def list_page(client: Any, params: dict) -> Page:
 
 
 def search(client: Any, text: str, size: int = 20) -> list[dict]:
-    """Partners whose name or tax number contains text (the forms' partner picker)."""
+    """The first partners by name whose name or tax number contains text, case and accents
+    aside (the forms' partner picker); the API's own search past PARTNER_SCAN_LIMIT."""
+    found = find(client, text, {}, "name")
+    if found is not None:
+        return found[:size]
     return list_page(client, {"search": text, "page_size": size, "ordering": "name"}).items
 
 
@@ -30,9 +53,90 @@ def get(client: Any, partner_id: int) -> dict:
 
 def create(client: Any, body: dict) -> dict:
     """Create a partner; the stored record (tax number normalised by the API)."""
-    return client.post("/2/partners/create/", json=body)
+    try:
+        return client.post("/2/partners/create/", json=body)
+    finally:
+        forget(client.company_id)
 
 
 def update(client: Any, partner_id: int, body: dict) -> dict:
     """Update some fields of a partner; the stored record."""
-    return client.patch(f"/2/partners/{partner_id}/update/", json=body)
+    try:
+        return client.patch(f"/2/partners/{partner_id}/update/", json=body)
+    finally:
+        forget(client.company_id)
+
+
+def everyone(client: Any) -> list[dict] | None:
+    """Every partner of the company (cached briefly per token); None past PARTNER_SCAN_LIMIT."""
+    key = client.scope
+    with _scans_lock:
+        if key in _scans:
+            return _scans[key]
+        generation = _generations.get(key[1], 0)
+    found = _read_everyone(client)
+    with _scans_lock:
+        if _generations.get(key[1], 0) == generation:
+            _scans[key] = found
+    return found
+
+
+def _read_everyone(client: Any) -> list[dict] | None:
+    """The first page tells the count; the other pages are read side by side."""
+    base = {"ordering": "id", "page_size": SCAN_PAGE_SIZE}
+    first = list_page(client, {**base, "page": 1})
+    if first.count is None or first.count > PARTNER_SCAN_LIMIT:
+        return None
+    size = max(len(first.items), 1)
+    numbers = range(2, -(-first.count // size) + 1)
+    rest = run_parallel({str(n): partial(list_page, client, {**base, "page": n})
+                         for n in numbers})
+    return [*first.items, *(item for n in numbers for item in rest[str(n)].items)]
+
+
+def find(client: Any, query: str, flags: dict, ordering: str) -> list[dict] | None:
+    """Every partner matching the query and the role flags, in the list's ordering; None
+    without a search or when the company has too many partners to read through."""
+    if not search_text(query):
+        return None
+    found = everyone(client)
+    if found is None:
+        return None
+    kept = [p for p in found
+            if matches(p, query) and all(p.get(k) is v for k, v in flags.items())]
+    return ordered(kept, ordering)
+
+
+def matches(partner: dict, query: str) -> bool:
+    """Whether the folded name or tax number contains the folded query (a tax number also
+    without its dashes and spaces, as the API compares them)."""
+    needle = fold(search_text(query))
+    tax_number = partner.get("tax_number") or ""
+    digits = _compact(needle)
+    return (needle in fold(partner.get("name")) or needle in fold(tax_number)
+            or bool(digits) and digits in _compact(tax_number))
+
+
+def _compact(text: str) -> str:
+    return text.replace("-", "").replace(" ", "")
+
+
+def ordered(items: list[dict], ordering: str) -> list[dict]:
+    """The API's orderings (name, created_at, with "-") and its ties by name then id; names
+    by ICU collation, as the list shows them."""
+    by_name = sorted(items, key=lambda p: (collate_key(p.get("name")), p.get("id") or 0))
+    if ordering == "-name":
+        return by_name[::-1]
+    if ordering.endswith("created_at"):  # a stable sort keeps the name order among ties
+        return sorted(by_name, key=lambda p: p.get("created_at") or "",
+                      reverse=ordering.startswith("-"))
+    return by_name
+
+
+def forget(company_id: Any) -> None:
+    """Drop the company's partner copies, for every token (after a write through Bookdesk)."""
+    company = str(company_id)
+    with _scans_lock:
+        _generations[company] = _generations.get(company, 0) + 1
+        for key in [key for key in _scans if key[1] == company]:
+            del _scans[key]

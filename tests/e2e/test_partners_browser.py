@@ -1,9 +1,12 @@
 """Partners in the browser: a Hungarian tax number is stored compact and shown with dashes, a
 wrong one refused on its field; a colliding partner links to the existing one; no role is
-refused before anything is sent."""
+refused before anything is sent; a search typed without accents finds accented names."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
+
+SHOTS = Path(__file__).resolve().parents[1] / "artifacts"
 
 
 def _new_partner(page, company, name: str, tax_number: str) -> None:
@@ -64,3 +67,19 @@ def test_a_partner_without_a_role_is_stopped_before_sending(signed_in_page, comp
     assert page.evaluate("() => document.querySelector('#is_customer').validationMessage")
     assert page.url.endswith("/partners/new")
     assert sandbox_log.entries(company_id=company.id, method="POST") == []
+
+
+def test_typing_a_name_without_accents_finds_the_accented_partner(signed_in_page, company, api,
+                                                                  browser_log):
+    for name in ("Kovács Kft.", "Nagy Zrt."):
+        api.post("/2/partners/create/", json={"name": name, "is_customer": True})
+    page = signed_in_page(company)
+    page.goto(f"/c/{company.id}/partners/")
+    page.fill("#partner-q", "kovacs")
+    page.wait_for_url(re.compile(r"q=kovacs"))
+    page.wait_for_function("() => !document.querySelector('#partner-list').innerText"
+                           ".includes('Nagy Zrt.')")
+    assert "Kovács Kft." in page.inner_text("#partner-list")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "partners-accent-blind-search.png"))
+    browser_log.assert_clean()
