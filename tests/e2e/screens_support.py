@@ -95,6 +95,9 @@ def page_types(seeded: Seeded) -> dict[str, str]:
         "salary-new": f"{c}/salaries/new", "catalogue": f"{c}/tags/",
         "settings": f"{c}/settings/", "policy-editor": f"{c}/policies/",
         "policy-history": f"{c}/policies/history", "sign-in": "/login",
+        "bank": f"{c}/bank/", "vat-summary": f"{c}/vat/", "month-end": f"{c}/vat/month-end",
+        "partner-card": f"{c}/partners/{seeded.partner}/card", "practice": "/practice",
+        "review-log": f"{c}/review/actions", "documents": f"{c}/documents/",
     }
 
 

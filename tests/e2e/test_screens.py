@@ -29,7 +29,8 @@ pytestmark = pytest.mark.xdist_group("screens")
 PAGE_NAMES = ("dashboard", "income-list", "income-detail", "income-edit", "income-new",
               "review-queue", "review-screen", "expense-list", "expense-detail", "expense-edit",
               "partner-list", "partner-edit", "tax-list", "tax-new", "salary-list", "salary-new",
-              "catalogue", "settings", "policy-editor", "policy-history", "sign-in")
+              "catalogue", "settings", "policy-editor", "policy-history", "sign-in", "bank",
+              "vat-summary", "month-end", "partner-card", "practice", "review-log", "documents")
 BLOCKING = ("serious", "critical")
 
 
