@@ -177,7 +177,7 @@ def edit(kind: Kind):
     if request.method == "GET":
         return _edit_page(kind, flow.rows_for(records, kind), found)
     rows = flow.rows_for(records, kind, request.form)
-    flow.check_edited(rows, kind, flow.records(found["listing"], kind))
+    flow.check_edited(rows, kind, taxes_api.records(found["listing"], kind.name))
     if any(row.has_errors for row in rows):
         return _edit_page(kind, rows, found, status=400)
     return _save_changes(kind, rows, found)

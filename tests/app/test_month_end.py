@@ -4,8 +4,17 @@ from __future__ import annotations
 
 import re
 
+from app.upstream import taxes as taxes_api
 from tests.app.incomes_helpers import page_form
-from tests.app.taxes_support import ACCOUNT, TAX_NUMBER, create, months, signed_in, writes
+from tests.app.taxes_support import (
+    ACCOUNT,
+    TAX_NUMBER,
+    create,
+    months,
+    records,
+    signed_in,
+    writes,
+)
 from tests.sandbox.expense_support import ecat, make_expense  # noqa: F401 (ecat: a fixture)
 from tests.sandbox.incomes_support import make_income
 
@@ -92,3 +101,33 @@ def test_checklist_counts_equal_their_lists(client, company, api, ecat):  # noqa
     tax_list = client.get(links["taxes"].replace("&amp;", "&")).get_data(as_text=True)
     assert counts["taxes"] == len(re.findall(r'data-record-id="\d+"', tax_list))
     assert f'href="/c/{company.id}/salaries/new?copy=2026-03"' in html
+
+
+def test_the_checklist_and_the_taxes_pages_read_records_through_one_reader(client, company, api,
+                                                                         monkeypatch):
+    create(api, {"month": "2026-03", "amount": "10", "code": "103"},
+           {"month": "2026-04", "amount": "20", "code": "104"})
+    march = [key for key, record in records(api).items() if record["month"][:7] == "2026-03"]
+    read = []
+    original = taxes_api.records
+
+    def spy(body, kind):
+        found = original(body, kind)
+        read.append((kind, sorted(record["id"] for record in found)))
+        return found
+
+    monkeypatch.setattr(taxes_api, "records", spy)
+    signed_in(client, company)
+    assert client.get(f"/c/{company.id}/vat/month-end?month=2026-03").status_code == 200
+    assert ("taxes", march) in read and ("salaries", []) in read and len(march) == 1
+    assert sorted(original(api.get("/2/monthly-taxes/", params={"fields": "taxes"}).json(),
+                           "taxes"), key=lambda r: r["id"]) == sorted(
+        records(api).values(), key=lambda r: r["id"])
+
+
+def test_copying_into_the_first_month_of_year_one_says_there_is_nothing_to_copy(client,
+                                                                               company):
+    base = signed_in(client, company)
+    response = client.get(base + "new?copy=0001-01", follow_redirects=True)
+    assert response.status_code == 200
+    assert "The previous month has no records to copy." in response.get_data(as_text=True)
