@@ -30,7 +30,7 @@ from flask_babel import gettext as _
 
 from app.forms import company_settings
 from app.identifiers import compact
-from app.numbers import to_decimal
+from app.numbers import company_today, to_decimal
 from app.taxes.forms import Row, keep_unchanged, read_row
 from app.taxes.present import TAG_FIELDS, Kind, column, is_synced, source_label
 from app.upstream import ValidationError, catalog, run_parallel
@@ -176,7 +176,7 @@ def new_prefix(index) -> str:
 
 def blank_rows(kind: Kind, count: int = NEW_ROWS, start: int = 0) -> list[Row]:
     """Empty rows for this month, not paid."""
-    month = date.today().isoformat()[:7]
+    month = company_today().isoformat()[:7]
     return [Row(str(start + n), kind.fields, raw={"month": month, "paid_status": "1"})
             for n in range(count)]
 

@@ -8,7 +8,6 @@ The bulk pages act on the records sent as ?ids=... and return to the list they c
 """
 from __future__ import annotations
 
-from datetime import date
 from functools import partial
 
 from flask import flash, g, make_response, render_template, request, url_for
@@ -17,7 +16,7 @@ from flask_babel import ngettext
 
 from app.exports import download
 from app.nav import safe_next
-from app.numbers import parse_month
+from app.numbers import company_today, parse_month
 from app.once import ExpiredKey, LostAnswer, Recovery, Sent, rate_limited_message, send_once
 from app.params import small_int
 from app.store import idempotency
@@ -48,7 +47,7 @@ def index(kind: Kind):
     context = {"form": form, "months": months, "total": present.total(months),
                "currency": currency, "problems": problems, "filtered": is_filtered(form),
                "query": query(form), "here": request.full_path.rstrip("?"),
-               "this_month": date.today().isoformat()[:7]}
+               "this_month": company_today().isoformat()[:7]}
     status = 400 if params is None or problems else 200
     page = make_response(render("taxes/index.html", "taxes/_months.html", **context), status)
     return push_machine_url(page, context["query"])
