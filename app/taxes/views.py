@@ -85,26 +85,33 @@ def new(kind: Kind):
     if request.form.get("op") == "more":
         return _new_page(kind, flow.with_more_rows(rows, kind), key)
     filled = [row for row in rows if row.filled]
-    status = 400
     try:
         # The checks run inside the send: after a lost answer the records they would
         # collide with may be this form's own, which the recovery looks for first.
         return send_once(key, kind.purpose, partial(_send, kind, filled),
                          recover=_recovery(kind, filled))
-    except _Unchecked as exc:
-        problems = list(exc.args[0])
-    except _Unread:
-        problems, status = [_("The accounting service did not answer, so nothing was sent. "
-                              "Send the form again in a moment.")], 503
-    except ExpiredKey:
-        problems, key = [_("This form has expired. Send it again.")], idempotency.new_key()
-    except ValidationError as exc:
-        problems = flow.place(exc, filled)
-    except LostAnswer as exc:
-        problems, status = [str(exc)], 503
-    except RateLimited as exc:
-        problems, status = [rate_limited_message(exc)], 429
+    except SEND_REFUSALS as exc:
+        problems, status, key = _refusal(exc, filled, key)
     return _new_page(kind, rows, key, problems, status)
+
+
+SEND_REFUSALS = (_Unchecked, _Unread, ExpiredKey, ValidationError, LostAnswer, RateLimited)
+
+
+def _refusal(exc: Exception, filled: list, key: str) -> tuple[list, int, str]:
+    """The grid's problems, status and form key after a send that did not go through."""
+    if isinstance(exc, _Unchecked):
+        return list(exc.args[0]), 400, key
+    if isinstance(exc, _Unread):
+        return [_("The accounting service did not answer, so nothing was sent. "
+                  "Send the form again in a moment.")], 503, key
+    if isinstance(exc, ExpiredKey):
+        return [_("This form has expired. Send it again.")], 400, idempotency.new_key()
+    if isinstance(exc, ValidationError):
+        return flow.place(exc, filled), 400, key
+    if isinstance(exc, LostAnswer):
+        return [str(exc)], 503, key
+    return [rate_limited_message(exc)], 429, key
 
 
 def _first_rows(kind: Kind) -> list:
