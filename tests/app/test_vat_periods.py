@@ -1,13 +1,18 @@
 """VAT periods: every period a URL may name has neighbours that exist, and a year outside
-1..9998 is refused with the page's message (400), never a server error."""
+1..9998 is refused with the page's message (400), never a server error; the dashboard's VAT
+period and chart months are these same periods."""
 from __future__ import annotations
 
-from datetime import date
+import re
+from datetime import date, timedelta
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from app.dashboard import service as dashboard_service
+from app.numbers import company_today, format_date
+from app.vat import service as vat_service
 from app.vat.forms import BadPeriod, parse_month, parse_period
 from app.vat.service import FIRST_YEAR, KINDS, LAST_YEAR, MONTHLY, period_of
 from tests.app.conftest import sign_in
@@ -77,3 +82,38 @@ def test_the_first_and_last_allowed_periods_show_without_the_missing_neighbour(c
     assert 'rel="prev"' not in first and "period=0001-02" in first
     assert 'rel="next"' not in last and 'rel="prev"' in last and "period=9997" in last
     assert month.status_code == 200 and 'rel="prev"' not in month.get_data(as_text=True)
+
+
+@given(kind=st.sampled_from(KINDS), day=st.dates(min_value=date(1900, 1, 1),
+                                                 max_value=date(9000, 12, 31)))
+def test_the_dashboards_vat_figures_and_chart_months_are_vat_periods(kind, day):
+    period = period_of(kind, day)
+    figures = dashboard_service.vat_figures(day)[kind]
+    incomes, expenses = dict(figures["vat_out"].query.args), dict(figures["vat_in"].query.args)
+    assert (incomes["date_from"], incomes["date_to"]) == (period.start.isoformat(),
+                                                          period.end.isoformat())
+    assert (expenses["created_from"], expenses["created_to"]) == (period.start.isoformat(),
+                                                                  period.end.isoformat())
+    months = dashboard_service.chart_months(day)
+    assert len(months) == dashboard_service.CHART_MONTHS
+    assert months[-1] == period_of(MONTHLY, day)
+    pairs = zip(months, months[1:], strict=False)
+    assert all(a.end + timedelta(days=1) == b.start for a, b in pairs)
+
+
+def test_a_quarterly_companys_dashboard_shows_the_vat_pages_period(client, company,
+                                                                   monkeypatch):
+    real = vat_service.company_settings
+    monkeypatch.setattr(vat_service, "company_settings",
+                        lambda api: {**real(api), "vat_period_type": "quarterly"})
+    sign_in(client, company)
+    period = period_of("quarterly", company_today())
+    dashboard = client.get(f"/c/{company.id}/").get_data(as_text=True)
+    vat_page = client.get(f"/c/{company.id}/vat/").get_data(as_text=True)
+    assert f'href="/c/{company.id}/vat/export?period={period.key}"' in vat_page
+    card = dashboard[dashboard.index('id="figure-vat_due"'):]
+    assert re.search(r'class="stat__label">VAT due · quarterly</span>', card)
+    hint = re.search(r'class="stat__hint">([^:]*):', card).group(1)
+    with client.application.test_request_context():
+        shown = (format_date(period.start), format_date(period.end))
+    assert [part.strip() for part in hint.split("–")] == list(shown)
