@@ -45,11 +45,13 @@ from app.upstream import incomes as income_api
 from app.vat.service import (
     KINDS,
     MONTHLY,
+    SUMMARY_READS,
     Period,
     company_kind,
     current_period,
     period_of,
-    summary,
+    summary_of,
+    summary_reads,
 )
 
 RECENT_SIZE = 10
@@ -324,31 +326,46 @@ def practice_queries(today: date) -> dict[str, ListQuery]:
 
 def practice_rows(companies: list[dict], clients: dict[int, object], params: dict[str, dict],
                   today: date) -> list[PracticeRow]:
-    """A row per company ({id, name}), each read with its own client: every figure of every
-    row is a task of one parallel round (a task's own rounds would run inline)."""
-    tasks = {}
+    """A row per company ({id, name}), each read with its own client: every read of every
+    row is a task of one parallel round (a task's own rounds would run inline), the VAT
+    summary's reads too, each waiting for the company's VAT period read in the round."""
+    tasks, periods = {}, {}
     for item in companies:
-        tasks.update(_figure_tasks(item["id"], clients[item["id"]], params, today))
+        client = clients[item["id"]]
+        periods[item["id"]] = once(partial(current_period, client, today))
+        tasks.update(_figure_tasks(item["id"], client, params, periods[item["id"]]))
     found = run_parallel(tasks)
-    rows = []
-    for item in companies:
-        row = PracticeRow(item["id"], item["name"])
-        for name in FIGURES:
-            value, reason = found[f"{item['id']}:{name}"]
-            setattr(row, name, value)
-            if reason:
-                row.missing[name] = reason
-        rows.append(row)
-    return rows
+    return [_row(item, found, periods[item["id"]]) for item in companies]
 
 
-def _figure_tasks(company_id: int, client, params: dict[str, dict], today: date) -> dict:
+def _figure_tasks(company_id: int, client, params: dict[str, dict], period) -> dict:
     reads = {"review": partial(income_count, client, params["review"]),
              "overdue": partial(overdue_amounts, client, params["overdue"]),
-             "vat_due": partial(vat_due, client, today),
-             "unprocessed": partial(unprocessed_expenses, client)}
+             "unprocessed": partial(unprocessed_expenses, client),
+             **{f"vat_due:{name}": read for name, read in summary_reads(client, period).items()}}
     return {f"{company_id}:{name}": partial(_figure, client, name, read)
             for name, read in reads.items()}
+
+
+def _row(item: dict, found: dict, period: Callable[[], Period]) -> PracticeRow:
+    row = PracticeRow(item["id"], item["name"])
+    for name in FIGURES:
+        value, reason = (vat_due(found, f"{item['id']}:vat_due", period) if name == "vat_due"
+                         else found[f"{item['id']}:{name}"])
+        setattr(row, name, value)
+        if reason:
+            row.missing[name] = reason
+    return row
+
+
+def vat_due(found: dict, prefix: str, period: Callable[[], Period]) -> tuple:
+    """(balance, None) of the VAT summary (app/vat/service.py) for the company's current VAT
+    period, the figure its VAT page shows; (None, why) when one of its reads failed."""
+    parts = {name: found[f"{prefix}:{name}"] for name in SUMMARY_READS}
+    reasons = [reason for _value, reason in parts.values() if reason]
+    if reasons:
+        return None, reasons[0]
+    return summary_of(period(), {name: value for name, (value, _r) in parts.items()}).balance, None
 
 
 def _figure(client, name: str, read: Callable[[], Any]) -> tuple[Any, str | None]:
@@ -376,12 +393,6 @@ def overdue_amounts(client, params: dict) -> dict[str, Decimal]:
         totals[code] = totals.get(code, Decimal(0)) + (to_decimal(income.get("gross_amount"))
                                                       or Decimal(0))
     return totals
-
-
-def vat_due(client, today: date) -> Decimal:
-    """The VAT summary's balance (app/vat/service.py) for the company's current VAT period
-    (the period its dashboard shows): the figure its VAT page shows."""
-    return summary(client, current_period(client, today)).balance
 
 
 def unprocessed_expenses(client) -> int:

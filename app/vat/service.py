@@ -11,10 +11,12 @@ own net and VAT under "no VAT category". Expenses excluded from accounting are l
 from __future__ import annotations
 
 import calendar
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 from functools import partial
+from typing import Any
 
 from app.forms.display import company_settings
 from app.numbers import to_decimal
@@ -165,18 +167,33 @@ class Summary:
         return self.total(INCOMES).vat - self.total(EXPENSES).vat
 
 
-def summary(client, period: Period) -> Summary:
-    """Read the period's incomes and expenses side by side and add them up."""
-    found = run_parallel({
-        INCOMES: lambda: list(income_api.fulfilled_between(client, period.start, period.end)),
-        EXPENSES: lambda: list(expense_api.fulfilled_between(client, period.start, period.end)),
+SUMMARY_READS = (INCOMES, EXPENSES, "categories", "settings")
+
+
+def summary_reads(client, period: Callable[[], Period]) -> dict[str, Callable[[], Any]]:
+    """The summary's reads (SUMMARY_READS) as tasks for a parallel round; `period` is called
+    inside the tasks, so a caller may read the company's period in the same round."""
+    return {
+        INCOMES: lambda: list(income_api.fulfilled_between(client, period().start,
+                                                           period().end)),
+        EXPENSES: lambda: list(expense_api.fulfilled_between(client, period().start,
+                                                             period().end)),
         "categories": partial(catalog.get, client, "vat_categories"),
-        "settings": partial(company_settings, client)})
+        "settings": partial(company_settings, client)}
+
+
+def summary_of(period: Period, found: dict) -> Summary:
+    """The period's summary from what summary_reads read."""
     cells = summarise(INCOMES, found[INCOMES])
     summarise(EXPENSES, found[EXPENSES], cells)
     categories = {str(item.get("id")): item for item in found["categories"] or []}
     return Summary(period, cells, categories,
                    (found["settings"] or {}).get("default_currency_name"))
+
+
+def summary(client, period: Period) -> Summary:
+    """Read the period's incomes and expenses side by side and add them up."""
+    return summary_of(period, run_parallel(summary_reads(client, lambda: period)))
 
 
 CHECKS = ("review", "unprocessed", "no_vat_period", "taxes", "salaries")
