@@ -86,7 +86,7 @@ def links(queries: dict[str, ListQuery]) -> dict[str, str]:
 
 def practice():
     """One row per signed-in company (review queue, overdue, VAT due, unprocessed expenses),
-    the rows read side by side, each with its company's own client."""
+    every read of every row side by side, each with its company's own client."""
     companies = signed_in_companies()
     if not companies:
         return redirect(url_for("auth.login"))
