@@ -48,7 +48,7 @@ from flask_babel import get_locale
 
 from app.auth import company_blueprint
 from app.auth.session import drop_secret, get_secret, put_secret
-from app.numbers import AMOUNT_PLACES, at_least_places
+from app.numbers import AMOUNT_PLACES, at_least_places, company_today
 
 EXPORT_PAGE_SIZE = 200
 BOM = "\ufeff"
@@ -290,7 +290,7 @@ def download(header: list[str], pages: Iterable, row: Callable, codes: dict,
     else:
         chunks = (text.encode("utf-8") for text in csv_chunks(header, pages, row, codes))
         mimetype, suffix = "text/csv", "csv"
-    filename = f"{stem}-{date.today().isoformat()}.{suffix}"
+    filename = f"{stem}-{company_today().isoformat()}.{suffix}"
     headers = {"Content-Disposition": f'attachment; filename="{filename}"'}
     if progress.total is not None:
         headers[TOTAL_HEADER] = str(progress.total)

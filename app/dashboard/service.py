@@ -2,15 +2,16 @@
 
 The company dashboard: the list behind each count card and each amount, the counts, the
 amounts (app/totals.py, over the whole list a figure links to), taxes and salaries of the
-month, the 12-month chart, the latest incomes and their cancellation words, read side by side.
+month, the 12-month chart, the latest incomes and their cancellation words, read side by side
+in one round. Periods and months are app/vat/service.py's (Period, period_of).
 Every amount is built from a ListQuery, the same object that makes its link: the figure sums
 the very rows the linked list shows (its totals footer says the same number).
 
-The practice page: one row per signed-in company, the rows read side by side. A row holds what
-a bookkeeping office looks at first for each company: the review queue's size, the overdue
-amount (unpaid incomes past their due date, per currency), the VAT due for the current month
-(output VAT of the incomes fulfilled in it minus input VAT of its expenses, in forints at each
-document's exchange rate) and the expenses not yet processed. The review queue and the overdue
+The practice page: one row per signed-in company, every figure of every row read side by side.
+A row holds what a bookkeeping office looks at first for each company: the review queue's size,
+the overdue amount (unpaid incomes past their due date, per currency), the VAT due (the balance
+of the VAT summary, app/vat/service.py, for the company's current VAT period) and the expenses
+not yet processed. The review queue and the overdue
 incomes are the dashboard's cards' own queries (`cards`), so the practice page and each
 company's dashboard agree. A company signed in through OAuth2 has its figures read from /2/
 only: the API takes a Bearer token on /2/ paths only, so the incomes' figures say that they
@@ -18,15 +19,15 @@ need an API token.
 """
 from __future__ import annotations
 
-import calendar
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import Decimal
 from functools import partial
+from typing import Any
 
 from app.expenses.forms import list_query as expense_query
-from app.forms.display import company_settings
 from app.forms.filters import ListQuery
 from app.incomes.flow import reversed_numbers
 from app.incomes.forms import list_query as income_query
@@ -41,6 +42,17 @@ from app.totals import READERS, Totals, add_up, list_totals, read_all
 from app.upstream import NeedsApiToken, NotFound, UpstreamError, catalog, run_parallel
 from app.upstream import expenses as expense_api
 from app.upstream import incomes as income_api
+from app.vat.service import (
+    KINDS,
+    MONTHLY,
+    SUMMARY_READS,
+    Period,
+    company_kind,
+    current_period,
+    period_of,
+    summary_of,
+    summary_reads,
+)
 
 RECENT_SIZE = 10
 # /2/expenses is a cursor list without a count: one page of this size, "100+" beyond it.
@@ -89,17 +101,35 @@ def _recent(api) -> list | None:
     return page.items if page else None
 
 
-def dashboard_data(api, queries: dict[str, ListQuery], more: dict | None = None) -> dict:
-    """Run the dashboard's independent upstream reads side by side, with `more` tasks (each
-    card's parameters read here, in the request: the list's reader needs its context)."""
+def once(read: Callable[[], Any]) -> Callable[[], Any]:
+    """read's result, read by the first caller; callers meanwhile wait for that one read."""
+    lock, found = threading.Lock(), []
+
+    def call():
+        with lock:
+            if not found:
+                found.append(read())
+            return found[0]
+    return call
+
+
+def dashboard_data(api, queries: dict[str, ListQuery], amounts: dict[str, Figure],
+                   vat: dict[str, dict[str, Figure]], due: dict[str, tuple]) -> dict:
+    """Every upstream read of the dashboard in one parallel round: the cards, the amounts, the
+    company's VAT period kind ("period_kind") and currencies, each read once; a figure needing
+    one of those waits for it inside the round. Parameters are read here, in the request (the
+    list's reader needs its context)."""
+    codes = once(lambda: _or_none(catalog.names, api, "currencies", "code") or {})
+    kind = once(partial(company_kind, api))
     params = {key: query.params() for key, query in queries.items()}
-    calls = {key: partial(_income_count, api, params[key]) for key in INCOME_CARDS}
     return run_parallel({
-        **(more or {}),
-        **calls,
+        **amount_tasks(api, amounts, due, codes),
+        **vat_tasks(api, vat, codes, kind),
+        **{key: partial(_income_count, api, params[key]) for key in INCOME_CARDS},
         "unpaid_expenses": partial(_expense_count, api, params["unpaid_expenses"]),
         "recent": lambda: _recent(api),
-        "currencies": lambda: _or_none(catalog.names, api, "currencies", "code") or {},
+        "currencies": codes,
+        "period_kind": kind,
     })
 
 
@@ -110,9 +140,9 @@ def cancel_labels(api, incomes: list[dict]) -> dict[int, str]:
             if income.get("is_cancelled")}
 
 
-PERIOD_MONTHS = {"monthly": 1, "quarterly": 3, "yearly": 12}
 CHART_MONTHS = 12
 CHART_RANGES = ("chart_in", "chart_out")
+VAT_FIGURES = ("vat_out", "vat_in")
 
 
 @dataclass(frozen=True)
@@ -124,23 +154,10 @@ class Figure:
     amount: str  # net_amount, vat_amount or gross_amount
 
 
-def month_start(day: date, back: int = 0) -> date:
-    """The first day of day's month, `back` months earlier."""
-    index = day.year * 12 + day.month - 1 - back
-    return date(index // 12, index % 12 + 1, 1)
-
-
-def month_end(day: date) -> date:
-    """The last day of day's month."""
-    return day.replace(day=calendar.monthrange(day.year, day.month)[1])
-
-
-def vat_period(today: date, period_type: str | None) -> tuple[str, date, date]:
-    """(type, first day, last day) of the VAT period holding today; monthly when unknown."""
-    kind = period_type if period_type in PERIOD_MONTHS else "monthly"
-    length = PERIOD_MONTHS[kind]
-    first = date(today.year, (today.month - 1) // length * length + 1, 1)
-    return kind, first, month_end(month_start(first, -(length - 1)))
+def chart_months(today: date) -> list[Period]:
+    """The chart's months, oldest first, the last one today's."""
+    month = period_of(MONTHLY, today)
+    return [month.shifted(-back) for back in range(CHART_MONTHS - 1, -1, -1)]
 
 
 def _incomes(args: dict) -> ListQuery:
@@ -157,10 +174,9 @@ def _expense_range(field: str, first: date, last: date) -> ListQuery:
                           "created_to": last.isoformat()})
 
 
-def figures(today: date, period: tuple[str, date, date]) -> dict[str, Figure]:
-    """Every amount of the dashboard and the list it sums."""
-    year, month = today.replace(month=1, day=1), month_start(today)
-    _kind, first, last = period
+def figures(today: date) -> dict[str, Figure]:
+    """Every amount of the dashboard but the VAT (vat_figures), and the list it sums."""
+    year, month = today.replace(month=1, day=1), period_of(MONTHLY, today).start
     return {
         "revenue_month": Figure("incomes", _income_range("issued_at", month, today), "net_amount"),
         "revenue_year": Figure("incomes", _income_range("issued_at", year, today), "net_amount"),
@@ -173,36 +189,45 @@ def figures(today: date, period: tuple[str, date, date]) -> dict[str, Figure]:
         "payables": Figure("expenses", expense_query({"is_paid": "false"}), "gross_amount"),
         "payables_overdue": Figure("expenses", expense_query({"tab": "overdue"}),
                                    "gross_amount"),
-        "vat_out": Figure("incomes", _income_range("fulfilled_at", first, last), "vat_amount"),
-        "vat_in": Figure("expenses", _expense_range("fulfilled_at", first, last),
-                         "vat_amount"),
     }
+
+
+def vat_figures(today: date) -> dict[str, dict[str, Figure]]:
+    """Per VAT period kind, the VAT of the incomes and of the expenses fulfilled in that kind's
+    period holding today (the company's kind is read with the other figures)."""
+    found = {}
+    for kind in KINDS:
+        period = period_of(kind, today)
+        found[kind] = {
+            "vat_out": Figure("incomes", _income_range("fulfilled_at", period.start, period.end),
+                              "vat_amount"),
+            "vat_in": Figure("expenses", _expense_range("fulfilled_at", period.start,
+                                                        period.end), "vat_amount")}
+    return found
 
 
 def chart_figures(today: date) -> dict[str, Figure]:
     """Revenue and expense (net) of each of the last 12 months, by issue date (the links)."""
     found = {}
-    for back in range(CHART_MONTHS - 1, -1, -1):
-        first = month_start(today, back)
-        key = first.strftime("%Y-%m")
-        found[f"chart_in_{key}"] = Figure("incomes", _income_range("issued_at", first,
-                                                                   month_end(first)),
-                                          "net_amount")
-        found[f"chart_out_{key}"] = Figure("expenses", _expense_range(
-            "issued_at", first, month_end(first)), "net_amount")
+    for month in chart_months(today):
+        found[f"chart_in_{month.key}"] = Figure(
+            "incomes", _income_range("issued_at", month.start, month.end), "net_amount")
+        found[f"chart_out_{month.key}"] = Figure(
+            "expenses", _expense_range("issued_at", month.start, month.end), "net_amount")
     return found
 
 
 def chart_ranges(today: date) -> dict[str, Figure]:
     """The two 12-month lists the chart reads once each and splits by issue month."""
-    first = month_start(today, CHART_MONTHS - 1)
-    return {"chart_in": Figure("incomes", _income_range("issued_at", first, month_end(today)),
-                               "net_amount"),
-            "chart_out": Figure("expenses", _expense_range("issued_at", first,
-                                                           month_end(today)), "net_amount")}
+    months = chart_months(today)
+    first, last = months[0].start, months[-1].end
+    return {"chart_in": Figure("incomes", _income_range("issued_at", first, last), "net_amount"),
+            "chart_out": Figure("expenses", _expense_range("issued_at", first, last),
+                                "net_amount")}
 
 
-def _by_month(api, figure: Figure, params: dict | None, codes: dict) -> dict[str, Totals]:
+def _by_month(api, figure: Figure, params: dict | None,
+              codes: Callable[[], dict]) -> dict[str, Totals]:
     """The range's Totals per issue month (YYYY-MM): each equals that month's own list, whose
     filter differs only in the dates; every month marked partial past ROW_LIMIT rows."""
     list_page, amounts = READERS[figure.kind]
@@ -212,7 +237,7 @@ def _by_month(api, figure: Figure, params: dict | None, codes: dict) -> dict[str
     months: dict[str, list] = {}
     for record in records:
         months.setdefault(str(record.get("issued_at") or "")[:7], []).append(record)
-    return {month: add_up(rows, codes, amounts) for month, rows in months.items()}
+    return {month: add_up(rows, codes(), amounts) for month, rows in months.items()}
 
 
 def month_totals(found: dict, key: str, month: str) -> Totals | None:
@@ -232,8 +257,8 @@ def dues(today: date) -> dict[str, tuple]:
             for kind in (tax_present.TAXES, tax_present.SALARIES)}
 
 
-def _total(api, figure: Figure, params: dict | None, codes: dict) -> Totals:
-    return list_totals(api, figure.kind, params, codes)
+def _total(api, figure: Figure, params: dict | None, codes: Callable[[], dict]) -> Totals:
+    return list_totals(api, figure.kind, params, codes())
 
 
 def _due(api, kind, params: dict | None) -> Decimal | None:
@@ -243,7 +268,8 @@ def _due(api, kind, params: dict | None) -> Decimal | None:
     return tax_present.total(tax_present.months(listing, kind)) if listing is not None else None
 
 
-def amount_tasks(api, found: dict[str, Figure], due: dict[str, tuple], codes: dict) -> dict:
+def amount_tasks(api, found: dict[str, Figure], due: dict[str, tuple],
+                 codes: Callable[[], dict]) -> dict:
     """The reads behind every figure's Totals and the taxes / salaries due (parameters read
     here, in the request: the list's reader needs its context)."""
     params = {key: figure.query.params() for key, figure in found.items()}
@@ -255,9 +281,16 @@ def amount_tasks(api, found: dict[str, Figure], due: dict[str, tuple], codes: di
     return tasks
 
 
-def period_type(api) -> str | None:
-    """The company's VAT period type (monthly, quarterly, yearly) when it says."""
-    return (company_settings(api) or {}).get("vat_period_type")
+def vat_tasks(api, vat: dict[str, dict[str, Figure]], codes: Callable[[], dict],
+              kind: Callable[[], str]) -> dict:
+    """The reads behind the VAT figures: each waits for the company's period kind, then sums
+    that kind's list (every kind's parameters read here, in the request)."""
+    params = {name: {key: figure.query.params() for key, figure in figures.items()}
+              for name, figures in vat.items()}
+
+    def read(key: str) -> Totals | None:
+        return _or_none(_total, api, vat[kind()][key], params[kind()][key], codes)
+    return {key: partial(read, key) for key in VAT_FIGURES}
 
 
 # -- the practice page: one row per signed-in company ---------------------------------------------
@@ -281,52 +314,69 @@ class PracticeRow:
     missing: dict[str, str] = field(default_factory=dict)
 
 
-def month_bounds(today: date) -> tuple[str, str]:
-    """The first and last day of today's month, ISO."""
-    last = calendar.monthrange(today.year, today.month)[1]
-    return today.replace(day=1).isoformat(), today.replace(day=last).isoformat()
+FIGURES = ("review", "overdue", "vat_due", "unprocessed")
 
 
 def practice_queries(today: date) -> dict[str, ListQuery]:
-    """The income lists behind a row: the review queue, overdue incomes, this month's incomes
-    by fulfilment date (the dashboard's cards for the first two)."""
-    start, end = month_bounds(today)
+    """The income lists behind a row: the review queue and the overdue incomes (the
+    dashboard's cards)."""
     card = cards(today)
-    return {"review": card["needs_review"], "overdue": card["overdue"],
-            "vat_incomes": income_query({"date_field": "fulfilled_at", "date_from": start,
-                                         "date_to": end})}
+    return {"review": card["needs_review"], "overdue": card["overdue"]}
 
 
 def practice_rows(companies: list[dict], clients: dict[int, object], params: dict[str, dict],
-         today: date) -> list[PracticeRow]:
-    """A row per company ({id, name}), each read with its own client, all side by side."""
-    tasks: dict[str, Callable[[], PracticeRow]] = {
-        str(item["id"]): _task(item, clients[item["id"]], params, today) for item in companies}
+                  today: date) -> list[PracticeRow]:
+    """A row per company ({id, name}), each read with its own client: every read of every
+    row is a task of one parallel round (a task's own rounds would run inline), the VAT
+    summary's reads too, each waiting for the company's VAT period read in the round."""
+    tasks, periods = {}, {}
+    for item in companies:
+        client = clients[item["id"]]
+        periods[item["id"]] = once(partial(current_period, client, today))
+        tasks.update(_figure_tasks(item["id"], client, params, periods[item["id"]]))
     found = run_parallel(tasks)
-    return [found[str(item["id"])] for item in companies]
+    return [_row(item, found, periods[item["id"]]) for item in companies]
 
 
-def _task(item: dict, client, params: dict[str, dict], today: date) -> Callable[[], PracticeRow]:
-    return lambda: company_row(PracticeRow(item["id"], item["name"]), client, params, today)
+def _figure_tasks(company_id: int, client, params: dict[str, dict], period) -> dict:
+    reads = {"review": partial(income_count, client, params["review"]),
+             "overdue": partial(overdue_amounts, client, params["overdue"]),
+             "unprocessed": partial(unprocessed_expenses, client),
+             **{f"vat_due:{name}": read for name, read in summary_reads(client, period).items()}}
+    return {f"{company_id}:{name}": partial(_figure, client, name, read)
+            for name, read in reads.items()}
 
 
-def company_row(row: PracticeRow, client, params: dict[str, dict], today: date) -> PracticeRow:
-    """Fill a row's figures; a figure the upstream refused is left None and named."""
-    figures = {
-        "review": lambda: income_count(client, params["review"]),
-        "overdue": lambda: overdue_amounts(client, params["overdue"]),
-        "vat_due": lambda: vat_due(client, params["vat_incomes"], today),
-        "unprocessed": lambda: unprocessed_expenses(client),
-    }
-    for name, read in figures.items():
-        if name != "unprocessed" and not client.reaches(income_api.LIST):
-            row.missing[name] = NEEDS_TOKEN
-            continue
-        try:
-            setattr(row, name, read())
-        except UpstreamError:
-            row.missing[name] = FAILED
+def _row(item: dict, found: dict, period: Callable[[], Period]) -> PracticeRow:
+    row = PracticeRow(item["id"], item["name"])
+    for name in FIGURES:
+        value, reason = (vat_due(found, f"{item['id']}:vat_due", period) if name == "vat_due"
+                         else found[f"{item['id']}:{name}"])
+        setattr(row, name, value)
+        if reason:
+            row.missing[name] = reason
     return row
+
+
+def vat_due(found: dict, prefix: str, period: Callable[[], Period]) -> tuple:
+    """(balance, None) of the VAT summary (app/vat/service.py) for the company's current VAT
+    period, the figure its VAT page shows; (None, why) when one of its reads failed."""
+    parts = {name: found[f"{prefix}:{name}"] for name in SUMMARY_READS}
+    reasons = [reason for _value, reason in parts.values() if reason]
+    if reasons:
+        return None, reasons[0]
+    return summary_of(period(), {name: value for name, (value, _r) in parts.items()}).balance, None
+
+
+def _figure(client, name: str, read: Callable[[], Any]) -> tuple[Any, str | None]:
+    """(value, None), or (None, why): the sign-in cannot reach the incomes, or the upstream
+    refused."""
+    if name != "unprocessed" and not client.reaches(income_api.LIST):
+        return None, NEEDS_TOKEN
+    try:
+        return read(), None
+    except UpstreamError:
+        return None, FAILED
 
 
 def income_count(client, params: dict) -> int:
@@ -343,34 +393,6 @@ def overdue_amounts(client, params: dict) -> dict[str, Decimal]:
         totals[code] = totals.get(code, Decimal(0)) + (to_decimal(income.get("gross_amount"))
                                                       or Decimal(0))
     return totals
-
-
-def vat_due(client, income_params: dict, today: date) -> Decimal:
-    """Output VAT of this month's incomes minus input VAT of its expenses, in forints
-    (by fulfilment date; each amount at its document's exchange rate)."""
-    start, end = month_bounds(today)
-    incomes = income_api.iter_all(client, {**income_params, "page": 1,
-                                           "page_size": PAGE_SIZE})
-    expenses = _expenses(client, {"date_field": "fulfilled_at", "from_date": start,
-                                  "to_date": end})
-    return _vat_in_forints(incomes, _header_vat) - _vat_in_forints(expenses, expense_vat)
-
-
-def _vat_in_forints(records, vat_of: Callable[[dict], Decimal]) -> Decimal:
-    total = Decimal(0)
-    for record in records:
-        total += vat_of(record) * (to_decimal(record.get("exchange_rate")) or Decimal(1))
-    return total.quantize(Decimal(1))
-
-
-def _header_vat(record: dict) -> Decimal:
-    return to_decimal(record.get("vat_amount")) or Decimal(0)
-
-
-def expense_vat(expense: dict) -> Decimal:
-    """An expense's VAT: the sum of its assignments' (the categorised lines), else its header's."""
-    lines = [to_decimal(line.get("vat_amount")) for line in expense.get("assignments") or []]
-    return sum((v for v in lines if v is not None), Decimal(0)) if lines else _header_vat(expense)
 
 
 def unprocessed_expenses(client) -> int:

@@ -20,39 +20,42 @@ from app.dashboard.service import (
 )
 from app.forms.filters import ListQuery
 from app.numbers import company_today, format_date
-from app.upstream import catalog
+from app.vat.service import period_of
 
 
 def index():
     """Counts, amounts (month, year, open, overdue, VAT, taxes and salaries), chart, recent."""
     today = company_today()
-    queries = cards(today)
-    period = service.vat_period(today, service.period_type(g.api))
-    found = service.figures(today, period)
-    dues = service.dues(today)
-    codes = catalog.names(g.api, "currencies", "code")
-    tasks = service.amount_tasks(g.api, {**found, **service.chart_ranges(today)}, dues, codes)
-    data = dashboard_data(g.api, queries, tasks)
+    queries, found, vat, dues = (cards(today), service.figures(today),
+                                 service.vat_figures(today), service.dues(today))
+    data = dashboard_data(g.api, queries, {**found, **service.chart_ranges(today)}, vat, dues)
+    period = period_of(data["period_kind"], today)
+    found.update(vat[period.kind])
+    return render_template("dashboard/index.html",
+                           **_context(today, queries, _figures(today, found, data), dues, data),
+                           period=period)
+
+
+def _figures(today: date, found: dict, data: dict) -> dict:
+    """What each amount and chart cell shows, linked to its list."""
     figures = {key: present.shown(data[key], figure.amount, figure.query.url())
                for key, figure in found.items()}
-    figures.update(chart_values(today, data))
-    return render_template(
-        "dashboard/index.html",
-        counts={key: data[key] for key in INCOME_CARDS},
-        expenses=data["unpaid_expenses"],
-        recent=data["recent"],
-        cancelled=cancel_labels(g.api, data["recent"] or []),
-        currencies=data["currencies"],
-        links=links(queries),
-        today=today,
-        figures=figures,
-        vat_due=present.difference(figures["vat_out"], figures["vat_in"],
-                                   figures["vat_out"].url),
-        period=period,
-        dues={key: (data[key], url_for(f"{key}.index", **args))
-              for key, (_kind, args, _params) in dues.items()},
-        chart=chart(today, figures),
-    )
+    return {**figures, **chart_values(today, data)}
+
+
+def _context(today: date, queries: dict, figures: dict, dues: dict, data: dict) -> dict:
+    return {
+        "counts": {key: data[key] for key in INCOME_CARDS},
+        "expenses": data["unpaid_expenses"], "recent": data["recent"],
+        "cancelled": cancel_labels(g.api, data["recent"] or []),
+        "currencies": data["currencies"], "links": links(queries), "today": today,
+        "figures": figures,
+        "vat_due": present.difference(figures["vat_out"], figures["vat_in"],
+                                      figures["vat_out"].url),
+        "dues": {key: (data[key], url_for(f"{key}.index", **args))
+                 for key, (_kind, args, _params) in dues.items()},
+        "chart": chart(today, figures),
+    }
 
 
 def chart_values(today: date, data: dict) -> dict:
@@ -67,12 +70,8 @@ def chart_values(today: date, data: dict) -> dict:
 
 def chart(today: date, figures: dict) -> dict:
     """The chart's months (label, revenue, expense), bars and scale."""
-    months = []
-    for back in range(service.CHART_MONTHS - 1, -1, -1):
-        first = service.month_start(today, back)
-        key = first.strftime("%Y-%m")
-        months.append((format_date(first, fmt="LLL yyyy"), figures[f"chart_in_{key}"],
-                       figures[f"chart_out_{key}"]))
+    months = [(format_date(month.start, fmt="LLL yyyy"), figures[f"chart_in_{month.key}"],
+               figures[f"chart_out_{month.key}"]) for month in service.chart_months(today)]
     bars, largest = present.bars(months)
     return {"months": months, "bars": bars, "largest": largest,
             "bar_width": present.bar_width(len(months)),
@@ -87,7 +86,7 @@ def links(queries: dict[str, ListQuery]) -> dict[str, str]:
 
 def practice():
     """One row per signed-in company (review queue, overdue, VAT due, unprocessed expenses),
-    the rows read side by side, each with its company's own client."""
+    every read of every row side by side, each with its company's own client."""
     companies = signed_in_companies()
     if not companies:
         return redirect(url_for("auth.login"))
@@ -108,5 +107,5 @@ def practice_links(company_id: int, queries: dict[str, ListQuery]) -> dict[str, 
                        **query.multidict().to_dict(flat=False))
     return {"company": url_for("dashboard.index", company_id=company_id),
             "review": to(queries["review"]), "overdue": to(queries["overdue"]),
-            "vat_due": to(queries["vat_incomes"]),
+            "vat_due": url_for("vat.index", company_id=company_id),
             "unprocessed": url_for("expenses.index", company_id=company_id)}

@@ -7,7 +7,6 @@ the first submit claims it, a second one waits for the first and lands on the sa
 """
 from __future__ import annotations
 
-from datetime import date
 from decimal import Decimal
 from functools import partial
 
@@ -18,7 +17,7 @@ from app.forms import ITEM_FIELDS, company_settings
 from app.forms.check import default_currency_id
 from app.forms.registry import ref_id
 from app.incomes.present import ACCOUNTING_DOCUMENT, STORNO, cancel_state, is_storno
-from app.numbers import api_text, to_decimal
+from app.numbers import api_text, company_today, to_decimal
 from app.upstream import catalog, run_parallel
 from app.upstream import incomes as upstream
 from app.upstream import parallel as page_budget
@@ -174,7 +173,7 @@ def item_fields() -> tuple[str, ...]:
 
 def defaults(settings: dict, catalogs: dict) -> dict:
     """A blank document: today, the company's currency, Hungarian VAT area, transfer."""
-    today = date.today().isoformat()
+    today = company_today().isoformat()
     return {"issued_at": today, "fulfilled_at": today, "vat_area": "HU",
             "payment_method": "transfer", "currency": default_currency_id(settings, catalogs),
             "assignments": [{}]}

@@ -14,13 +14,13 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass, field
-from datetime import date
 
 from flask import Response
 from flask_babel import gettext as _
 from sqlalchemy import select
 
 import app.policies.messages as M
+from app.numbers import company_today
 from app.params import whole
 from app.policies.validate import CONFIG_KEYS, IGNORE_KEYS, POLICY_KEYS, Problem, is_enabled, rules
 from app.store.db import PolicyVersion, store_session
@@ -365,6 +365,6 @@ def file_name(storage) -> str:
 def export_response(config, company_id: int, what: str) -> Response:
     """The configuration as a downloadable, readable JSON file."""
     body = json.dumps(config, ensure_ascii=False, indent=2) + "\n"
-    name = f"income-policies-{company_id}-{what}-{date.today().isoformat()}.json"
+    name = f"income-policies-{company_id}-{what}-{company_today().isoformat()}.json"
     return Response(body.encode("utf-8"), mimetype="application/json",
                     headers={"Content-Disposition": f'attachment; filename="{name}"'})

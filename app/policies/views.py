@@ -15,6 +15,7 @@ import app.policies.flow as flow
 import app.policies.history as history
 from app.auth import current_actor
 from app.errors import lost_write_response
+from app.numbers import company_today
 from app.params import arg_choice, arg_int
 from app.policies.editing import Located, open_edit, posted_edit
 from app.policies.flow import (
@@ -177,7 +178,7 @@ def preview():
     months = arg_int(request.args, "months", DEFAULT_MONTHS)
     months = months if months in MONTH_CHOICES else DEFAULT_MONTHS
     show = request.args.get("show") if request.args.get("show") in FILTERS else "all"
-    since = months_ago(date.today(), months)
+    since = months_ago(company_today(), months)
     found = _read_side_by_side(since)
     incomes, truncated = found.pop("incomes")
     state = flow.load_state(data=flow.editor_data(found))

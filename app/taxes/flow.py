@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import calendar
 import re
-from datetime import date, timedelta
+from datetime import date
 from functools import partial
 
 from flask_babel import gettext as _
@@ -30,12 +30,13 @@ from flask_babel import gettext as _
 from app.forms import company_settings
 from app.identifiers import compact
 from app.labels import source_label
-from app.numbers import format_number, to_decimal
+from app.numbers import company_today, format_number, to_decimal
 from app.taxes.forms import Row, keep_unchanged, read_row
 from app.taxes.present import TAG_FIELDS, Kind, column, is_synced
 from app.upstream import ValidationError, catalog, run_parallel
 from app.upstream import taxes as taxes_api
 from app.upstream.errors import upstream_messages
+from app.vat.service import MONTHLY, period_of
 
 
 def listing(api, kind: Kind, params: dict | None = None) -> dict:
@@ -62,20 +63,13 @@ def read(api, kind: Kind, params: dict | None = None, *, tags: bool = False) -> 
     return run_parallel(tasks)
 
 
-def records(body: dict, kind: Kind) -> list[dict]:
-    """Every record of a listing body, newest month first."""
-    return [record for month in body.get(kind.monthly_key) or []
-            for record in month.get(kind.name) or []]
-
-
 def records_in_months(api, kind: Kind, months: list[str]) -> list[dict]:
     """Every record of the payment months from the first to the last of `months` (YYYY-MM...)."""
     months = sorted(str(month)[:7] for month in months)
     first = date.fromisoformat(months[0] + "-01")
-    last = date.fromisoformat(months[-1] + "-01")
-    last = last.replace(day=calendar.monthrange(last.year, last.month)[1])
-    return records(listing(api, kind, {"from_date": first.isoformat(),
-                                       "to_date": last.isoformat()}), kind)
+    last = period_of(MONTHLY, date.fromisoformat(months[-1] + "-01")).end
+    return taxes_api.monthly_records(api, kind.name, {"from_date": first.isoformat(),
+                                                      "to_date": last.isoformat()})
 
 
 def form_data(api) -> dict:
@@ -182,7 +176,7 @@ def new_prefix(index) -> str:
 
 def blank_rows(kind: Kind, count: int = NEW_ROWS, start: int = 0) -> list[Row]:
     """Empty rows for this month, not paid."""
-    month = date.today().isoformat()[:7]
+    month = company_today().isoformat()[:7]
     return [Row(str(start + n), kind.fields, raw={"month": month, "paid_status": "1"})
             for n in range(count)]
 
@@ -234,7 +228,7 @@ def payload(row: Row) -> dict:
 
 def created_count(body: dict, kind: Kind) -> int:
     """How many records the create answer lists."""
-    return len(records(body, kind))
+    return len(taxes_api.records(body, kind.name))
 
 
 NAME_FIELDS = ("name", "account_number")
@@ -375,10 +369,13 @@ def _text(key: str, value) -> str:
 
 def copied_rows(api, kind: Kind, month: date) -> list[Row]:
     """The records of the month before `month` as create rows for `month`, for review: the
-    same values, not paid, a due date one month later (the day kept where the month has it)."""
-    previous = (month.replace(day=1) - timedelta(days=1)).replace(day=1)
+    same values, not paid, a due date one month later (the day kept where the month has it);
+    none where the month before is outside the years a period may have."""
+    previous = period_of(MONTHLY, month).shifted(-1)
+    if previous is None:
+        return []
     rows = []
-    for index, record in enumerate(records_in_months(api, kind, [previous.isoformat()])):
+    for index, record in enumerate(records_in_months(api, kind, [previous.key])):
         raw = initial(record)
         raw.update(month=month.isoformat()[:7], paid_status="1",
                    due_at=_next_month(raw.get("due_at")))

@@ -8,7 +8,6 @@ The bulk pages act on the records sent as ?ids=... and return to the list they c
 """
 from __future__ import annotations
 
-from datetime import date
 from functools import partial
 
 from flask import flash, g, make_response, render_template, request, url_for
@@ -17,7 +16,7 @@ from flask_babel import ngettext
 
 from app.exports import download
 from app.nav import safe_next
-from app.numbers import parse_month
+from app.numbers import company_today, parse_month
 from app.once import ExpiredKey, LostAnswer, Recovery, Sent, rate_limited_message, send_once
 from app.params import small_int
 from app.store import idempotency
@@ -48,7 +47,7 @@ def index(kind: Kind):
     context = {"form": form, "months": months, "total": present.total(months),
                "currency": currency, "problems": problems, "filtered": is_filtered(form),
                "query": query(form), "here": request.full_path.rstrip("?"),
-               "this_month": date.today().isoformat()[:7]}
+               "this_month": company_today().isoformat()[:7]}
     status = 400 if params is None or problems else 200
     page = make_response(render("taxes/index.html", "taxes/_months.html", **context), status)
     return push_machine_url(page, context["query"])
@@ -86,26 +85,33 @@ def new(kind: Kind):
     if request.form.get("op") == "more":
         return _new_page(kind, flow.with_more_rows(rows, kind), key)
     filled = [row for row in rows if row.filled]
-    status = 400
     try:
         # The checks run inside the send: after a lost answer the records they would
         # collide with may be this form's own, which the recovery looks for first.
         return send_once(key, kind.purpose, partial(_send, kind, filled),
                          recover=_recovery(kind, filled))
-    except _Unchecked as exc:
-        problems = list(exc.args[0])
-    except _Unread:
-        problems, status = [_("The accounting service did not answer, so nothing was sent. "
-                              "Send the form again in a moment.")], 503
-    except ExpiredKey:
-        problems, key = [_("This form has expired. Send it again.")], idempotency.new_key()
-    except ValidationError as exc:
-        problems = flow.place(exc, filled)
-    except LostAnswer as exc:
-        problems, status = [str(exc)], 503
-    except RateLimited as exc:
-        problems, status = [rate_limited_message(exc)], 429
+    except SEND_REFUSALS as exc:
+        problems, status, key = _refusal(exc, filled, key)
     return _new_page(kind, rows, key, problems, status)
+
+
+SEND_REFUSALS = (_Unchecked, _Unread, ExpiredKey, ValidationError, LostAnswer, RateLimited)
+
+
+def _refusal(exc: Exception, filled: list, key: str) -> tuple[list, int, str]:
+    """The grid's problems, status and form key after a send that did not go through."""
+    if isinstance(exc, _Unchecked):
+        return list(exc.args[0]), 400, key
+    if isinstance(exc, _Unread):
+        return [_("The accounting service did not answer, so nothing was sent. "
+                  "Send the form again in a moment.")], 503, key
+    if isinstance(exc, ExpiredKey):
+        return [_("This form has expired. Send it again.")], 400, idempotency.new_key()
+    if isinstance(exc, ValidationError):
+        return flow.place(exc, filled), 400, key
+    if isinstance(exc, LostAnswer):
+        return [str(exc)], 503, key
+    return [rate_limited_message(exc)], 429, key
 
 
 def _first_rows(kind: Kind) -> list:
@@ -177,7 +183,7 @@ def edit(kind: Kind):
     if request.method == "GET":
         return _edit_page(kind, flow.rows_for(records, kind), found)
     rows = flow.rows_for(records, kind, request.form)
-    flow.check_edited(rows, kind, flow.records(found["listing"], kind))
+    flow.check_edited(rows, kind, taxes_api.records(found["listing"], kind.name))
     if any(row.has_errors for row in rows):
         return _edit_page(kind, rows, found, status=400)
     return _save_changes(kind, rows, found)

@@ -12,6 +12,17 @@ def monthly(client: Any, kind: str, params: dict | None = None) -> dict:
     return client.get(f"/2/monthly-{kind}/", {**(params or {}), "fields": kind}) or {}
 
 
+def records(body: dict, kind: str) -> list[dict]:
+    """Every record of a monthly listing body, newest month first."""
+    return [record for month in body.get(f"monthly_{kind}") or []
+            for record in month.get(kind) or []]
+
+
+def monthly_records(client: Any, kind: str, params: dict | None = None) -> list[dict]:
+    """Every record of the monthly listing with these parameters."""
+    return records(monthly(client, kind, params), kind)
+
+
 def create(client: Any, kind: str, items: list[dict]) -> dict:
     """Bulk create: all items in one request, all or nothing."""
     return client.post(f"/2/{kind}/create/", json=items) or {}

@@ -5,13 +5,25 @@
     cell     incomes:<VAT category id> or expenses:<id> ("none" for no category): the
              documents behind that cell, shown under the summary
     month    the checklist's month, 2026-03 (missing: the current month)
+
+A year outside 1..9998 is refused like any unreadable period (a neighbour must exist).
 """
 from __future__ import annotations
 
 import re
 from datetime import date
 
-from app.vat.service import EXPENSES, INCOMES, MONTHLY, QUARTERLY, YEARLY, Period, period_of
+from app.vat.service import (
+    EXPENSES,
+    FIRST_YEAR,
+    INCOMES,
+    LAST_YEAR,
+    MONTHLY,
+    QUARTERLY,
+    YEARLY,
+    Period,
+    period_of,
+)
 
 _MONTH = re.compile(r"(\d{4})-(\d{2})")
 _QUARTER = re.compile(r"(\d{4})-Q([1-4])", re.I)
@@ -36,12 +48,19 @@ def parse_period(text: str | None, default_kind: str, today: date) -> Period:
 
 def _named(raw: str) -> Period:
     if match := _MONTH.fullmatch(raw):
-        return period_of(MONTHLY, date(int(match[1]), int(match[2]), 1))
+        return period_of(MONTHLY, _first_day(match[1], int(match[2])))
     if match := _QUARTER.fullmatch(raw):
-        return period_of(QUARTERLY, date(int(match[1]), int(match[2]) * 3 - 2, 1))
+        return period_of(QUARTERLY, _first_day(match[1], int(match[2]) * 3 - 2))
     if _YEAR.fullmatch(raw):
-        return period_of(YEARLY, date(int(raw), 1, 1))
+        return period_of(YEARLY, _first_day(raw, 1))
     raise ValueError(raw)
+
+
+def _first_day(year: str, month: int) -> date:
+    """The month's first day; ValueError outside FIRST_YEAR..LAST_YEAR or an impossible month."""
+    if not FIRST_YEAR <= int(year) <= LAST_YEAR:
+        raise ValueError(year)
+    return date(int(year), month, 1)
 
 
 def parse_month(text: str | None, today: date) -> Period:
@@ -51,7 +70,7 @@ def parse_month(text: str | None, today: date) -> Period:
         return period_of(MONTHLY, today)
     match = _MONTH.fullmatch(raw)
     try:
-        return period_of(MONTHLY, date(int(match[1]), int(match[2]), 1))
+        return period_of(MONTHLY, _first_day(match[1], int(match[2])))
     except (TypeError, ValueError):
         raise BadPeriod(raw) from None
 

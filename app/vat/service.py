@@ -11,10 +11,12 @@ own net and VAT under "no VAT category". Expenses excluded from accounting are l
 from __future__ import annotations
 
 import calendar
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 from functools import partial
+from typing import Any
 
 from app.forms.display import company_settings
 from app.numbers import to_decimal
@@ -26,6 +28,9 @@ from app.upstream import taxes as taxes_api
 
 MONTHLY, QUARTERLY, YEARLY = "monthly", "quarterly", "yearly"
 KINDS = (MONTHLY, QUARTERLY, YEARLY)
+MONTHS = {MONTHLY: 1, QUARTERLY: 3, YEARLY: 12}
+# The years a period may have: one year short of date()'s ends, so a period's neighbours exist.
+FIRST_YEAR, LAST_YEAR = 1, 9998
 INCOMES, EXPENSES = "incomes", "expenses"
 NO_CATEGORY = "none"
 
@@ -44,13 +49,15 @@ class Period:
         if self.kind == MONTHLY:
             return self.start.isoformat()[:7]
         if self.kind == QUARTERLY:
-            return f"{self.start.year}-Q{(self.start.month - 1) // 3 + 1}"
-        return str(self.start.year)
+            return f"{self.start.year:04d}-Q{(self.start.month - 1) // 3 + 1}"
+        return f"{self.start.year:04d}"
 
-    def shifted(self, steps: int) -> Period:
-        """The period `steps` periods later (earlier when negative), of the same kind."""
-        months = {MONTHLY: 1, QUARTERLY: 3, YEARLY: 12}[self.kind] * steps
-        index = self.start.year * 12 + self.start.month - 1 + months
+    def shifted(self, steps: int) -> Period | None:
+        """The period `steps` periods later (earlier when negative), of the same kind; None
+        when it would fall outside FIRST_YEAR..LAST_YEAR."""
+        index = self.start.year * 12 + self.start.month - 1 + MONTHS[self.kind] * steps
+        if not FIRST_YEAR <= index // 12 <= LAST_YEAR:
+            return None
         return period_of(self.kind, date(index // 12, index % 12 + 1, 1))
 
 
@@ -64,10 +71,19 @@ def period_of(kind: str, day: date) -> Period:
                   date(day.year, last, calendar.monthrange(day.year, last)[1]))
 
 
+def kind_of(value) -> str:
+    """A VAT period kind as the company settings name it; monthly when unset or unknown."""
+    return value if value in KINDS else MONTHLY
+
+
 def company_kind(client) -> str:
     """The company's VAT period kind (vat_period_type of its settings); monthly when unset."""
-    kind = company_settings(client).get("vat_period_type")
-    return kind if kind in KINDS else MONTHLY
+    return kind_of((company_settings(client) or {}).get("vat_period_type"))
+
+
+def current_period(client, today: date) -> Period:
+    """The company's VAT period (of its kind) that holds today."""
+    return period_of(company_kind(client), today)
 
 
 @dataclass
@@ -151,18 +167,33 @@ class Summary:
         return self.total(INCOMES).vat - self.total(EXPENSES).vat
 
 
-def summary(client, period: Period) -> Summary:
-    """Read the period's incomes and expenses side by side and add them up."""
-    found = run_parallel({
-        INCOMES: lambda: list(income_api.fulfilled_between(client, period.start, period.end)),
-        EXPENSES: lambda: list(expense_api.fulfilled_between(client, period.start, period.end)),
+SUMMARY_READS = (INCOMES, EXPENSES, "categories", "settings")
+
+
+def summary_reads(client, period: Callable[[], Period]) -> dict[str, Callable[[], Any]]:
+    """The summary's reads (SUMMARY_READS) as tasks for a parallel round; `period` is called
+    inside the tasks, so a caller may read the company's period in the same round."""
+    return {
+        INCOMES: lambda: list(income_api.fulfilled_between(client, period().start,
+                                                           period().end)),
+        EXPENSES: lambda: list(expense_api.fulfilled_between(client, period().start,
+                                                             period().end)),
         "categories": partial(catalog.get, client, "vat_categories"),
-        "settings": partial(company_settings, client)})
+        "settings": partial(company_settings, client)}
+
+
+def summary_of(period: Period, found: dict) -> Summary:
+    """The period's summary from what summary_reads read."""
     cells = summarise(INCOMES, found[INCOMES])
     summarise(EXPENSES, found[EXPENSES], cells)
     categories = {str(item.get("id")): item for item in found["categories"] or []}
     return Summary(period, cells, categories,
                    (found["settings"] or {}).get("default_currency_name"))
+
+
+def summary(client, period: Period) -> Summary:
+    """Read the period's incomes and expenses side by side and add them up."""
+    return summary_of(period, run_parallel(summary_reads(client, lambda: period)))
 
 
 CHECKS = ("review", "unprocessed", "no_vat_period", "taxes", "salaries")
@@ -181,11 +212,5 @@ def month_end(client, month: Period) -> dict:
             client, {"is_processed": "false", "page_size": 100})),
         "no_vat_period": lambda: list(expense_api.fulfilled_between(
             client, month.start, month.end, has_vat_period=False)),
-        "taxes": partial(_month_records, client, "taxes", listing),
-        "salaries": partial(_month_records, client, "salaries", listing)})
-
-
-def _month_records(client, kind: str, params: dict) -> list[dict]:
-    body = taxes_api.monthly(client, kind, params)
-    return [record for month in body.get(f"monthly_{kind}") or []
-            for record in month.get(kind) or []]
+        "taxes": partial(taxes_api.monthly_records, client, "taxes", listing),
+        "salaries": partial(taxes_api.monthly_records, client, "salaries", listing)})

@@ -6,12 +6,12 @@
 """
 from __future__ import annotations
 
-from datetime import date
 from types import SimpleNamespace
 
 from flask import abort, g, render_template, request
 
 from app import exports
+from app.numbers import company_today
 from app.vat import present, service
 from app.vat.forms import BadPeriod, parse_cell, parse_month, parse_period
 
@@ -22,7 +22,7 @@ def _period():
     """The URL's period (None when refused) and the company's period kind."""
     kind = service.company_kind(g.api)
     try:
-        return parse_period(request.args.get("period"), kind, date.today()), kind
+        return parse_period(request.args.get("period"), kind, company_today()), kind
     except BadPeriod:
         return None, kind
 
@@ -58,7 +58,7 @@ def export():
 def checklist():
     """The month's checklist; a drill-down lists the expenses behind one of its counts."""
     try:
-        month = parse_month(request.args.get("month"), date.today())
+        month = parse_month(request.args.get("month"), company_today())
     except BadPeriod:
         return render_template("vat/checklist.html", refused=True), 400
     found = service.month_end(g.api, month)

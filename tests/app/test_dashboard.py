@@ -8,7 +8,9 @@ import requests
 
 from app.dashboard import service
 from app.dashboard.service import INCOME_CARDS
+from app.forms.display import clear_settings
 from app.numbers import company_today
+from app.upstream import catalog
 from tests.app.conftest import sign_in
 from tests.conftest import in_flight_together
 
@@ -88,3 +90,27 @@ def test_dashboard_money_uses_company_currency_format(client, company, sandbox_u
     client.get("/lang/hu")
     html = client.get(f"/c/{company.id}/").get_data(as_text=True)
     assert "1\u00a0234\u00a0567\u00a0Ft" in html
+
+
+def test_period_kind_and_currencies_are_read_once_in_the_one_round(client, company, sandbox_log,
+                                                                   faults, monkeypatch):
+    sign_in(client, company)
+    catalog.clear()
+    clear_settings()  # cold caches: the company's settings and currencies are read here
+    rounds = []
+    original = service.run_parallel
+    monkeypatch.setattr(service, "run_parallel", lambda tasks: rounds.append(set(tasks))
+                        or original(tasks))
+    for path in ("/1/*", "/2/*"):
+        faults.add(path=path, kind="latency", latency_ms=300)
+    sandbox_log.reset()
+    assert client.get(f"/c/{company.id}/").status_code == 200
+    entries = sandbox_log.entries(company_id=company.id)
+    paths = [e["path"].rstrip("/") for e in entries]
+    assert paths.count("/2/company-info") == 1 and paths.count("/2/currencies") == 1, paths
+    assert len(rounds) == 1 and {"period_kind", "currencies", "vat_out", "vat_in"} <= rounds[0]
+    first = [e for e in entries if e["path"].rstrip("/") in ("/2/company-info", "/2/currencies")]
+    counts = [e for e in entries if e["path"] == "/1/incomes" and e["args"].get("page_size")
+              == ["1"]]
+    assert in_flight_together([*first, counts[0]]), [(e["path"], e["at"], e["duration_ms"])
+                                                     for e in [*first, counts[0]]]

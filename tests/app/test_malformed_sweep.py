@@ -26,6 +26,10 @@ MALFORMED = {
     "NaN": "NaN",
     "Infinity": "-Infinity",
     "impossible date": "2024-02-30",
+    # years whose neighbouring month or year date() cannot hold (a period's previous / next)
+    "last year": "9999",
+    "last month": "9999-12",
+    "month of year one": "0001-01",
     "unicode digits": "²³",
 }
 HUGE = "x" * 5000

@@ -4,14 +4,34 @@ from __future__ import annotations
 
 import re
 
+from app.numbers import parse_date, parse_month
+from app.upstream import taxes as taxes_api
 from tests.app.incomes_helpers import page_form
-from tests.app.taxes_support import ACCOUNT, TAX_NUMBER, create, months, signed_in, writes
+from tests.app.taxes_support import (
+    ACCOUNT,
+    TAX_NUMBER,
+    create,
+    months,
+    records,
+    signed_in,
+    writes,
+)
 from tests.sandbox.expense_support import ecat, make_expense  # noqa: F401 (ecat: a fixture)
 from tests.sandbox.incomes_support import make_income
 
 COUNT = re.compile(r'data-check="(\w+)" data-count="(\d+)"')
 LINK = re.compile(r'data-check="(\w+)" data-count="\d+">.*?<a href="([^"]+)"', re.S)
 LISTED = re.compile(r'data-expense-id="(\d+)"')
+
+
+def month_of(text: str) -> str:
+    """A grid month as the page shows it (its language's words), as YYYY-MM."""
+    return parse_month(text, "en").isoformat()[:7]
+
+
+def day_of(text: str) -> str:
+    """A grid date as the page shows it, as YYYY-MM-DD."""
+    return parse_date(text, "en").isoformat()
 
 
 def grid_rows(form) -> list[dict]:
@@ -35,7 +55,8 @@ def test_copy_last_month_prefills_the_previous_months_taxes_and_one_submit_creat
     base = signed_in(client, company)
     form = page_form(client, base + "new?copy=2026-05")
     rows = grid_rows(form)
-    assert sorted((r["amount"][0], r.get("code", [""])[0], r["month"][0]) for r in rows) == [
+    assert sorted((r["amount"][0], r.get("code", [""])[0], month_of(r["month"][0]))
+                  for r in rows) == [
         ("125000", "103", "2026-05"), ("4500.50", "", "2026-05")]
     assert all(r["paid_status"] == ["1"] for r in rows)
     sandbox_log.reset()
@@ -54,7 +75,7 @@ def test_copy_last_month_of_salaries_moves_the_due_date_a_month(client, company,
            kind="salaries")
     base = signed_in(client, company, "salaries")
     (row,) = grid_rows(page_form(client, base + "new?copy=2026-02"))
-    assert row["month"] == ["2026-02"] and row["due_at"] == ["2026-02-28"]
+    assert month_of(row["month"][0]) == "2026-02" and day_of(row["due_at"][0]) == "2026-02-28"
     assert row["tax_number"] and row["name"] == ["Kovács Anna"]
 
 
@@ -92,3 +113,33 @@ def test_checklist_counts_equal_their_lists(client, company, api, ecat):  # noqa
     tax_list = client.get(links["taxes"].replace("&amp;", "&")).get_data(as_text=True)
     assert counts["taxes"] == len(re.findall(r'data-record-id="\d+"', tax_list))
     assert f'href="/c/{company.id}/salaries/new?copy=2026-03"' in html
+
+
+def test_the_checklist_and_the_taxes_pages_read_records_through_one_reader(client, company, api,
+                                                                         monkeypatch):
+    create(api, {"month": "2026-03", "amount": "10", "code": "103"},
+           {"month": "2026-04", "amount": "20", "code": "104"})
+    march = [key for key, record in records(api).items() if record["month"][:7] == "2026-03"]
+    read = []
+    original = taxes_api.records
+
+    def spy(body, kind):
+        found = original(body, kind)
+        read.append((kind, sorted(record["id"] for record in found)))
+        return found
+
+    monkeypatch.setattr(taxes_api, "records", spy)
+    signed_in(client, company)
+    assert client.get(f"/c/{company.id}/vat/month-end?month=2026-03").status_code == 200
+    assert ("taxes", march) in read and ("salaries", []) in read and len(march) == 1
+    assert sorted(original(api.get("/2/monthly-taxes/", params={"fields": "taxes"}).json(),
+                           "taxes"), key=lambda r: r["id"]) == sorted(
+        records(api).values(), key=lambda r: r["id"])
+
+
+def test_copying_into_the_first_month_of_year_one_says_there_is_nothing_to_copy(client,
+                                                                               company):
+    base = signed_in(client, company)
+    response = client.get(base + "new?copy=0001-01", follow_redirects=True)
+    assert response.status_code == 200
+    assert "The previous month has no records to copy." in response.get_data(as_text=True)

@@ -2,8 +2,10 @@
 
 Each expected figure is worked out here from every record the API lists (all pages), not from
 the query Bookdesk sends: review queue (needs review, not done), overdue amount (unpaid, due
-before today, gross), VAT due this month (incomes' VAT minus expenses' VAT, by fulfilment
-date, at the exchange rate) and expenses not processed.
+before today, gross), VAT due (the sandbox's companies are monthly: the VAT of this month's
+incomes' assignment lines minus that of its expenses not excluded from accounting, by
+fulfilment date, at the exchange rate; it equals the VAT page's balance) and expenses not
+processed.
 """
 from __future__ import annotations
 
@@ -19,8 +21,9 @@ from app.numbers import company_today
 from tests.app.conftest import csrf_token, sign_in
 from tests.app.expenses_helpers import catalogue as expense_catalogue
 from tests.app.expenses_helpers import make_expense
-from tests.app.incomes_helpers import make_income, set_state
-from tests.conftest import Api
+from tests.app.expenses_helpers import row as expense_row
+from tests.app.incomes_helpers import catalogue, make_income, set_state
+from tests.conftest import Api, in_flight_together
 from tests.support.oauth import consent, oauth_client, oauth_user
 
 ROW = re.compile(r'<tr data-company="(\d+)">(.*?)</tr>', re.S)
@@ -69,18 +72,22 @@ def expected(api: Api) -> dict[str, int]:
     month = today[:7]
     incomes = _all(api, "/1/incomes", "incomes")
     expenses = _all(api, "/2/expenses", "expenses")
-    vat_in = sum(Decimal(i["vat_amount"]) * Decimal(i["exchange_rate"]) for i in incomes
-                 if (i["fulfilled_at"] or "").startswith(month))
-    vat_out = sum(sum(Decimal(a["vat_amount"]) for a in e["assignments"])
-                  * Decimal(e["exchange_rate"]) for e in expenses
-                  if (e["fulfilled_at"] or "").startswith(month))
+    vat_out = sum(_lines_vat(i) for i in incomes if (i["fulfilled_at"] or "").startswith(month))
+    vat_in = sum(_lines_vat(e) for e in expenses if (e["fulfilled_at"] or "").startswith(month)
+                 and not e.get("excluded_from_accounting"))
     return {
         "review": sum(1 for i in incomes if i["needs_review"] and not i["review_done"]),
         "overdue": int(sum(Decimal(i["gross_amount"]) for i in incomes
                            if i["paid_status"] == 1 and i["due_at"] and i["due_at"] < today)),
-        "vat_due": int(vat_in - vat_out),
+        "vat_due": int(vat_out - vat_in),
         "unprocessed": sum(1 for e in expenses if e["accounting_status"] == "unprocessed"),
     }
+
+
+def _lines_vat(record: dict) -> Decimal:
+    """The VAT of the record's assignment lines at its exchange rate."""
+    rate = Decimal(record.get("exchange_rate") or 1)
+    return sum((Decimal(a["vat_amount"]) for a in record["assignments"]), Decimal(0)) * rate
 
 
 def shown(html: str) -> dict[int, dict[str, str]]:
@@ -138,10 +145,48 @@ def test_rows_are_read_side_by_side_each_with_its_company_client(
 
     monkeypatch.setattr(service, "run_parallel", spy)
     assert client.get("/practice").status_code == 200
-    assert seen == [sorted(str(c.id) for c in signed_in_twice)]
+    assert len(seen) == 1, "every read of every row in one round"
+    for company in signed_in_twice:
+        names = {key.split(":", 1)[1] for key in seen[0] if key.split(":")[0] == str(company.id)}
+        assert {name.split(":")[0] for name in names} == set(service.FIGURES)
+        assert {"vat_due:incomes", "vat_due:expenses"} <= names, "the VAT reads are tasks too"
     for company in signed_in_twice:
         reads = sandbox_log.entries(company_id=company.id, method="GET")
         assert reads and all(r["headers"]["Service-Company-Id"] == str(company.id) for r in reads)
+
+
+def test_a_rows_figures_are_read_side_by_side(signed_in_twice, client, sandbox_log, faults):
+    faults.add(path="/1/*", kind="latency", latency_ms=300)
+    faults.add(path="/2/*", kind="latency", latency_ms=300)
+    sandbox_log.reset()
+    assert client.get("/practice").status_code == 200
+    company = signed_in_twice[0]
+    reads = sandbox_log.entries(company_id=company.id, method="GET")
+    first = {}
+    for entry in sorted(reads, key=lambda e: e["at"]):
+        figure = _figure_of(entry)
+        if figure and figure not in first:
+            first[figure] = entry
+    assert set(first) == {"review", "overdue", "vat_due", "unprocessed"}, first
+    assert in_flight_together(list(first.values())), [
+        (name, e["path"], e["at"], e["duration_ms"]) for name, e in first.items()]
+    vat_lists = [e for e in reads if e["path"].rstrip("/") in ("/1/incomes", "/2/expenses")
+                 and e["args"].get("date_field") == ["fulfilled_at"]]
+    assert len(vat_lists) == 2 and in_flight_together(vat_lists), vat_lists
+
+
+def _figure_of(entry: dict) -> str | None:
+    """Which practice figure a logged read serves (its first read of its own)."""
+    args, path = entry["args"], entry["path"].rstrip("/")
+    if path == "/1/incomes":
+        if args.get("page_size") == ["1"]:
+            return "review"
+        return "vat_due" if args.get("date_field") == ["fulfilled_at"] else "overdue"
+    if path in ("/2/company-info", "/2/currencies"):
+        return "vat_due" if path == "/2/company-info" else "overdue"
+    if path == "/2/expenses" and "is_processed" in args:
+        return "unprocessed"
+    return None
 
 
 def test_practice_page_without_a_sign_in_goes_to_the_login_page(client):
@@ -165,3 +210,42 @@ def test_an_oauth_row_reads_what_a_bearer_token_may_and_says_what_needs_an_api_t
     row = shown(client.get("/practice").get_data(as_text=True))[company.id]
     assert number(row["unprocessed"]) == expected(Api(sandbox_url, company))["unprocessed"]
     assert all(row[name] == "API token needed" for name in ("review", "overdue", "vat_due"))
+
+
+BALANCE = re.compile(r'id="vat-balance" data-balance="([^"]*)"')
+
+
+def _vat_extras(api: Api) -> None:
+    """This month: an income in EUR split into two assignment lines whose VAT differs from its
+    header's, and an expense excluded from accounting with a large VAT."""
+    ids, cost = catalogue(api), expense_catalogue(api)
+    make_income(api, invoice_number="SPLIT-EUR", fulfilled_at=_day(0), issued_at=_day(0),
+                due_at=_day(30), currency=ids.currencies["EUR"], exchange_rate="400.50",
+                net_amount="300.00", vat_amount="99.00", gross_amount="399.00", assignments=[
+                    {"revenue_type": ids.revenue_types[0], "net_amount": "100.00",
+                     "vat_amount": "27.10", "gross_amount": "127.10", "vat": ids.vats[0]},
+                    {"revenue_type": ids.revenue_types[0], "net_amount": "200.00",
+                     "vat_amount": "10.00", "gross_amount": "210.00", "vat": ids.vats[1]}])
+    make_expense(api, cost, invoice_number="EXCLUDED", fulfilled_at=_day(0),
+                 excluded_from_accounting=True,
+                 assignments=[expense_row(cost, "9000.00", "2430.00", "11430.00")])
+
+
+def money_value(text: str) -> Decimal:
+    """The amount a money cell shows (grouping and currency dropped, sign kept)."""
+    value = Decimal(re.sub(r"[^\d.]", "", text))
+    return -value if text.lstrip().startswith(("-", "−")) else value
+
+
+def test_practice_vat_due_equals_the_vat_pages_balance(client, company, sandbox_url):
+    api = Api(sandbox_url, company)
+    seed(api, late=1, review=1, open_expenses=2)
+    _vat_extras(api)
+    assert sign_in(client, company).status_code == 303
+    row = shown(client.get("/practice").get_data(as_text=True))[company.id]
+    vat_page = client.get(f"/c/{company.id}/vat/").get_data(as_text=True)
+    balance = Decimal(BALANCE.search(vat_page).group(1))
+    assert money_value(row["vat_due"]) == balance.quantize(Decimal(1))  # forints shown whole
+    assert int(balance) == expected(api)["vat_due"]
+    assert f'href="/c/{company.id}/vat/"' in dict(ROW.findall(
+        client.get("/practice").get_data(as_text=True)))[str(company.id)]
