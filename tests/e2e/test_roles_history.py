@@ -19,7 +19,8 @@ SHOTS = __import__("pathlib").Path(__file__).resolve().parents[1] / "artifacts" 
 VIEWER_PAGES = ("dashboard", "income-list", "income-detail", "income-edit", "review-queue",
                 "review-screen", "expense-list", "expense-detail", "expense-edit",
                 "partner-list", "partner-edit", "tax-list", "salary-list", "catalogue",
-                "settings", "policy-editor")
+                "settings", "policy-editor", "bank", "vat-summary", "month-end", "partner-card",
+                "review-log", "documents")
 
 # Every control that writes: submit buttons of POST forms (not sign-out, the policy editor's
 # "my role has changed" and the review's Skip, which change nothing upstream; not the form
