@@ -8,6 +8,7 @@ from decimal import Decimal
 
 from app.numbers import format_amount
 from app.totals import HOME, Totals
+from app.vat.service import EXPENSES, INCOMES
 
 CHART_WIDTH, CHART_HEIGHT, CHART_TOP, CHART_BOTTOM = 720, 240, 12, 28
 BAR_GAP = 4
@@ -35,12 +36,15 @@ def shown(totals: Totals | None, amount: str, url: str) -> Shown:
     return Shown(value, format_amount(value, HOME), url)
 
 
-def difference(first: Shown, second: Shown, url: str) -> Shown:
-    """first minus second (the VAT due), unknown when either is."""
-    if first.value is None or second.value is None:
-        return Shown(None, "—", url, first.problem or second.problem)
-    value = first.value - second.value
-    return Shown(value, format_amount(value, HOME), url)
+def vat_shown(summary, url: str) -> dict[str, Shown]:
+    """The VAT on incomes and on expenses and the VAT due of the VAT summary (its page's own
+    figures, in the company currency), each linking to that page; unknown without it."""
+    if summary is None:
+        return dict.fromkeys(("vat_out", "vat_in", "vat_due"), Shown(None, "—", url,
+                                                                    "unavailable"))
+    values = {"vat_out": summary.total(INCOMES).vat, "vat_in": summary.total(EXPENSES).vat,
+              "vat_due": summary.balance}
+    return {key: Shown(value, format_amount(value, HOME), url) for key, value in values.items()}
 
 
 @dataclass

@@ -28,6 +28,7 @@ from functools import partial
 from typing import Any
 
 from app.expenses.forms import list_query as expense_query
+from app.forms import company_settings
 from app.forms.filters import ListQuery
 from app.incomes.flow import reversed_numbers
 from app.incomes.forms import list_query as income_query
@@ -43,12 +44,13 @@ from app.upstream import NeedsApiToken, NotFound, UpstreamError, catalog, run_pa
 from app.upstream import expenses as expense_api
 from app.upstream import incomes as income_api
 from app.vat.service import (
-    KINDS,
+    EXPENSES,
+    INCOMES,
     MONTHLY,
     SUMMARY_READS,
     Period,
-    company_kind,
     current_period,
+    kind_of,
     period_of,
     summary_of,
     summary_reads,
@@ -114,17 +116,18 @@ def once(read: Callable[[], Any]) -> Callable[[], Any]:
 
 
 def dashboard_data(api, queries: dict[str, ListQuery], amounts: dict[str, Figure],
-                   vat: dict[str, dict[str, Figure]], due: dict[str, tuple]) -> dict:
+                   today: date, due: dict[str, tuple]) -> dict:
     """Every upstream read of the dashboard in one parallel round: the cards, the amounts, the
-    company's VAT period kind ("period_kind") and currencies, each read once; a figure needing
-    one of those waits for it inside the round. Parameters are read here, in the request (the
-    list's reader needs its context)."""
+    VAT summary of the company's current VAT period, the period kind ("period_kind") and
+    currencies, each read once; a read needing one of those waits for it inside the round.
+    Parameters are read here, in the request (the list's reader needs its context)."""
     codes = once(lambda: _or_none(catalog.names, api, "currencies", "code") or {})
-    kind = once(partial(company_kind, api))
+    settings = once(partial(company_settings, api))
+    kind = once(lambda: kind_of((settings() or {}).get("vat_period_type")))
     params = {key: query.params() for key, query in queries.items()}
     return run_parallel({
         **amount_tasks(api, amounts, due, codes),
-        **vat_tasks(api, vat, codes, kind),
+        **vat_tasks(api, lambda: period_of(kind(), today), settings),
         **{key: partial(_income_count, api, params[key]) for key in INCOME_CARDS},
         "unpaid_expenses": partial(_expense_count, api, params["unpaid_expenses"]),
         "recent": lambda: _recent(api),
@@ -142,7 +145,6 @@ def cancel_labels(api, incomes: list[dict]) -> dict[int, str]:
 
 CHART_MONTHS = 12
 CHART_RANGES = ("chart_in", "chart_out")
-VAT_FIGURES = ("vat_out", "vat_in")
 
 
 @dataclass(frozen=True)
@@ -175,7 +177,7 @@ def _expense_range(field: str, first: date, last: date) -> ListQuery:
 
 
 def figures(today: date) -> dict[str, Figure]:
-    """Every amount of the dashboard but the VAT (vat_figures), and the list it sums."""
+    """Every amount of the dashboard but the VAT (the VAT summary's), and the list it sums."""
     year, month = today.replace(month=1, day=1), period_of(MONTHLY, today).start
     return {
         "revenue_month": Figure("incomes", _income_range("issued_at", month, today), "net_amount"),
@@ -190,20 +192,6 @@ def figures(today: date) -> dict[str, Figure]:
         "payables_overdue": Figure("expenses", expense_query({"tab": "overdue"}),
                                    "gross_amount"),
     }
-
-
-def vat_figures(today: date) -> dict[str, dict[str, Figure]]:
-    """Per VAT period kind, the VAT of the incomes and of the expenses fulfilled in that kind's
-    period holding today (the company's kind is read with the other figures)."""
-    found = {}
-    for kind in KINDS:
-        period = period_of(kind, today)
-        found[kind] = {
-            "vat_out": Figure("incomes", _income_range("fulfilled_at", period.start, period.end),
-                              "vat_amount"),
-            "vat_in": Figure("expenses", _expense_range("fulfilled_at", period.start,
-                                                        period.end), "vat_amount")}
-    return found
 
 
 def chart_figures(today: date) -> dict[str, Figure]:
@@ -281,16 +269,20 @@ def amount_tasks(api, found: dict[str, Figure], due: dict[str, tuple],
     return tasks
 
 
-def vat_tasks(api, vat: dict[str, dict[str, Figure]], codes: Callable[[], dict],
-              kind: Callable[[], str]) -> dict:
-    """The reads behind the VAT figures: each waits for the company's period kind, then sums
-    that kind's list (every kind's parameters read here, in the request)."""
-    params = {name: {key: figure.query.params() for key, figure in figures.items()}
-              for name, figures in vat.items()}
+def vat_tasks(api, period: Callable[[], Period], settings: Callable[[], Any]) -> dict:
+    """The VAT summary's reads (app/vat/service.py) as "vat:<read>" tasks: the dashboard's VAT
+    is the VAT page's own figure for the same period, never a second calculation. The company
+    settings are the round's one read of them."""
+    reads = {**summary_reads(api, period), "settings": settings}
+    return {f"vat:{name}": partial(_or_none, read) for name, read in reads.items()}
 
-    def read(key: str) -> Totals | None:
-        return _or_none(_total, api, vat[kind()][key], params[kind()][key], codes)
-    return {key: partial(read, key) for key in VAT_FIGURES}
+
+def vat_summary(data: dict, period: Period):
+    """The period's VAT summary from the round's reads; None when one of them is missing."""
+    parts = {name: data[f"vat:{name}"] for name in SUMMARY_READS}
+    if parts[INCOMES] is None or parts[EXPENSES] is None:
+        return None
+    return summary_of(period, parts)
 
 
 # -- the practice page: one row per signed-in company ---------------------------------------------

@@ -26,14 +26,13 @@ from app.vat.service import period_of
 def index():
     """Counts, amounts (month, year, open, overdue, VAT, taxes and salaries), chart, recent."""
     today = company_today()
-    queries, found, vat, dues = (cards(today), service.figures(today),
-                                 service.vat_figures(today), service.dues(today))
-    data = dashboard_data(g.api, queries, {**found, **service.chart_ranges(today)}, vat, dues)
+    queries, found, dues = cards(today), service.figures(today), service.dues(today)
+    data = dashboard_data(g.api, queries, {**found, **service.chart_ranges(today)}, today, dues)
     period = period_of(data["period_kind"], today)
-    found.update(vat[period.kind])
+    figures = {**_figures(today, found, data), **present.vat_shown(
+        service.vat_summary(data, period), url_for("vat.index", period=period.key))}
     return render_template("dashboard/index.html",
-                           **_context(today, queries, _figures(today, found, data), dues, data),
-                           period=period)
+                           **_context(today, queries, figures, dues, data), period=period)
 
 
 def _figures(today: date, found: dict, data: dict) -> dict:
@@ -50,8 +49,6 @@ def _context(today: date, queries: dict, figures: dict, dues: dict, data: dict) 
         "cancelled": cancel_labels(g.api, data["recent"] or []),
         "currencies": data["currencies"], "links": links(queries), "today": today,
         "figures": figures,
-        "vat_due": present.difference(figures["vat_out"], figures["vat_in"],
-                                      figures["vat_out"].url),
         "dues": {key: (data[key], url_for(f"{key}.index", **args))
                  for key, (_kind, args, _params) in dues.items()},
         "chart": chart(today, figures),

@@ -8,7 +8,7 @@ import requests
 
 from app.dashboard import service
 from app.dashboard.service import INCOME_CARDS
-from app.forms.display import clear_settings
+from app.forms import invalidate_settings
 from app.numbers import company_today
 from app.upstream import catalog
 from tests.app.conftest import sign_in
@@ -72,9 +72,9 @@ def test_dashboard_reads_run_in_one_parallel_round(client, company, sandbox_log,
     reads = [(e["method"], e["path"], e["query"]) for e in entries]
     assert len(reads) == len(set(reads)), "no read is made twice"
     # 6 count and catalogue reads, the company's settings (its VAT period type), one read per
-    # amount (10), the chart's two 12-month lists and taxes and salaries: each a single page for
-    # a small company.
-    assert len(entries) <= 6 + 1 + 10 + 2 + 2, reads
+    # amount (8), the VAT summary's incomes, expenses and VAT categories (3), the chart's two
+    # 12-month lists and taxes and salaries: each a single page for a small company.
+    assert len(entries) <= 6 + 1 + 8 + 3 + 2 + 2, reads
     assert len(rounds) == 1 and {*INCOME_CARDS, "unpaid_expenses", "recent"} <= rounds[0]
     counts = [e for e in entries if e["path"] == "/1/incomes" and e["args"].get("page_size")
               == ["1"]]
@@ -96,7 +96,7 @@ def test_period_kind_and_currencies_are_read_once_in_the_one_round(client, compa
                                                                    faults, monkeypatch):
     sign_in(client, company)
     catalog.clear()
-    clear_settings()  # cold caches: the company's settings and currencies are read here
+    invalidate_settings(company.id)  # cold caches: the settings and currencies are read here
     rounds = []
     original = service.run_parallel
     monkeypatch.setattr(service, "run_parallel", lambda tasks: rounds.append(set(tasks))
@@ -108,7 +108,8 @@ def test_period_kind_and_currencies_are_read_once_in_the_one_round(client, compa
     entries = sandbox_log.entries(company_id=company.id)
     paths = [e["path"].rstrip("/") for e in entries]
     assert paths.count("/2/company-info") == 1 and paths.count("/2/currencies") == 1, paths
-    assert len(rounds) == 1 and {"period_kind", "currencies", "vat_out", "vat_in"} <= rounds[0]
+    assert len(rounds) == 1
+    assert {"period_kind", "currencies", "vat:incomes", "vat:expenses"} <= rounds[0]
     first = [e for e in entries if e["path"].rstrip("/") in ("/2/company-info", "/2/currencies")]
     counts = [e for e in entries if e["path"] == "/1/incomes" and e["args"].get("page_size")
               == ["1"]]
