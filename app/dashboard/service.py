@@ -104,14 +104,22 @@ def _recent(api) -> list | None:
 
 
 def once(read: Callable[[], Any]) -> Callable[[], Any]:
-    """read's result, read by the first caller; callers meanwhile wait for that one read."""
+    """read's result, read by the first caller; callers meanwhile wait for that one read. A
+    failed read fails every caller the same way: it is not tried again (in a 429 storm each
+    caller would wait out the retries anew)."""
     lock, found = threading.Lock(), []
 
     def call():
         with lock:
             if not found:
-                found.append(read())
-            return found[0]
+                try:
+                    found.append((read(), None))
+                except Exception as exc:  # noqa: BLE001 (re-raised to every caller)
+                    found.append((None, exc))
+        value, error = found[0]
+        if error is not None:
+            raise error
+        return value
     return call
 
 

@@ -30,7 +30,7 @@ from flask_babel import gettext as _
 from app.forms import company_settings
 from app.identifiers import compact
 from app.labels import source_label
-from app.numbers import company_today, format_number, to_decimal
+from app.numbers import AMOUNT_PLACES, company_today, format_number, to_decimal
 from app.taxes.forms import Row, keep_unchanged, read_row
 from app.taxes.present import TAG_FIELDS, Kind, column, is_synced
 from app.upstream import ValidationError, catalog, run_parallel
@@ -275,8 +275,10 @@ def initial(record: dict) -> dict:
     values = stored(record)
     raw = {key: "" if value is None else str(value) for key, value in values.items()}
     raw["month"] = values["month"][:7]
-    if values["amount"] is not None:
-        raw["amount"] = format_number(values["amount"], grouping=False)
+    amount = to_decimal(values["amount"])
+    if amount is not None:  # whole forints as typed; a fraction with its two decimals
+        raw["amount"] = format_number(amount, places=AMOUNT_PLACES if amount % 1 else None,
+                                      grouping=False)
     raw.update({name: [str(i) for i in values[name]] for name in TAG_FIELDS})
     return raw
 

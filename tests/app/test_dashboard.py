@@ -4,13 +4,14 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 
+import pytest
 import requests
 
 from app.dashboard import service
 from app.dashboard.service import INCOME_CARDS
 from app.forms import invalidate_settings
 from app.numbers import company_today
-from app.upstream import catalog
+from app.upstream import RateLimited, catalog
 from tests.app.conftest import sign_in
 from tests.conftest import in_flight_together
 
@@ -115,3 +116,19 @@ def test_period_kind_and_currencies_are_read_once_in_the_one_round(client, compa
               == ["1"]]
     assert in_flight_together([*first, counts[0]]), [(e["path"], e["at"], e["duration_ms"])
                                                      for e in [*first, counts[0]]]
+
+
+def test_a_shared_read_is_made_once_even_when_it_fails():
+    calls = []
+
+    def failing():
+        calls.append(1)
+        raise RateLimited("slow down")
+
+    read = service.once(failing)
+    for _ in range(3):
+        with pytest.raises(RateLimited):
+            read()
+    assert len(calls) == 1
+    counted = service.once(lambda: calls.append(2) or len(calls))
+    assert [counted(), counted()] == [2, 2] and calls == [1, 2]

@@ -55,7 +55,7 @@ def test_approving_three_sends_one_call_and_the_sandbox_has_them_approved(
     calls = _bulk_posts(sandbox_log, company, "approve")
     assert len(calls) == 1
     assert all(expense(api, i)["approved"] is True for i in ids)
-    assert "3 approved" in html and "failed" not in html
+    assert "3 approved" in html and " failed: #" not in html
 
 
 @pytest.mark.parametrize(("action", "flag", "before", "after", "word"), [

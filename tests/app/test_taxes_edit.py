@@ -194,6 +194,6 @@ def test_an_amount_with_decimals_is_shown_in_the_pages_language_and_kept(client,
     hungarian = {"Accept-Language": "hu"}
     response = client.get(f"{base}edit?ids={record}", headers=hungarian)
     html = response.get_data(as_text=True)
-    assert _shown(html, R.format(record) + "amount") == "1234,5"
+    assert _shown(html, R.format(record) + "amount") == "1234,50"
     response = client.post(base + "edit", data=_form(html, record), headers=hungarian)
     assert response.status_code == 303 and writes(sandbox_log, company.id, UPDATE) == []

@@ -197,6 +197,6 @@ def test_request_headers_name_the_company_and_the_application(sandbox_url, compa
         sandbox_url, company.tokens["admin"], company.id,
         company_header="Quick-Company-Id", stats=stats,
     ).get(INFO)
-    [entry] = sandbox_log.entries(method="GET", path=INFO)
+    [entry] = sandbox_log.entries(method="GET", path=INFO, company_id=company.id)
     assert entry["status"] == 200
     assert entry["company_id"] == company.id
