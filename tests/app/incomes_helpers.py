@@ -1,6 +1,7 @@
 """Helpers for the incomes and forms tests: fixture incomes, catalogue ids, browser-like forms."""
 from __future__ import annotations
 
+import base64
 import re
 from dataclasses import dataclass
 from html.parser import HTMLParser
@@ -184,3 +185,18 @@ def patches(sandbox_log, company_id: int) -> list[dict]:
 def creates(sandbox_log, company_id: int) -> list[dict]:
     """Create requests the sandbox received (entries, with status)."""
     return sandbox_log.entries(company_id=company_id, method="POST", path="/2/incomes/create")
+
+
+def income_with_file(api, number: str, filename: str, content: bytes) -> dict:
+    """A one-line income whose artifact is the given file, created through the API."""
+    ids = catalogue(api)
+    response = api.post("/2/incomes/create/", json={
+        "invoice_number": number, "issued_at": "2025-03-05", "fulfilled_at": "2025-03-05",
+        "due_at": "2025-03-20", "net_amount": "100.00", "vat_amount": "27.00",
+        "gross_amount": "127.00", "partner_name": "Kép Kft.",
+        "assignments": [{"revenue_type": ids.revenue_types[0], "vat": ids.vats[0],
+                         "net_amount": "100.00", "gross_amount": "127.00"}],
+        "invoice_image": {"filename": filename, "content": base64.b64encode(content).decode()},
+    })
+    assert response.status_code == 201, response.text
+    return response.json()

@@ -3,30 +3,14 @@ the artifact (the panel loads in its own request), the panel shows the proxied i
 with zoom tools, and the expense edit page shows its file from the record it already has."""
 from __future__ import annotations
 
-import base64
-
 from sandbox.core.demo_files import minimal_pdf, tiny_png
 from tests.app.conftest import sign_in
-from tests.app.incomes_helpers import catalogue
+from tests.app.incomes_helpers import catalogue, income_with_file
 from tests.sandbox.expense_support import artifact, make_expense
 
 
-def _income_with_file(api, filename: str, content: bytes) -> dict:
-    ids = catalogue(api)
-    response = api.post("/2/incomes/create/", json={
-        "invoice_number": filename, "issued_at": "2025-03-05", "fulfilled_at": "2025-03-05",
-        "due_at": "2025-03-20", "net_amount": "100.00", "vat_amount": "27.00",
-        "gross_amount": "127.00", "partner_name": "Kép Kft.",
-        "assignments": [{"revenue_type": ids.revenue_types[0], "vat": ids.vats[0],
-                         "net_amount": "100.00", "gross_amount": "127.00"}],
-        "invoice_image": {"filename": filename, "content": base64.b64encode(content).decode()},
-    })
-    assert response.status_code == 201, response.text
-    return response.json()
-
-
 def test_income_edit_renders_without_reading_the_artifact(client, company, api, sandbox_log):
-    created = _income_with_file(api, "szamla.png", tiny_png(3))
+    created = income_with_file(api, "szamla.png", "szamla.png", tiny_png(3))
     sign_in(client, company)
     base = f"/c/{company.id}/incomes/{created['id']}"
     sandbox_log.reset()
@@ -39,7 +23,7 @@ def test_income_edit_renders_without_reading_the_artifact(client, company, api, 
 
 def test_the_income_viewer_shows_the_proxied_image_with_zoom(client, company, api):
     png = tiny_png(3)
-    created = _income_with_file(api, "szamla.png", png)
+    created = income_with_file(api, "szamla.png", "szamla.png", png)
     sign_in(client, company)
     html = client.get(f"/c/{company.id}/incomes/{created['id']}/viewer").get_data(as_text=True)
     src = f"/c/{company.id}/review/{created['id']}/document"
@@ -49,7 +33,7 @@ def test_the_income_viewer_shows_the_proxied_image_with_zoom(client, company, ap
 
 
 def test_the_income_viewer_frames_a_pdf_and_says_when_there_is_none(client, company, api):
-    created = _income_with_file(api, "szamla.pdf", minimal_pdf("Szamla"))
+    created = income_with_file(api, "szamla.pdf", "szamla.pdf", minimal_pdf("Szamla"))
     sign_in(client, company)
     html = client.get(f"/c/{company.id}/incomes/{created['id']}/viewer").get_data(as_text=True)
     src = f"/c/{company.id}/review/{created['id']}/document"

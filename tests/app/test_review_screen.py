@@ -1,11 +1,10 @@
 """The review screen: done, save and done, skip, next/previous, the document, conflicts."""
 from __future__ import annotations
 
-import base64
 import re
 
 from sandbox.core.demo_files import minimal_pdf, tiny_png
-from tests.app.incomes_helpers import catalogue, set_state, upstream_calls
+from tests.app.incomes_helpers import catalogue, income_with_file, set_state, upstream_calls
 from tests.app.test_review_support import (
     HTMX,
     from_bookdesk,
@@ -165,17 +164,7 @@ def test_a_processed_income_cannot_be_marked_done_here(client, company, api, san
 
 
 def _with_file(api, filename: str, content: bytes) -> dict:
-    ids = catalogue(api)
-    response = api.post("/2/incomes/create/", json={
-        "invoice_number": filename, "issued_at": "2025-03-05", "fulfilled_at": "2025-03-05",
-        "due_at": "2025-03-20", "net_amount": "100.00", "vat_amount": "27.00",
-        "gross_amount": "127.00", "partner_name": "Kép Kft.",
-        "assignments": [{"revenue_type": ids.revenue_types[0], "vat": ids.vats[0],
-                         "net_amount": "100.00", "gross_amount": "127.00"}],
-        "invoice_image": {"filename": filename, "content": base64.b64encode(content).decode()},
-    })
-    assert response.status_code == 201, response.text
-    created = response.json()
+    created = income_with_file(api, filename, filename, content)
     sandbox_change(api, created["id"], needs_review=True)
     return created
 

@@ -4,13 +4,12 @@ slow on the file path only, the form is usable before the document has arrived. 
 tests/artifacts/document-beside/."""
 from __future__ import annotations
 
-import base64
 from pathlib import Path
 
 from playwright.sync_api import expect
 
 from sandbox.core.demo_files import tiny_png
-from tests.app.incomes_helpers import catalogue
+from tests.app.incomes_helpers import income_with_file
 from tests.sandbox.expense_support import artifact, make_expense
 from tests.sandbox.incomes_support import set_state
 
@@ -24,17 +23,7 @@ RECORD_SLOW_MS = 2500
 
 
 def _income_with_image(api, number: str) -> dict:
-    ids = catalogue(api)
-    response = api.post("/2/incomes/create/", json={
-        "invoice_number": number, "issued_at": "2025-03-05", "fulfilled_at": "2025-03-05",
-        "due_at": "2025-03-20", "net_amount": "100.00", "vat_amount": "27.00",
-        "gross_amount": "127.00", "partner_name": "Kép Kft.",
-        "assignments": [{"revenue_type": ids.revenue_types[0], "vat": ids.vats[0],
-                         "net_amount": "100.00", "gross_amount": "127.00"}],
-        "invoice_image": {"filename": "szamla.png",
-                          "content": base64.b64encode(tiny_png(40)).decode()}})
-    assert response.status_code == 201, response.text
-    return response.json()
+    return income_with_file(api, number, "szamla.png", tiny_png(40))
 
 
 def _zooms(page, shot: str) -> None:
