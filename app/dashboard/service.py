@@ -19,7 +19,6 @@ need an API token.
 """
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, timedelta
@@ -28,7 +27,6 @@ from functools import partial
 from typing import Any
 
 from app.expenses.forms import list_query as expense_query
-from app.forms import company_settings
 from app.forms.filters import ListQuery
 from app.incomes.flow import reversed_numbers
 from app.incomes.forms import list_query as income_query
@@ -43,15 +41,15 @@ from app.totals import READERS, Totals, add_up, list_totals, read_all
 from app.upstream import NeedsApiToken, NotFound, UpstreamError, catalog, run_parallel
 from app.upstream import expenses as expense_api
 from app.upstream import incomes as income_api
+from app.upstream.parallel import once
 from app.vat.service import (
     EXPENSES,
     INCOMES,
     MONTHLY,
     SUMMARY_READS,
     Period,
-    current_period,
-    kind_of,
     period_of,
+    period_reads,
     summary_of,
     summary_reads,
 )
@@ -103,26 +101,6 @@ def _recent(api) -> list | None:
     return page.items if page else None
 
 
-def once(read: Callable[[], Any]) -> Callable[[], Any]:
-    """read's result, read by the first caller; callers meanwhile wait for that one read. A
-    failed read fails every caller the same way: it is not tried again (in a 429 storm each
-    caller would wait out the retries anew)."""
-    lock, found = threading.Lock(), []
-
-    def call():
-        with lock:
-            if not found:
-                try:
-                    found.append((read(), None))
-                except Exception as exc:  # noqa: BLE001 (re-raised to every caller)
-                    found.append((None, exc))
-        value, error = found[0]
-        if error is not None:
-            raise error
-        return value
-    return call
-
-
 def dashboard_data(api, queries: dict[str, ListQuery], amounts: dict[str, Figure],
                    today: date, due: dict[str, tuple]) -> dict:
     """Every upstream read of the dashboard in one parallel round: the cards, the amounts, the
@@ -130,17 +108,16 @@ def dashboard_data(api, queries: dict[str, ListQuery], amounts: dict[str, Figure
     currencies, each read once; a read needing one of those waits for it inside the round.
     Parameters are read here, in the request (the list's reader needs its context)."""
     codes = once(lambda: _or_none(catalog.names, api, "currencies", "code") or {})
-    settings = once(partial(company_settings, api))
-    kind = once(lambda: kind_of((settings() or {}).get("vat_period_type")))
+    settings, period = period_reads(api, today)
     params = {key: query.params() for key, query in queries.items()}
     return run_parallel({
         **amount_tasks(api, amounts, due, codes),
-        **vat_tasks(api, lambda: period_of(kind(), today), settings),
+        **vat_tasks(api, period, settings),
         **{key: partial(_income_count, api, params[key]) for key in INCOME_CARDS},
         "unpaid_expenses": partial(_expense_count, api, params["unpaid_expenses"]),
         "recent": lambda: _recent(api),
         "currencies": codes,
-        "period_kind": kind,
+        "period_kind": lambda: period().kind,
     })
 
 
@@ -279,10 +256,9 @@ def amount_tasks(api, found: dict[str, Figure], due: dict[str, tuple],
 
 def vat_tasks(api, period: Callable[[], Period], settings: Callable[[], Any]) -> dict:
     """The VAT summary's reads (app/vat/service.py) as "vat:<read>" tasks: the dashboard's VAT
-    is the VAT page's own figure for the same period, never a second calculation. The company
-    settings are the round's one read of them."""
-    reads = {**summary_reads(api, period), "settings": settings}
-    return {f"vat:{name}": partial(_or_none, read) for name, read in reads.items()}
+    is the VAT page's own figure for the same period, never a second calculation."""
+    return {f"vat:{name}": partial(_or_none, read)
+            for name, read in summary_reads(api, period, settings).items()}
 
 
 def vat_summary(data: dict, period: Period):
@@ -332,17 +308,18 @@ def practice_rows(companies: list[dict], clients: dict[int, object], params: dic
     tasks, periods = {}, {}
     for item in companies:
         client = clients[item["id"]]
-        periods[item["id"]] = once(partial(current_period, client, today))
-        tasks.update(_figure_tasks(item["id"], client, params, periods[item["id"]]))
+        settings, periods[item["id"]] = period_reads(client, today)
+        tasks.update(_figure_tasks(item["id"], client, params, periods[item["id"]], settings))
     found = run_parallel(tasks)
     return [_row(item, found, periods[item["id"]]) for item in companies]
 
 
-def _figure_tasks(company_id: int, client, params: dict[str, dict], period) -> dict:
+def _figure_tasks(company_id: int, client, params: dict[str, dict], period, settings) -> dict:
     reads = {"review": partial(income_count, client, params["review"]),
              "overdue": partial(overdue_amounts, client, params["overdue"]),
              "unprocessed": partial(unprocessed_expenses, client),
-             **{f"vat_due:{name}": read for name, read in summary_reads(client, period).items()}}
+             **{f"vat_due:{name}": read
+                for name, read in summary_reads(client, period, settings).items()}}
     return {f"{company_id}:{name}": partial(_figure, client, name, read)
             for name, read in reads.items()}
 

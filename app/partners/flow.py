@@ -5,8 +5,6 @@ what a create with a lost answer stored, and the reads of the partner card (open
 the documents list, the statement)."""
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable
 from dataclasses import replace
 from datetime import date
 from functools import partial
@@ -153,7 +151,7 @@ def card(api, partner_id: int, number: int, cursor: str | None) -> dict:
     """The partner and everything its card shows, read side by side within the page's time
     budget: the reads by partner id start with the partner's own read, the expense reads
     (by the partner's name) take it from that one read."""
-    partner = _read_once(partial(partners_api.get, api, partner_id))
+    partner = page_budget.once(partial(partners_api.get, api, partner_id))
     found = page_budget.read({
         "partner": partner,
         **{f"incomes_{s}": partial(open_incomes, api, partner_id, s)
@@ -164,24 +162,6 @@ def card(api, partner_id: int, number: int, cursor: str | None) -> dict:
         "codes": partial(catalog.names, api, "currencies", "code")})
     found["incomes"] = [i for s in OPEN_INCOME_STATUSES for i in found.pop(f"incomes_{s}")]
     return found
-
-
-def _read_once(read: Callable[[], dict]) -> Callable[[], dict]:
-    """`read` for several tasks at once: the first call reads, the others wait for its answer
-    (or its error); no task waits on one still queued in the pool."""
-    lock, answer = threading.Lock(), {}
-
-    def once() -> dict:
-        with lock:
-            if not answer:
-                try:
-                    answer["value"] = read()
-                except Exception as exc:  # noqa: BLE001 (handed to every caller)
-                    answer["error"] = exc
-        if "error" in answer:
-            raise answer["error"]
-        return answer["value"]
-    return once
 
 
 def statement_pages(api, partner: dict, today: date):

@@ -91,6 +91,26 @@ def run_until(tasks: Mapping[str, Callable[[], Any]],
     return finished, set(futures) - set(finished)
 
 
+def once(read: Callable[[], Any]) -> Callable[[], Any]:
+    """read's result, read by the first caller; callers meanwhile wait for that one read. A
+    failed read fails every caller the same way: it is not tried again (in a 429 storm each
+    caller would wait out the retries anew)."""
+    lock, found = threading.Lock(), []
+
+    def call():
+        with lock:
+            if not found:
+                try:
+                    found.append((read(), None))
+                except Exception as exc:  # noqa: BLE001 (re-raised to every caller)
+                    found.append((None, exc))
+        value, error = found[0]
+        if error is not None:
+            raise error
+        return value
+    return call
+
+
 def _submit(tasks: Mapping[str, Callable[[], Any]]) -> dict[str, Future]:
     return {name: _executor().submit(_in_worker, fn) for name, fn in tasks.items()}
 

@@ -25,6 +25,7 @@ from app.upstream import catalog, run_parallel
 from app.upstream import expenses as expense_api
 from app.upstream import incomes as income_api
 from app.upstream import taxes as taxes_api
+from app.upstream.parallel import once
 
 MONTHLY, QUARTERLY, YEARLY = "monthly", "quarterly", "yearly"
 KINDS = (MONTHLY, QUARTERLY, YEARLY)
@@ -79,11 +80,6 @@ def kind_of(value) -> str:
 def company_kind(client) -> str:
     """The company's VAT period kind (vat_period_type of its settings); monthly when unset."""
     return kind_of((company_settings(client) or {}).get("vat_period_type"))
-
-
-def current_period(client, today: date) -> Period:
-    """The company's VAT period (of its kind) that holds today."""
-    return period_of(company_kind(client), today)
 
 
 @dataclass
@@ -170,16 +166,26 @@ class Summary:
 SUMMARY_READS = (INCOMES, EXPENSES, "categories", "settings")
 
 
-def summary_reads(client, period: Callable[[], Period]) -> dict[str, Callable[[], Any]]:
+def period_reads(client, today: date) -> tuple[Callable[[], Any], Callable[[], Period]]:
+    """(the company's settings, its VAT period holding today), each read once when first
+    called: tasks of one round share the one settings read."""
+    settings = once(partial(company_settings, client))
+    return settings, once(lambda: period_of(kind_of((settings() or {}).get("vat_period_type")),
+                                            today))
+
+
+def summary_reads(client, period: Callable[[], Period],
+                  settings: Callable[[], Any] | None = None) -> dict[str, Callable[[], Any]]:
     """The summary's reads (SUMMARY_READS) as tasks for a parallel round; `period` is called
-    inside the tasks, so a caller may read the company's period in the same round."""
+    inside the tasks, so a caller may read the company's period in the same round, and
+    `settings` may be that round's one read of the company settings."""
     return {
         INCOMES: lambda: list(income_api.fulfilled_between(client, period().start,
                                                            period().end)),
         EXPENSES: lambda: list(expense_api.fulfilled_between(client, period().start,
                                                              period().end)),
         "categories": partial(catalog.get, client, "vat_categories"),
-        "settings": partial(company_settings, client)}
+        "settings": settings or partial(company_settings, client)}
 
 
 def summary_of(period: Period, found: dict) -> Summary:

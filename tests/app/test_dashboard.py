@@ -12,6 +12,7 @@ from app.dashboard.service import INCOME_CARDS
 from app.forms import invalidate_settings
 from app.numbers import company_today
 from app.upstream import RateLimited, catalog
+from app.upstream.parallel import once
 from tests.app.conftest import sign_in
 from tests.conftest import in_flight_together
 
@@ -125,10 +126,10 @@ def test_a_shared_read_is_made_once_even_when_it_fails():
         calls.append(1)
         raise RateLimited("slow down")
 
-    read = service.once(failing)
+    read = once(failing)
     for _ in range(3):
         with pytest.raises(RateLimited):
             read()
     assert len(calls) == 1
-    counted = service.once(lambda: calls.append(2) or len(calls))
+    counted = once(lambda: calls.append(2) or len(calls))
     assert [counted(), counted()] == [2, 2] and calls == [1, 2]
