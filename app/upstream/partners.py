@@ -11,6 +11,7 @@ from typing import Any
 from cachetools import TTLCache
 
 from app.i18n import collate_key, fold, search_text
+from app.identifiers import compact
 
 from .parallel import run_parallel
 from .responses import Page
@@ -102,23 +103,18 @@ def find(client: Any, query: str, flags: dict, ordering: str) -> list[dict] | No
     found = everyone(client)
     if found is None:
         return None
-    kept = [p for p in found
-            if matches(p, query) and all(p.get(k) is v for k, v in flags.items())]
+    needle, digits = fold(search_text(query)), compact(query)
+    kept = [p for p in found if _matches(p, needle, digits)
+            and all(p.get(k) is v for k, v in flags.items())]
     return ordered(kept, ordering)
 
 
-def matches(partner: dict, query: str) -> bool:
-    """Whether the folded name or tax number contains the folded query (a tax number also
-    without its dashes and spaces, as the API compares them)."""
-    needle = fold(search_text(query))
+def _matches(partner: dict, needle: str, digits: str) -> bool:
+    """Whether the folded name or tax number holds the folded needle, or the tax number
+    without its separators holds the typed digits (the API compares tax numbers so too)."""
     tax_number = partner.get("tax_number") or ""
-    digits = _compact(needle)
     return (needle in fold(partner.get("name")) or needle in fold(tax_number)
-            or bool(digits) and digits in _compact(tax_number))
-
-
-def _compact(text: str) -> str:
-    return text.replace("-", "").replace(" ", "")
+            or bool(digits) and digits in compact(tax_number))
 
 
 def ordered(items: list[dict], ordering: str) -> list[dict]:
