@@ -305,7 +305,7 @@ def progress_view():
     key = _key(request.args.get(EXPORT_ARG))
     record = get_secret(key) if key else None
     if record is None:
-        return "", 204, {"Content-Type": "application/json"}  # not a page to render
+        return "", 204
     if record["state"] != RUNNING:
         drop_secret(key)
     return jsonify(record)
