@@ -269,6 +269,7 @@ def test_bank_transaction_export_is_the_filtered_rows_and_adds_up_to_the_footer(
         assert sum(amounts, Decimal(0)) == _api_sum(t["amount"] for t in expected)
         footer = {code: Decimal(total) for code, _n, total in
                   BANK_TOTAL.findall(client.get(f"{base}?{query}").get_data(as_text=True))}
+        assert set(footer) == set(_column(header, rows, "Currency")), "a footer per currency"
         for code in footer:
             assert sum((a for a, c in zip(amounts, _column(header, rows, "Currency"),
                                           strict=True) if c == code), Decimal(0)) == footer[code]

@@ -10,11 +10,11 @@ from __future__ import annotations
 import csv
 import io
 import re
-from datetime import date
 from pathlib import Path
 
 import pytest
 
+from app.numbers import company_today
 from tests.app.incomes_helpers import make_income
 
 PAGE_SIZE = 3
@@ -78,7 +78,7 @@ def test_csv_export_that_completes_says_done_and_its_file_has_every_row(
     assert page.locator(f"{PANEL} [role=status]").inner_text() == "Az export elkészült: 7 sor."
     assert _rows_shown(page) == 7
     download = info.value
-    assert download.suggested_filename == f"incomes-{date.today().isoformat()}.csv"
+    assert download.suggested_filename == f"incomes-{company_today().isoformat()}.csv"
     text = Path(download.path()).read_text(encoding="utf-8-sig")
     rows = list(csv.reader(io.StringIO(text, newline=""), delimiter=";"))[1:]
     assert sorted(row[0] for row in rows) == [f"P-{number:03}" for number in range(7)]
