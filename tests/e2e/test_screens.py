@@ -60,6 +60,10 @@ def _open(screens, name: str, lang: str = "hu"):
     return page
 
 
+def test_every_page_type_is_measured(seeded):
+    assert set(PAGE_NAMES) == set(page_types(seeded))
+
+
 @pytest.mark.parametrize("name", PAGE_NAMES)
 def test_page_fits_every_width_without_sideways_scroll_or_overlaps(screens, name):
     SCREENS.mkdir(parents=True, exist_ok=True)
