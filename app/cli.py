@@ -6,7 +6,7 @@ Production (several workers, sessions in Redis so every worker sees them):
 
     export BOOKDESK_SECRET_KEY=... BOOKDESK_UPSTREAM_URL=https://api.example
     export BOOKDESK_SESSION_REDIS_URL=redis://localhost:6379/0
-    gunicorn -w 4 --threads 8 -b 0.0.0.0:8000 app.wsgi:application
+    gunicorn -w 4 --threads 8 -b 0.0.0.0:8000 'app.cli:production_app()'
 
 `bookdesk serve` does the same with gunicorn when it is installed (werkzeug otherwise).
 This is the only module of `app/` allowed to import `sandbox/` (for `demo` and `sandbox`).
@@ -168,14 +168,16 @@ def _run_gunicorn(host: str, port: int, workers: int, threads: int) -> None:
                 self.cfg.set(key, value)
 
         def load(self):
-            from app import create_app
-
-            return warm(create_app())
+            return production_app()
 
     _Gunicorn().run()
 
 
+def production_app() -> Flask:
+    """The app a production server runs: built from the environment (BOOKDESK_*), warmed."""
+    from app import create_app
 
+    return warm(create_app())
 
 
 YOUNG_THRESHOLD = 10_000

@@ -1,5 +1,6 @@
 """A serving process is warmed before its first request: templates compiled, catalogues loaded,
-and the start-up heap frozen out of the collector's full passes (app/warmup, app/wsgi)."""
+and the start-up heap frozen out of the collector's full passes (`warm` and `production_app`
+in app/cli.py)."""
 from __future__ import annotations
 
 import json
@@ -12,7 +13,8 @@ REPO = Path(__file__).resolve().parents[2]
 
 PROBE = """
 import gc, json
-from app.wsgi import application
+from app.cli import production_app
+application = production_app()
 env = application.jinja_env
 print(json.dumps({"frozen": gc.get_freeze_count(), "threshold": gc.get_threshold()[0],
                   "tracked": len(gc.get_objects()),
@@ -21,7 +23,7 @@ print(json.dumps({"frozen": gc.get_freeze_count(), "threshold": gc.get_threshold
 """
 
 
-def test_the_wsgi_entry_point_warms_and_freezes_the_worker(tmp_path):
+def test_the_production_entry_point_warms_and_freezes_the_worker(tmp_path):
     env = {**os.environ, "BOOKDESK_SECRET_KEY": "warm-test-secret-key-0123456789",
            "BOOKDESK_UPSTREAM_URL": "http://127.0.0.1:9", "BOOKDESK_INSTANCE_PATH": str(tmp_path)}
     out = subprocess.run([sys.executable, "-c", PROBE], cwd=REPO, env=env, check=True,
