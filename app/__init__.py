@@ -65,7 +65,7 @@ def _init_security(app: Flask) -> None:
 
 
 def _init_params(app: Flask) -> None:
-    from app.params import init_app
+    from app.forms.filters import init_app
 
     init_app(app)
 

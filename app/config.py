@@ -71,7 +71,7 @@ DEFAULTS = {
     # A page's upstream reads, in seconds; past it the page shows what it has
     # (app/upstream/parallel.py).
     "PAGE_DEADLINE_SECONDS": 5,
-    # The longest value a URL parameter may hold (app/params.py).
+    # The longest value a URL parameter may hold (app/forms/filters.py).
     "QUERY_VALUE_MAX_LENGTH": 1000,
     # Hashed static files' compressed twins (app/assets.py); None: <instance>/static.
     "STATIC_BUILD_DIR": None,

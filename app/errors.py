@@ -125,7 +125,8 @@ def _http_error(exc: HTTPException):
         return _unexpected_error(exc.original_exception or exc)
     if exc.response is not None:  # a page of its own (e.g. the throttled sign-in form)
         return exc.response
-    # Our own refusals (app/params.py) say what was wrong; werkzeug's English text is not shown.
+    # Our own refusals (app/forms/filters.py) say what was wrong; werkzeug's English text is
+    # not shown.
     return error_response(exc.code, getattr(exc, "message", None),
                           title=TITLES.get(exc.code, exc.name))
 

@@ -6,8 +6,8 @@ from flask_wtf import FlaskForm
 from wtforms import HiddenField, IntegerField, PasswordField, StringField
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
+from app.forms.filters import MAX_ID
 from app.forms.registry import TOO_LONG
-from app.params import MAX_ID
 
 
 class LoginForm(FlaskForm):

@@ -15,10 +15,9 @@ from werkzeug.datastructures import MultiDict
 from wtforms import SelectField, StringField
 
 from app.forms.display import select_choices
-from app.forms.filters import ANY, ListFilterForm, amounts
+from app.forms.filters import ANY, ListFilterForm, amounts, arg_page
 from app.i18n import matches
 from app.numbers import InputError, parse_date
-from app.params import arg_page
 
 MATCHED, UNMATCHED = "matched", "unmatched"
 MATCH_CHOICES = select_choices((ANY, (MATCHED, _l("Matched to an expense")),

@@ -16,8 +16,8 @@ from flask_babel import lazy_gettext as _l
 from app.exports import amount as amount_cell
 from app.exports import day
 from app.identifiers import show_bank_account
-from app.labels import method_label
 from app.numbers import as_utc, company_zone, format_number, to_decimal
+from app.templating import method_label
 
 PAID = 2
 

@@ -22,9 +22,9 @@ from app.catalog import forms, service
 from app.catalog.forms import NameForm, TagFilterForm
 from app.catalog.present import FILTERS, cursor_of, delete_report, record_url, size_label
 from app.forms import company_settings
+from app.forms.filters import small_int
 from app.i18n import collated
 from app.once import Recovery, create_once
-from app.params import small_int
 from app.templating import redirect_to, render
 from app.upstream import RateLimited, Unavailable, ValidationError, catalog, run_parallel
 

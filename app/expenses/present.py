@@ -2,7 +2,7 @@
 (amounts from the assignments, references with id, name and code), the list's rows (formatted
 once in Python, app/templating.py says why) and the CSV export's columns.
 
-Payment state and method labels are shared with the other record lists: app/labels.py.
+Payment state and method labels are shared with the other record lists: app/templating.py.
 """
 from __future__ import annotations
 
@@ -17,17 +17,23 @@ from app.exports import day
 from app.forms import EXPENSE_ASSIGNMENT_FIELDS, display_text, spec_for
 from app.forms.display import truthy
 from app.forms.registry import field_label, group_label
-from app.labels import (
+from app.numbers import days_between, format_datetime, to_decimal
+from app.templating import (
     PAID_STATUS,
+    Amount,
+    Days,
     Section,
+    Words,
+    amount,
+    amount_cells,
+    date_cells,
     method_label,
+    overdue_mark,
     paid_badge,
     paid_label,
     source_label,
     vat_text,
 )
-from app.numbers import days_between, format_datetime, to_decimal
-from app.templating import Amount, Days, Words, amount, amount_cells, date_cells, overdue_mark
 from app.totals import expense_amounts as totals
 
 ACCOUNTING_STATUS = {"unprocessed": _l("Not processed"), "processed": _l("Processed"),

@@ -31,8 +31,8 @@ from wtforms.widgets import CheckboxInput, html_params
 from app.forms.registry import FieldSpec, ref_id
 from app.i18n import collate_key
 from app.identifiers import show_bank_account, show_tax_number
-from app.labels import source_label
 from app.numbers import format_amount, format_date, format_number, format_percent
+from app.templating import source_label
 from app.upstream import company as company_api
 
 EMPTY_CHOICE = ("", "—")

@@ -24,8 +24,8 @@ from flask_babel import lazy_gettext as _l
 
 from app import identifiers
 from app.identifiers import ACCOUNT_HELP, TAX_NUMBER_HELP
-from app.labels import PAYMENT_METHODS as METHOD_LABELS
 from app.numbers import format_number, parse_amount, parse_date, parse_number, to_decimal
+from app.templating import PAYMENT_METHODS as METHOD_LABELS
 
 # The API's Numeric(16, 6) rates and Numeric(14, 4) quantities and percents: ten digits before
 # the point.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from app.auth import company_blueprint
 from app.incomes import present, views
-from app.labels import method_label, paid_badge, paid_label
+from app.templating import method_label, paid_badge, paid_label
 
 bp = company_blueprint("incomes", __name__, url_prefix="/incomes")
 

@@ -35,8 +35,8 @@ from app.forms.filters import (
 )
 from app.i18n import search_text
 from app.incomes.present import TYPES
-from app.labels import PAID_STATUS
 from app.numbers import company_today
+from app.templating import PAID_STATUS
 
 # Columns GET /1/incomes can order by (sandbox incomes_filters.ORDERING; DRF `ordering`).
 ORDERABLE = ("issued_at", "fulfilled_at", "due_at", "invoice_number", "gross_amount",

@@ -1,7 +1,7 @@
 """What the income pages show: names of kinds and states, the detail's field groups, the list's
 rows (formatted once in Python, app/templating.py says why) and the CSV export's columns.
 
-Payment state and method labels are shared with the other record lists: app/labels.py.
+Payment state and method labels are shared with the other record lists: app/templating.py.
 """
 from __future__ import annotations
 
@@ -16,9 +16,21 @@ from app.exports import day
 from app.forms import INCOME_ASSIGNMENT_FIELDS, display_text, spec_for
 from app.forms.display import currency_code, truthy
 from app.forms.registry import field_label, group_label
-from app.labels import PAID_STATUS, Section, paid_badge, paid_label, vat_text
 from app.numbers import days_between
-from app.templating import Amount, Days, Words, amount, amount_cells, date_cells, overdue_mark
+from app.templating import (
+    PAID_STATUS,
+    Amount,
+    Days,
+    Section,
+    Words,
+    amount,
+    amount_cells,
+    date_cells,
+    overdue_mark,
+    paid_badge,
+    paid_label,
+    vat_text,
+)
 
 TYPES = {1: _l("Invoice"), 2: _l("Accounting document"), 6: _l("Cash receipt"),
          7: _l("Collective receipt")}

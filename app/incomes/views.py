@@ -22,7 +22,7 @@ from app.exports import EXPORT_PAGE_SIZE, download
 from app.files import document_of
 from app.forms import build_edit_form, build_new_form
 from app.forms.display import currency_code
-from app.forms.filters import filter_args, list_tabs
+from app.forms.filters import arg_id, filter_args, list_tabs
 from app.forms.totals_page import live
 from app.i18n import search_text
 from app.incomes import flow, present
@@ -38,7 +38,6 @@ from app.once import (
     repeat_response,
     send_once,
 )
-from app.params import arg_id
 from app.store import idempotency
 from app.templating import is_htmx, redirect_to, render, trigger
 from app.totals import list_totals

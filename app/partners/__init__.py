@@ -5,9 +5,8 @@ from __future__ import annotations
 from flask import request, url_for
 
 from app.auth import company_blueprint
-from app.labels import paid_badge, paid_label
 from app.partners import views
-from app.templating import is_htmx
+from app.templating import is_htmx, paid_badge, paid_label
 
 bp = company_blueprint("partners", __name__, url_prefix="/partners")
 bp.add_url_rule("/", "index", views.index, methods=["GET"])

@@ -18,8 +18,8 @@ from app.expenses.present import totals as expense_totals
 from app.exports import amount as amount_cell
 from app.exports import day
 from app.identifiers import show_bank_account, show_tax_number
-from app.labels import paid_label
 from app.numbers import to_decimal
+from app.templating import paid_label
 
 ZERO = Decimal(0)
 # (key, label, last day past due it holds; None: no upper end)

@@ -8,9 +8,9 @@ from flask_babel import gettext as _
 from app.errors import lost_write_response
 from app.expenses.flow import cursor_of
 from app.exports import download, first_page_now
+from app.forms.filters import arg_page
 from app.numbers import company_today
 from app.once import Recovery, create_once
-from app.params import arg_page
 from app.partners import flow, present
 from app.partners.forms import PartnerForm, initial
 from app.templating import redirect_to, render

@@ -24,7 +24,7 @@ from flask_babel import gettext as _
 
 import app.policies.messages as M
 from app.auth import ADMIN, WRITE, forget_refusal, refusal, remember_refusal
-from app.params import whole
+from app.forms.filters import whole
 from app.policies.assignments import names_in_config
 from app.policies.editing import SECTIONS
 from app.policies.history import diff_configs, limit_problems

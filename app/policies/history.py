@@ -20,8 +20,8 @@ from flask_babel import gettext as _
 from sqlalchemy import select
 
 import app.policies.messages as M
+from app.forms.filters import whole
 from app.numbers import company_today
-from app.params import whole
 from app.policies.validate import CONFIG_KEYS, IGNORE_KEYS, POLICY_KEYS, Problem, is_enabled, rules
 from app.store.db import PolicyVersion, store_session
 from app.store.history import Actor, add_version, get_version, latest_version, list_versions

@@ -15,8 +15,8 @@ import app.policies.flow as flow
 import app.policies.history as history
 from app.auth import current_actor
 from app.errors import lost_write_response
+from app.forms.filters import arg_choice, arg_int
 from app.numbers import company_today
-from app.params import arg_choice, arg_int
 from app.policies.editing import Located, open_edit, posted_edit
 from app.policies.flow import (
     editor_url,

@@ -33,7 +33,7 @@ from functools import partial
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
-from app.params import whole
+from app.forms.filters import whole
 from app.review.forms import STATE_KEYS, before_values, changes, fingerprint, stands, state, view
 from app.review.prefetch import DETAIL_FIELDS
 from app.review.present import can_undo

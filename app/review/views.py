@@ -13,9 +13,9 @@ from app.errors import lost_write_response
 from app.exports import download, first_page_now
 from app.files import file_response
 from app.forms.display import select_choices
+from app.forms.filters import whole
 from app.incomes.flow import FORM_CATALOGS, settings_and_catalogs
 from app.nav import safe_next
-from app.params import whole
 from app.review import actions, flow, forms, prefetch, present, required
 from app.store.history import get_action, recent_actions
 from app.templating import is_htmx, redirect_to, render

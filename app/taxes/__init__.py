@@ -14,10 +14,9 @@ from functools import partial, update_wrapper
 from flask import Blueprint
 
 from app.auth import company_blueprint
-from app.labels import paid_badge, paid_label
 from app.taxes import present, views
 from app.taxes.present import SALARIES, TAXES, Kind
-from app.templating import is_htmx
+from app.templating import is_htmx, paid_badge, paid_label
 
 ROUTES = (
     ("/", "index", views.index, ["GET"]),

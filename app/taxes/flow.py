@@ -29,10 +29,10 @@ from flask_babel import gettext as _
 
 from app.forms import company_settings
 from app.identifiers import compact
-from app.labels import source_label
 from app.numbers import AMOUNT_PLACES, company_today, format_number, to_decimal
 from app.taxes.forms import Row, keep_unchanged, read_row
 from app.taxes.present import TAG_FIELDS, Kind, column, is_synced
+from app.templating import source_label
 from app.upstream import ValidationError, catalog, run_parallel
 from app.upstream import taxes as taxes_api
 from app.upstream.errors import upstream_messages

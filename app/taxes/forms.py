@@ -23,9 +23,9 @@ from wtforms import SelectField, StringField
 from wtforms.fields.choices import SelectChoice
 
 from app import identifiers
-from app.labels import source_label
 from app.numbers import InputError, month_key, parse_amount, parse_date, parse_month
 from app.taxes.present import INTEGRATIONS, MANUAL, TAG_FIELDS
+from app.templating import source_label
 
 ANY = SelectChoice("", _l("Any"))
 YES_NO = {"yes": "true", "no": "false"}

@@ -14,9 +14,9 @@ from flask_babel import ngettext
 
 from app.exports import amount, day
 from app.identifiers import show_bank_account, show_tax_number
-from app.labels import SOURCES as SOURCE_NAMES
-from app.labels import paid_label, source_label
 from app.numbers import format_month, to_decimal
+from app.templating import SOURCES as SOURCE_NAMES
+from app.templating import paid_label, source_label
 from app.upstream import Page, id_names
 
 TEXT_FIELDS = ("code", "name", "account_number", "description")

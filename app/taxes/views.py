@@ -15,10 +15,10 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 
 from app.exports import download
+from app.forms.filters import small_int
 from app.nav import safe_next
 from app.numbers import company_today, parse_month
 from app.once import ExpiredKey, LostAnswer, Recovery, Sent, rate_limited_message, send_once
-from app.params import small_int
 from app.store import idempotency
 from app.taxes import flow, present
 from app.taxes.forms import api_params, filter_form, is_filtered, query

@@ -6,8 +6,8 @@ import re
 from decimal import Decimal
 
 from app.identifiers import show_bank_account, show_tax_number
-from app.labels import source_label
 from app.numbers import currency_name, format_percent
+from app.templating import source_label
 from tests.app.conftest import csrf_token, sign_in
 from tests.app.incomes_helpers import make_income
 from tests.support.routes import RouteSampler, SampleContext

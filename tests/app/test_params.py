@@ -1,18 +1,19 @@
-"""app/params.py: URL parameters are read as typed values, and a malformed one is a 400 that says
-which parameter is wrong, before anything is asked of the accounting service."""
+"""URL parameters (app/forms/filters.py) are read as typed values, and a malformed one is a 400
+that says which parameter is wrong, before anything is asked of the accounting service."""
 from __future__ import annotations
 
 import pytest
 from werkzeug.datastructures import MultiDict
 
-from app.forms.filters import page_number, page_size
-from app.params import (
+from app.forms.filters import (
     MAX_ID,
     BadParameter,
     arg_choice,
     arg_id,
     arg_int,
     arg_page,
+    page_number,
+    page_size,
     small_int,
     whole,
 )
