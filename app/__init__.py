@@ -1,13 +1,168 @@
-"""Bookdesk: a server-rendered frontend for bookkeepers on top of the accounting data API."""
+"""Bookdesk: a server-rendered frontend for bookkeepers on top of the accounting data API.
+
+This module makes the application: its configuration (defaults, `BOOKDESK_*` environment
+variables, overrides, derived settings) and `create_app`, which wires every part and registers
+the areas' blueprints.
+"""
 from __future__ import annotations
 
+import os
+from datetime import timedelta
 from pathlib import Path
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask import Flask
 
-from app.config import ConfigError, data_dir, instance_path_from, load_config
+_PACKAGE_DIR = Path(__file__).resolve().parent
 
-__all__ = ["create_app", "ConfigError", "data_dir"]
+
+def data_dir(name: str) -> str:
+    """Locate `templates`, `static` or `translations`: at the repo top, or in _data here (wheel)."""
+    for candidate in (_PACKAGE_DIR.parent / name, _PACKAGE_DIR / "_data" / name):
+        if candidate.is_dir():
+            return str(candidate)
+    return str(_PACKAGE_DIR.parent / name)
+
+ENV_PREFIX = "BOOKDESK"
+# The spec's name and the one public clients of the live service send.
+COMPANY_HEADERS = ("Service-Company-Id", "Quick-Company-Id")
+SANDBOX_OAUTH_PATHS = {"OAUTH_AUTHORIZE_URL": "/oauth/authorize/",
+                       "OAUTH_TOKEN_URL": "/oauth/token/",
+                       "OAUTH_REVOKE_URL": "/oauth/revoke/"}
+# The sandbox's demo OAuth2 client (sandbox/oauth/seed.py): the default in demo mode only.
+DEMO_OAUTH_CLIENT = {"OAUTH_CLIENT_ID": "bookdesk-demo",
+                     "OAUTH_CLIENT_SECRET": "bookdesk-demo-secret"}  # noqa: S105
+
+DEFAULTS = {
+    "UPSTREAM_URL": None,
+    "SECRET_KEY": None,
+    "SESSION_REDIS_URL": None,
+    "COMPANY_HEADER": "Service-Company-Id",
+    # The live authorization server's URLs are not public; unset, they point at the sandbox
+    # behind UPSTREAM_URL (sandbox/oauth). Read by the OAuth sign-in (app/auth/oauth.py) and
+    # the calls to the authorization server (app/upstream/oauth.py).
+    "OAUTH_AUTHORIZE_URL": None,
+    "OAUTH_TOKEN_URL": None,
+    "OAUTH_REVOKE_URL": None,
+    # The OAuth2 client Bookdesk is registered as; unset (outside demo mode): API tokens only.
+    "OAUTH_CLIENT_ID": None,
+    "OAUTH_CLIENT_SECRET": None,
+    "DEFAULT_LOCALE": "hu",
+    "LOCALES": ("hu", "en"),
+    # The company's time zone: timestamps are shown in it (app/numbers.py).
+    "TIMEZONE": "Europe/Budapest",
+    "DATABASE_URL": None,
+    "SESSION_IDLE_MINUTES": 60,
+    "SESSION_MAX_HOURS": 12,
+    "DEMO": False,
+    "PROXY_COUNT": 0,
+    "SESSION_COOKIE_NAME": "bookdesk_session",
+    "SESSION_COOKIE_HTTPONLY": True,
+    "SESSION_COOKIE_SAMESITE": "Lax",
+    "SESSION_COOKIE_SECURE": False,
+    "SESSION_KEY_PREFIX": "bookdesk:session:",
+    "SESSION_PERMANENT": True,
+    # Stored only when modified; the last-seen stamp is refreshed often enough (see app.auth).
+    "SESSION_REFRESH_EACH_REQUEST": False,
+    "WTF_CSRF_TIME_LIMIT": None,
+    "MAX_CONTENT_LENGTH": 20 * 1024 * 1024,
+    # Flask 3.1 request limits: one non-file form field, and the number of fields and files.
+    # Werkzeug refuses a larger request with 413 before a view (or the upstream) sees it.
+    "MAX_FORM_MEMORY_SIZE": 500_000,
+    "MAX_FORM_PARTS": 1000,
+    # Failed sign-ins allowed per client address and per token tried (app/auth/flow.py).
+    "SIGN_IN_FAILURES_PER_CLIENT": "10 per minute",
+    "SIGN_IN_FAILURES_PER_ACCOUNT": "20 per hour",
+    # A page's upstream reads, in seconds; past it the page shows what it has
+    # (app/upstream/parallel.py).
+    "PAGE_DEADLINE_SECONDS": 5,
+    # The longest value a URL parameter may hold (app/forms/filters.py).
+    "QUERY_VALUE_MAX_LENGTH": 1000,
+    # Hashed static files' compressed twins (app/assets.py); None: <instance>/static.
+    "STATIC_BUILD_DIR": None,
+    # Flask-Compress: brotli then gzip, streamed exports chunk by chunk as they are made (static
+    # files come pre-compressed from app/assets.py and carry their Content-Encoding).
+    "COMPRESS_ALGORITHM": ["br", "gzip"],
+    "COMPRESS_BR_LEVEL": 4,
+    "COMPRESS_LEVEL": 6,
+    "COMPRESS_MIN_SIZE": 500,
+    "COMPRESS_STREAMS": True,
+    "COMPRESS_ALGORITHM_STREAMING": ["br"],
+    "COMPRESS_MIMETYPES": ["text/html", "application/json", "text/csv", "text/plain"],
+}
+
+# Demo users of the sandbox's `--seed demo` (README). Tokens stay on the server: the login page
+# only ever shows the key and the label.
+DEMO_USERS = {
+    "admin": {"token": "demo-admin", "name": "Kovács Anna", "role": "admin", "company_id": 1},
+    "bookkeeper": {"token": "demo-bookkeeper", "name": "Szabó Péter", "role": "bookkeeper",
+                   "company_id": 1},
+    "viewer": {"token": "demo-viewer", "name": "Tóth Eszter", "role": "viewer", "company_id": 1},
+    "admin2": {"token": "demo-admin-2", "name": "Nagy Gábor", "role": "admin", "company_id": 2},
+    "no_2fa": {"token": "demo-no-2fa", "name": "Kiss Béla", "role": "no_2fa", "company_id": 1},
+}
+
+
+class ConfigError(RuntimeError):
+    """Bookdesk cannot start with this configuration."""
+
+
+def instance_path_from(overrides: dict | None) -> str | None:
+    """The instance folder asked for by overrides or `BOOKDESK_INSTANCE_PATH`, if any."""
+    path = (overrides or {}).get("INSTANCE_PATH") or os.environ.get(f"{ENV_PREFIX}_INSTANCE_PATH")
+    return str(Path(path).resolve()) if path else None
+
+
+def load_config(app: Flask, overrides: dict | None = None) -> None:
+    """Fill app.config: defaults, then the environment, then overrides, then derived values."""
+    app.config.update(DEFAULTS)
+    app.config.from_prefixed_env(ENV_PREFIX)
+    app.config.update(overrides or {})
+    _derive(app)
+    _check(app)
+
+
+def _derive(app: Flask) -> None:
+    cfg = app.config
+    cfg["SECRET_KEY"] = str(cfg["SECRET_KEY"]) if cfg.get("SECRET_KEY") else None
+    cfg["SESSION_IDLE_MINUTES"] = float(cfg["SESSION_IDLE_MINUTES"])
+    cfg["SESSION_MAX_HOURS"] = float(cfg["SESSION_MAX_HOURS"])
+    cfg["PAGE_DEADLINE_SECONDS"] = float(cfg["PAGE_DEADLINE_SECONDS"])
+    cfg["PERMANENT_SESSION_LIFETIME"] = timedelta(hours=cfg["SESSION_MAX_HOURS"])
+    cfg.setdefault("DEMO_USERS", DEMO_USERS if cfg["DEMO"] else {})
+    for key, value in (DEMO_OAUTH_CLIENT.items() if cfg["DEMO"] else ()):
+        cfg[key] = cfg.get(key) or value
+    if cfg.get("UPSTREAM_URL"):
+        cfg["UPSTREAM_URL"] = str(cfg["UPSTREAM_URL"]).rstrip("/")
+        for key, path in SANDBOX_OAUTH_PATHS.items():
+            cfg[key] = cfg.get(key) or cfg["UPSTREAM_URL"] + path
+
+
+def _check(app: Flask) -> None:
+    cfg = app.config
+    if not cfg["SECRET_KEY"]:
+        if not (cfg.get("TESTING") or cfg.get("DEMO")):
+            raise ConfigError(
+                "BOOKDESK_SECRET_KEY is not set. Bookdesk refuses to start without a secret key "
+                "outside demo and test mode. Set it to a long random value, e.g. "
+                "`export BOOKDESK_SECRET_KEY=$(python3 -c 'import secrets; "
+                "print(secrets.token_hex(32))')`."
+            )
+        cfg["SECRET_KEY"] = os.urandom(32).hex()
+    if cfg["COMPANY_HEADER"] not in COMPANY_HEADERS:
+        raise ConfigError(f"BOOKDESK_COMPANY_HEADER must be one of {', '.join(COMPANY_HEADERS)}.")
+    if cfg["DEFAULT_LOCALE"] not in cfg["LOCALES"]:
+        raise ConfigError(f"BOOKDESK_DEFAULT_LOCALE must be one of {', '.join(cfg['LOCALES'])}.")
+    _check_timezone(cfg["TIMEZONE"])
+
+
+def _check_timezone(name) -> None:
+    try:
+        ZoneInfo(str(name))
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ConfigError(f"BOOKDESK_TIMEZONE {name!r} is not a known time zone, "
+                          "e.g. Europe/Budapest.") from None
+
 
 def create_app(overrides: dict | None = None) -> Flask:
     """Build the Bookdesk application; `overrides` win over the environment."""
@@ -113,7 +268,7 @@ def _init_assets(app: Flask) -> None:
 
 
 def _init_compression(app: Flask) -> None:
-    """Brotli, else gzip, for pages, fragments and downloads (settings in app/config.py)."""
+    """Brotli, else gzip, for pages, fragments and downloads (settings above)."""
     from flask_compress import Compress
 
     Compress(app)

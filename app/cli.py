@@ -41,7 +41,7 @@ from babel import Locale
 from flask import Flask
 from flask_babel import force_locale, get_translations
 
-from app.config import ENV_PREFIX, ConfigError
+from app import ENV_PREFIX, ConfigError
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

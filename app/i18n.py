@@ -14,7 +14,7 @@ from babel.messages.pofile import read_po
 from flask import Blueprint, Flask, abort, current_app, redirect, request, session
 from flask_babel import Babel, get_locale
 
-from app.config import data_dir
+from app import data_dir
 from app.nav import safe_next
 from app.numbers import (
     currency_name,

@@ -8,7 +8,7 @@ does not match) is AuthenticationError. Where the tokens are kept, and when they
 is app/auth/oauth.py's business.
 
 Settings: OAUTH_AUTHORIZE_URL, OAUTH_TOKEN_URL, OAUTH_REVOKE_URL, OAUTH_CLIENT_ID,
-OAUTH_CLIENT_SECRET (app/config.py).
+OAUTH_CLIENT_SECRET (app/__init__.py).
 """
 from __future__ import annotations
 

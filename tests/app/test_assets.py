@@ -1,6 +1,6 @@
 """Static files are content-hashed, immutable and pre-compressed; pages are compressed on request.
 
-app/assets.py builds the hashed names and the .br/.gz twins; Flask-Compress (app/config.py)
+app/assets.py builds the hashed names and the .br/.gz twins; Flask-Compress (app/__init__.py)
 compresses HTML, htmx fragments and downloads.
 """
 from __future__ import annotations

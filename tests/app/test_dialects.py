@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from app import create_app
-from app.config import ConfigError
+from app import ConfigError, create_app
 from tests.app.conftest import csrf_token, sign_in
 from tests.app.expenses_helpers import make_expense
 from tests.app.incomes_helpers import income, make_income, page_form

@@ -10,8 +10,7 @@ import pytest
 from babel.dates import format_datetime as babel_datetime
 from flask_babel import force_locale
 
-from app import create_app
-from app.config import ConfigError
+from app import ConfigError, create_app
 from app.numbers import format_date, format_datetime, format_relative
 from app.store.history import recent_actions
 from app.templating import Days
