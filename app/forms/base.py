@@ -15,8 +15,7 @@ from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 from wtforms import HiddenField
 
-from app.forms.check import apply_upstream, check_form, default_currency_id
-from app.forms.diff import changes, create_payload, snapshot
+from app.forms.check import apply_upstream, changes, check_form, create_payload, default_currency_id
 from app.forms.display import (
     ADVANCED_ONLY,
     EMPTY_CHOICE,
@@ -43,6 +42,7 @@ from app.forms.tables import (
     Table,
     initial_rows,
     make_table,
+    snapshot,
     table_field,
     table_op,
     table_rows,

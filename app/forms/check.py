@@ -1,4 +1,4 @@
-"""Checking a submitted form: parsing, rules before sending, upstream errors on inputs.
+"""A submitted form: parsing, rules before sending, the body it sends, upstream errors on inputs.
 
 Reading a submitted form: CSRF, parsing every input, the rules checked before sending.
 
@@ -10,21 +10,26 @@ Rules checked before anything is sent (the API checks them too; this keeps the r
 and shows the message on the right field): pairs together, start not after end, exchange rate,
 totals that add up (app/forms/totals.py).
 
+The body sent is what the user changed, plus what rules tie to it, and nothing else, taken
+against the snapshot the form was rendered with (app/forms/tables.py); where the user and
+someone else both changed a field, the change is held back as a conflict and the field says so.
+
 Upstream 400s onto the form: field messages on their inputs, row messages on their cells,
 the rest above the form. Nothing the user typed is lost: the form is re-rendered as submitted.
 """
 
 from __future__ import annotations
 
+import json
 from decimal import Decimal
 from typing import Any
 
 from flask import request
 from flask_babel import gettext as _
 
-from app.forms.diff import base_rows, base_values
+from app.forms.display import display_text
 from app.forms.registry import PAIRS
-from app.forms.tables import parse_rows
+from app.forms.tables import base_rows, base_values, dump_rows, parse_rows, rows_changed, snapshot
 from app.forms.totals import check_form_totals
 from app.upstream.errors import MACHINE_KEYS, NOT_ACCEPTED, upstream_text
 
@@ -217,3 +222,82 @@ def _place_cell(form, table, position: int, column: str, messages: list[str]) ->
     texts = [f"{label}: {m}" if label else m for m in messages]
     form.row_errors.setdefault(table.name, {}).setdefault(entry_index, []).extend(texts)
     form.form_errors.extend(texts if not entries else [])
+
+
+def changes(form) -> dict:
+    """The PATCH body, or {} with form.conflicts set when someone else changed the same field.
+
+    After a conflict the form shows the other party's values where the user had not
+    touched a field, and a fresh snapshot, so saving again applies exactly what is shown.
+    """
+    payload, theirs = _classify(form, base_values(form))
+    if form.conflicts:
+        _refresh(form, theirs)
+        return {}
+    _add_pairs(form, payload)
+    _add_table(form, payload)
+    allowed = set(form.layout.editable) | (
+        {"assignments"} & set(form.record.get("editable_fields") or []))
+    return {key: value for key, value in payload.items() if key in allowed}
+
+
+def _classify(form, base: dict) -> tuple[dict, list[str]]:
+    """(the user's changes, fields only someone else changed); conflicts go on the form."""
+    payload, theirs = {}, []
+    for name, spec in form.layout.specs.items():
+        if name not in form.layout.editable:
+            continue
+        kind, new = spec.value_kind, form.values.get(name)
+        current = kind.load(form.record.get(name))
+        if kind.same(new, base.get(name)):
+            theirs += [] if kind.same(current, new) else [name]
+        elif not kind.same(current, base.get(name)) and not kind.same(current, new):
+            _conflict(form, name, display_text(spec, form.record.get(name), form.record,
+                                               form.layout.catalogs))
+        else:
+            payload[name] = kind.dump(new)
+    return payload, theirs
+
+
+def _conflict(form, name: str, now: str) -> None:
+    form.add_error(name, _("Changed by someone else meanwhile (now: %(value)s). Save again to "
+                           "overwrite it with yours.", value=now))
+    form.conflicts.append(name)
+
+
+def _refresh(form, names: list[str]) -> None:
+    for name in names:
+        spec = form.layout.specs[name]
+        form[name].data = spec.value_kind.to_form(spec.value_kind.load(form.record.get(name)))
+        form[name].raw_data = None
+    form.base_state.data = json.dumps(snapshot(form.layout), separators=(",", ":"))
+
+
+def _add_pairs(form, payload: dict) -> None:
+    for first, second in PAIRS:
+        for sent, partner in ((first, second), (second, first)):
+            if sent in payload and partner not in payload and partner in form.layout.editable:
+                spec = form.layout.specs[partner]
+                payload[partner] = spec.value_kind.dump(form.values.get(partner))
+
+
+def _add_table(form, payload: dict) -> None:
+    table = form.layout.table
+    if table is None or not table.editable:
+        return
+    before, after = base_rows(form, table), form.rows.get(table.name) or []
+    if rows_changed(table, before, after):
+        payload["assignments"] = dump_rows(table, after)
+
+
+def create_payload(form) -> dict:
+    """Every filled field, the assignments and (when present) the line items."""
+    payload = {}
+    for name, spec in form.layout.specs.items():
+        value = spec.value_kind.dump(form.values.get(name))
+        if value not in (None, "", []):
+            payload[name] = value
+    for table in (form.layout.table, form.layout.items):
+        if table is not None:
+            payload[table.name] = dump_rows(table, form.rows.get(table.name) or [])
+    return payload

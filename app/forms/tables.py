@@ -1,4 +1,4 @@
-"""Row tables of a form and their template views.
+"""Row tables of a form, their template views, and the values the form was rendered with.
 
 Editable row tables (assignments, line items): columns from editable_fields, rows by id.
 
@@ -7,10 +7,16 @@ columns change); otherwise rows can be added and removed. Read-only cells always
 record, never from the submitted form.
 
 Table views for templates and the no-JavaScript add/remove row buttons.
+
+The form carries a snapshot of the values it was rendered with (`base_state`): the fields and
+the table rows. What a submission changed is taken against that snapshot (app/forms/check.py),
+so a field someone else changed meanwhile is not overwritten by the stale value still in the
+form.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -262,3 +268,48 @@ def table_op(form) -> bool:
     elif index in map(str, range(len(rows.entries))):
         rows.entries.pop(int(index))
     return True
+
+
+def snapshot(layout) -> dict:
+    """The editable values as rendered (JSON-ready): fields and table rows."""
+    fields = {name: spec.value_kind.dump(spec.value_kind.load(layout.record.get(name)))
+              for name, spec in layout.specs.items() if name in layout.editable}
+    table = layout.table
+    rows = None
+    if table is not None and table.editable:
+        rows = [{k: _dump_cell(table, k, v) for k, v in row.items()} for row in load_rows(table)]
+    return {"fields": fields, "rows": rows}
+
+
+def _dump_cell(table, name: str, value: Any) -> Any:
+    if name == "id":
+        return value
+    spec = next(s for s in table.columns if s.name == name)
+    return spec.value_kind.dump(value)
+
+
+def _state(form) -> dict:
+    if "state" not in form.__dict__:
+        try:
+            state = json.loads(form.base_state.data or "")
+        except (TypeError, ValueError):
+            state = None
+        form.__dict__["state"] = state if isinstance(state, dict) else snapshot(form.layout)
+    return form.__dict__["state"]
+
+
+def base_values(form) -> dict:
+    """The rendered values of the editable fields, as Python values."""
+    stored = _state(form).get("fields") or {}
+    return {name: spec.value_kind.load(stored.get(name)) for name, spec in form.layout.specs.items()
+            if name in form.layout.editable}
+
+
+def base_rows(form, table) -> list[dict]:
+    """The rendered rows of a table, as Python values (the record's when not stored)."""
+    stored = _state(form).get("rows") if table.name == "assignments" else None
+    if not isinstance(stored, list):
+        return load_rows(table)
+    specs = {spec.name: spec for spec in table.columns}
+    return [{k: (v if k == "id" else specs[k].value_kind.load(v)) for k, v in row.items()
+             if k == "id" or k in specs} for row in stored if isinstance(row, dict)]

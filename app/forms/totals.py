@@ -25,8 +25,7 @@ from typing import Any
 from flask import request
 from flask_babel import gettext as _
 
-from app.forms.diff import base_rows, base_values
-from app.forms.tables import load_rows
+from app.forms.tables import base_rows, base_values, load_rows
 from app.numbers import WHOLE_CURRENCIES, amount_places, format_amount, format_number
 
 AMOUNTS = ("net_amount", "vat_amount", "gross_amount")

@@ -29,8 +29,7 @@ from flask_babel import lazy_gettext as _l
 from app.exports import amount as amount_cell
 from app.exports import day
 from app.forms import build_edit_form
-from app.forms.diff import base_rows, base_values
-from app.forms.tables import rows_changed
+from app.forms.tables import base_rows, base_values, rows_changed
 from app.identifiers import show_tax_number
 from app.incomes import present as labels
 from app.numbers import company_zone
