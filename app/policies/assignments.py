@@ -12,9 +12,10 @@
 
 from decimal import ROUND_HALF_UP, Decimal
 
-import app.policies.messages as M
+import app.policies.labels as M
 from app.numbers import to_decimal
-from app.policies.validate import LEDGER_NUMBERS, REVENUE_TYPES, TAGS, rules, warning
+from app.policies.labels import LEDGER_NUMBERS, REVENUE_TYPES, TAGS
+from app.policies.validate import rules, warning
 from app.upstream.responses import ref
 
 AMOUNT_KEYS = ("net_amount", "vat_amount", "gross_amount")

@@ -16,7 +16,7 @@ import operator
 import re
 from dataclasses import dataclass, field
 
-import app.policies.messages as M
+import app.policies.labels as M
 from app.numbers import to_decimal
 from app.policies.assignments import (
     base_assignments,
@@ -25,15 +25,8 @@ from app.policies.assignments import (
     set_targets,
     split_assignments,
 )
-from app.policies.validate import (
-    NUMERIC_FIELDS,
-    TARGET_KEYS,
-    Problem,
-    ensure_valid,
-    is_enabled,
-    rules,
-    warning,
-)
+from app.policies.labels import NUMERIC_FIELDS, TARGET_KEYS
+from app.policies.validate import Problem, ensure_valid, is_enabled, rules, warning
 
 
 @dataclass
