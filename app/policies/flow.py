@@ -25,8 +25,8 @@ from flask_babel import gettext as _
 import app.policies.labels as M
 from app.auth import ADMIN, WRITE, forget_refusal, refusal, remember_refusal
 from app.params import whole
-from app.policies.assignments import names_in_config
 from app.policies.editing import SECTIONS
+from app.policies.engine import names_in_config
 from app.policies.history import diff_configs, limit_problems
 from app.policies.labels import LEDGER_NUMBERS, REVENUE_TYPES, TAGS, Catalogs
 from app.policies.validate import empty_config, validate

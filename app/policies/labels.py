@@ -247,7 +247,7 @@ def _known_tag(tag, catalog: RefCatalog):
     return found if found is not None else tag
 
 
-# -- what the engine reports -------------------------------------------------------------------
+# -- what the engine reports ----------------------------------------------------------------------
 
 def N_(s):
     """Mark s for translation without translating it (the app translates later)."""

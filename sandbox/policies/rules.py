@@ -13,8 +13,7 @@ from decimal import Decimal
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.policies.assignments import apply_names
-from app.policies.engine import Outcome, evaluate
+from app.policies.engine import Outcome, apply_names, evaluate
 from app.policies.labels import LEDGER_NUMBERS, REVENUE_TYPES, TAGS
 from app.policies.validate import InvalidConfig, empty_config
 from sandbox.catalog.model import Currency, RevenueType, Tag, VatCategory
