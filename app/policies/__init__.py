@@ -1,8 +1,8 @@
 """The income policies under /c/<company_id>/policies/ (issue 7; docs/architecture.md): the
 editor, its preview, history and files, and the engine the sandbox and the review queue run too.
 
-The engine (engine.py, assignments.py, validate.py, messages.py) is pure Python. The editor
-around it:
+The engine (engine.py, validate.py, and the vocabulary and messages in labels.py) needs no
+request, HTTP or database. The editor around it:
 - The working draft lives in the server-side session, per company (flow.py). Every change is a
   plain form post (works without JavaScript); htmx swaps the changed part in place.
 - Nothing goes upstream until the user confirms a save on the review page, and never while the

@@ -22,14 +22,14 @@ from functools import cached_property, partial
 from flask import abort, flash, g, session, url_for
 from flask_babel import gettext as _
 
-import app.policies.messages as M
+import app.policies.labels as M
 from app.auth import ADMIN, WRITE, forget_refusal, refusal, remember_refusal
 from app.forms.filters import whole
-from app.policies.assignments import names_in_config
 from app.policies.editing import SECTIONS
+from app.policies.engine import names_in_config
 from app.policies.history import diff_configs, limit_problems
-from app.policies.labels import Catalogs
-from app.policies.validate import LEDGER_NUMBERS, REVENUE_TYPES, TAGS, empty_config, validate
+from app.policies.labels import LEDGER_NUMBERS, REVENUE_TYPES, TAGS, Catalogs
+from app.policies.validate import empty_config, validate
 from app.templating import redirect_to
 from app.upstream import NotFound, catalog, run_parallel
 from app.upstream import company as upstream_company

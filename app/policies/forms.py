@@ -25,8 +25,15 @@ from wtforms import (
 
 from app.forms.display import option_value, select_choices
 from app.numbers import InputError, format_number, parse_amount, parse_number, to_decimal
-from app.policies.labels import FIELD_LABELS, OP_LABELS, PART_KINDS, is_id
-from app.policies.validate import FIELDS, NUMERIC_FIELDS, OPS
+from app.policies.labels import (
+    FIELD_LABELS,
+    FIELDS,
+    NUMERIC_FIELDS,
+    OP_LABELS,
+    OPS,
+    PART_KINDS,
+    is_id,
+)
 
 # -- the forms ------------------------------------------------------------------------------------
 

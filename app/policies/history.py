@@ -19,10 +19,11 @@ from flask import Response
 from flask_babel import gettext as _
 from sqlalchemy import select
 
-import app.policies.messages as M
+import app.policies.labels as M
 from app.forms.filters import whole
 from app.numbers import company_today
-from app.policies.validate import CONFIG_KEYS, IGNORE_KEYS, POLICY_KEYS, Problem, is_enabled, rules
+from app.policies.labels import CONFIG_KEYS, IGNORE_KEYS, POLICY_KEYS
+from app.policies.validate import Problem, is_enabled, rules
 from app.store.db import PolicyVersion, store_session
 from app.store.history import Actor, add_version, get_version, latest_version, list_versions
 

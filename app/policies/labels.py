@@ -1,6 +1,7 @@
-"""How the editor names things: the policy vocabulary in words (condition fields, comparisons,
-targets, income types), and revenue types, ledger numbers and tags as policies name them: by
-id, or by a new name."""
+"""How policies are worded: the format's vocabulary (fields, comparisons, keys, record kinds),
+the editor's words for it (field, comparison and target labels, income types), revenue types,
+ledger numbers and tags as policies name them (by id, or by a new name), and every message the
+engine reports, as English msgids marked with N_ for Babel (translated where they are shown)."""
 from __future__ import annotations
 
 import copy
@@ -10,7 +11,43 @@ from dataclasses import dataclass, field
 from flask_babel import lazy_gettext as _l
 
 from app.i18n import collate_key
-from app.policies.validate import LEDGER_NUMBERS, NUMERIC_FIELDS, REVENUE_TYPES, TAGS
+
+# -- the vocabulary -------------------------------------------------------------------------------
+
+VERSION = 2
+
+TEXT_FIELDS = (
+    "partner_name",
+    "partner_tax_number",
+    "invoice_number",
+    "note",
+    "currency",
+    "vat_area",
+    "source",
+)
+NUMERIC_FIELDS = ("gross_amount", "net_amount", "type")
+FIELDS = TEXT_FIELDS + NUMERIC_FIELDS
+
+TEXT_OPS = ("contains", "not_contains", "starts_with", "ends_with", "regex")
+NUMERIC_OPS = ("gt", "gte", "lt", "lte", "between")
+GENERAL_OPS = ("equals", "not_equals", "in")
+OPS = GENERAL_OPS + TEXT_OPS + NUMERIC_OPS
+
+MATCH_MODES = ("all", "any")
+
+CONFIG_KEYS = ("v", "skip_for_multiple_match", "policies", "ignore_policies")
+IGNORE_KEYS = ("name", "enabled", "match", "conditions")
+POLICY_KEYS = IGNORE_KEYS + ("set",)
+CONDITION_KEYS = ("field", "op", "value")
+TARGET_KEYS = ("revenue_type", "job_number", "ledger_number", "tags")
+SET_KEYS = TARGET_KEYS + ("split",)
+PART_KEYS = TARGET_KEYS + ("percent", "amount")
+
+# Record kinds the engine may have to create, as passed to resolve(kind, name).
+REVENUE_TYPES = "revenue_types"
+LEDGER_NUMBERS = "ledger_numbers"
+TAGS = "tags"
+
 
 # -- the vocabulary in words ----------------------------------------------------------------------
 
@@ -57,16 +94,12 @@ INCOME_TYPES = {
 PART_KINDS = {"percent": _l("Percent"), "amount": _l("Amount")}
 SECTION_TITLES = {"policies": _l("Policies"), "ignore": _l("Ignore rules")}
 
-# Which comparisons suit which fields; the browser greys out the others.
-TEXT_ONLY = ("contains", "not_contains", "starts_with", "ends_with", "regex")
-NUMBER_ONLY = ("gt", "gte", "lt", "lte", "between")
-
-
+# Which comparisons suit which fields (TEXT_OPS, NUMERIC_OPS); the browser greys out the others.
 def op_kind(op: str) -> str:
     """Return "text", "number" or "any": the kind of field the comparison works on."""
-    if op in TEXT_ONLY:
+    if op in TEXT_OPS:
         return "text"
-    return "number" if op in NUMBER_ONLY else "any"
+    return "number" if op in NUMERIC_OPS else "any"
 
 
 def field_kind(field: str) -> str:
@@ -212,3 +245,135 @@ def _swap_names(values: dict, catalogs: Catalogs) -> None:
 def _known_tag(tag, catalog: RefCatalog):
     found = catalog.find(tag) if isinstance(tag, str) else None
     return found if found is not None else tag
+
+
+# -- what the engine reports ----------------------------------------------------------------------
+
+def N_(s):
+    """Mark s for translation without translating it (the app translates later)."""
+    return s
+
+
+class Worded:
+    """A finding or change carrying a `message` msgid and its `params`."""
+
+    message: str
+    params: dict
+
+    def text(self, gettext=None):
+        """Return the message filled in, translated by gettext when one is given."""
+        return (gettext or str)(self.message) % self.params
+
+
+# Whole configuration
+CONFIG_NOT_OBJECT = N_("The policy settings must be an object, or null for no policies.")
+VERSION_MISSING = N_('The policy settings lack their format version ("v": 2).')
+VERSION_UNSUPPORTED = N_("The policy format is version %(found)s; only version 2 is supported.")
+NOT_BOOL = N_("This must be true or false.")
+NOT_LIST = N_("This must be a list.")
+UNKNOWN_KEY = N_("Bookdesk does not use the setting %(key)s here; it is kept as it is.")
+
+# Rules (policies and ignore policies)
+RULE_NOT_OBJECT = N_("Each rule must be an object with a name and conditions.")
+NAME_MISSING = N_("Give the rule a name.")
+NAME_DUPLICATE = N_("Another rule is already called %(name)s; give each rule its own name.")
+MATCH_INVALID = N_('Choose whether "all" conditions or "any" condition must hold.')
+NO_CONDITIONS = N_("This rule has no conditions, so it applies to every income.")
+IGNORE_NO_CONDITIONS = N_(
+    "An ignore rule needs at least one condition; without one it would skip every income."
+)
+
+# Conditions
+CONDITION_NOT_OBJECT = N_(
+    "Each condition must be an object with a field, a comparison and a value."
+)
+FIELD_MISSING = N_("Choose which income field the condition looks at.")
+FIELD_UNKNOWN = N_("There is no income field called %(field)s.")
+OP_MISSING = N_("Choose how the condition compares.")
+OP_UNKNOWN = N_("There is no comparison called %(op)s.")
+TEXT_OP_ON_NUMBER = N_(
+    "%(field)s is a number: compare it with equals, greater than, less than or between, "
+    "not with %(op)s."
+)
+NUMBER_OP_ON_TEXT = N_("%(field)s is text: %(op)s works only on amounts and the income type.")
+NEED_TEXT = N_("Enter a text to compare with.")
+EMPTY_TEXT = N_("Enter the text to look for; an empty text would match every income.")
+NEED_NUMBER = N_("Enter a number, such as 1500 or 1500.50.")
+CURRENCY_CODE = N_("Give the currency as its three-letter code, such as HUF or EUR.")
+BETWEEN_INVALID = N_("Between needs two values, lowest first.")
+IN_INVALID = N_("Give a list of one or more values.")
+REGEX_INVALID = N_("This is not a valid regular expression: %(error)s.")
+
+# What a policy sets
+SET_NOT_OBJECT = N_("What the rule sets must be an object.")
+SETS_NOTHING = N_("This rule does not set anything.")
+REF_INVALID = N_("Use the id (a whole number) of an existing record, or the name of a new one.")
+JOB_NUMBER_INVALID = N_("The job number must be text.")
+TAGS_NOT_LIST = N_("Tags must be a list of tag ids or names of new tags.")
+TAG_INVALID = N_("Use the id (a whole number) of an existing tag, or the name of a new one.")
+
+# Splits
+SPLIT_EMPTY = N_("A split needs a list of one or more parts.")
+PART_NOT_OBJECT = N_("Each part of a split must be an object.")
+PART_KIND = N_("Give each part either a percent or an amount, not both.")
+PERCENT_RANGE = N_("A percent must be more than 0 and at most 100.")
+AMOUNT_NOT_POSITIVE = N_("An amount must be more than 0.")
+AMOUNT_PLACES = N_("An amount can have at most two decimal places.")
+PERCENT_SUM = N_("The percents add up to %(total)s; they must add up to exactly 100.")
+
+# Why an evaluated income needs review
+REVIEW_MULTIPLE = N_("More than one rule matches this income, so none was applied: %(names)s.")
+REVIEW_SPLIT_MISMATCH = N_(
+    "The split amounts add up to %(parts)s, not to the income's gross amount of %(gross)s."
+)
+REVIEW_SPLIT_EXCEEDS = N_(
+    "The split amounts add up to %(parts)s, more than the income's gross amount of %(gross)s."
+)
+REVIEW_SPLIT_VAT = N_(
+    "The income has assignments with different VAT rates, so it cannot be split automatically."
+)
+
+# What changes between two configurations
+CONFIG_DELETED = N_("All policy settings will be deleted.")
+SWITCH_ON = N_(
+    "When more than one rule matches an income, none will be applied and the income will "
+    "need review."
+)
+SWITCH_OFF = N_("When more than one rule matches an income, the first one in the list will apply.")
+OTHER_SETTINGS = N_("Other settings changed.")
+
+POLICY_CHANGES = {
+    "added": N_("Rule %(name)s added."),
+    "removed": N_("Rule %(name)s removed."),
+    "enabled": N_("Rule %(name)s switched on."),
+    "disabled": N_("Rule %(name)s switched off."),
+    "match_all": N_("Rule %(name)s now needs all of its conditions."),
+    "match_any": N_("Rule %(name)s now needs any one of its conditions."),
+    "conditions": N_("Rule %(name)s: conditions changed."),
+    "actions": N_("Rule %(name)s: what it sets changed."),
+    "changed": N_("Rule %(name)s: other settings changed."),
+    "moved": N_("Rule %(name)s moved to position %(position)s."),
+}
+IGNORE_CHANGES = {
+    "added": N_("Ignore rule %(name)s added."),
+    "removed": N_("Ignore rule %(name)s removed."),
+    "enabled": N_("Ignore rule %(name)s switched on."),
+    "disabled": N_("Ignore rule %(name)s switched off."),
+    "match_all": N_("Ignore rule %(name)s now needs all of its conditions."),
+    "match_any": N_("Ignore rule %(name)s now needs any one of its conditions."),
+    "conditions": N_("Ignore rule %(name)s: conditions changed."),
+    "changed": N_("Ignore rule %(name)s: other settings changed."),
+    "moved": N_("Ignore rule %(name)s moved to position %(position)s."),
+}
+
+# Limits on a configuration from outside the editor (a file, or a draft kept earlier)
+NOT_FINITE = N_("The file holds %(value)s, which is not a number a policy can use. Write the "
+                "number itself instead.")
+TOO_MANY_DIGITS = N_("The file holds a number with more than %(max)s digits.")
+TOO_DEEP = N_("The policy settings are nested more than %(max)s levels deep; policy settings "
+              "are never nested that deep.")
+TOO_MANY_VALUES = N_("The policy settings hold more than %(max)s values.")
+TOO_MANY_RULES = N_("The policy settings hold more than %(max)s rules.")
+TEXT_TOO_LONG = N_("The text at %(where)s is longer than %(max)s characters.")
+NON_FINITE_VALUE = N_("The number at %(where)s is not finite (NaN or infinity); write a number "
+                      "instead.")

@@ -18,12 +18,13 @@ from app.policies.forms import value_text
 from app.policies.labels import (
     INCOME_TYPES,
     NEW,
+    NUMERIC_FIELDS,
     TARGET_LABELS,
     field_label,
     op_label,
     with_known_ids,
 )
-from app.policies.validate import NUMERIC_FIELDS, ensure_valid
+from app.policies.validate import ensure_valid
 from app.upstream import incomes as upstream_incomes
 
 # -- the editor page's cards ----------------------------------------------------------------------

@@ -1,5 +1,5 @@
-"""The income-policy format (version 2) and validate(): every problem in a configuration,
-located by its path.
+"""validate(): every problem in an income-policy configuration (format version 2, whose
+vocabulary is in app/policies/labels.py), located by its path.
 
 Null means no policies and is valid. Unknown keys anywhere are kept (validate only warns); an
 error blocks saving and evaluating, a warning does not. Missing "enabled" means enabled, missing
@@ -11,44 +11,23 @@ import re
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-import app.policies.messages as M
+import app.policies.labels as M
 from app.numbers import to_decimal
-
-# -- the vocabulary -------------------------------------------------------------------------------
-
-VERSION = 2
-
-TEXT_FIELDS = (
-    "partner_name",
-    "partner_tax_number",
-    "invoice_number",
-    "note",
-    "currency",
-    "vat_area",
-    "source",
+from app.policies.labels import (
+    CONDITION_KEYS,
+    CONFIG_KEYS,
+    FIELDS,
+    IGNORE_KEYS,
+    MATCH_MODES,
+    NUMERIC_FIELDS,
+    NUMERIC_OPS,
+    OPS,
+    PART_KEYS,
+    POLICY_KEYS,
+    SET_KEYS,
+    TEXT_OPS,
+    VERSION,
 )
-NUMERIC_FIELDS = ("gross_amount", "net_amount", "type")
-FIELDS = TEXT_FIELDS + NUMERIC_FIELDS
-
-TEXT_OPS = ("contains", "not_contains", "starts_with", "ends_with", "regex")
-NUMERIC_OPS = ("gt", "gte", "lt", "lte", "between")
-GENERAL_OPS = ("equals", "not_equals", "in")
-OPS = GENERAL_OPS + TEXT_OPS + NUMERIC_OPS
-
-MATCH_MODES = ("all", "any")
-
-CONFIG_KEYS = ("v", "skip_for_multiple_match", "policies", "ignore_policies")
-IGNORE_KEYS = ("name", "enabled", "match", "conditions")
-POLICY_KEYS = IGNORE_KEYS + ("set",)
-CONDITION_KEYS = ("field", "op", "value")
-TARGET_KEYS = ("revenue_type", "job_number", "ledger_number", "tags")
-SET_KEYS = TARGET_KEYS + ("split",)
-PART_KEYS = TARGET_KEYS + ("percent", "amount")
-
-# Record kinds the engine may have to create, as passed to resolve(kind, name).
-REVENUE_TYPES = "revenue_types"
-LEDGER_NUMBERS = "ledger_numbers"
-TAGS = "tags"
 
 
 def empty_config():

@@ -13,9 +13,9 @@ from decimal import Decimal
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.policies.assignments import apply_names
-from app.policies.engine import Outcome, evaluate
-from app.policies.validate import LEDGER_NUMBERS, REVENUE_TYPES, TAGS, InvalidConfig, empty_config
+from app.policies.engine import Outcome, apply_names, evaluate
+from app.policies.labels import LEDGER_NUMBERS, REVENUE_TYPES, TAGS
+from app.policies.validate import InvalidConfig, empty_config
 from sandbox.catalog.model import Currency, RevenueType, Tag, VatCategory
 from sandbox.company.model import Company
 from sandbox.core.model import money_str

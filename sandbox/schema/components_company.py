@@ -1,7 +1,7 @@
 """Component schemas of the company and its income policies (spec 2.1, DESIGN "policy editor")."""
 from __future__ import annotations
 
-from app.policies.validate import FIELDS, MATCH_MODES, OPS
+from app.policies.labels import FIELDS, MATCH_MODES, OPS
 
 from .model import T, array, nullable, obj, prop, ref
 

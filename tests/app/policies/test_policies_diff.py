@@ -2,7 +2,7 @@
 
 import copy
 
-from app.policies import messages as M
+from app.policies import labels as M
 from app.policies.history import Change, diff_configs
 from app.policies.validate import empty_config
 

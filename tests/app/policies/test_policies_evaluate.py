@@ -4,7 +4,7 @@ import copy
 
 import pytest
 
-from app.policies import messages as M
+from app.policies import labels as M
 from app.policies.engine import Outcome, evaluate
 from app.policies.validate import InvalidConfig, empty_config
 

@@ -3,7 +3,7 @@
 from decimal import Decimal
 
 from app.policies.engine import facts_from_income
-from app.policies.validate import FIELDS
+from app.policies.labels import FIELDS
 
 LIST_SHAPE = {
     "id": 9,

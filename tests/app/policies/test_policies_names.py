@@ -1,7 +1,6 @@
 """Records named by string: what would be created, and resolving the names to ids."""
 
-from app.policies.assignments import apply_names, names_in_config
-from app.policies.engine import evaluate
+from app.policies.engine import apply_names, evaluate, names_in_config
 from app.policies.validate import empty_config
 
 ANY = [{"field": "gross_amount", "op": "gte", "value": 0}]

@@ -4,7 +4,7 @@ from decimal import Decimal
 
 import pytest
 
-from app.policies import messages as M
+from app.policies import labels as M
 from app.policies.engine import evaluate
 from app.policies.validate import empty_config
 

@@ -4,7 +4,7 @@ import copy
 
 import pytest
 
-from app.policies import messages as M
+from app.policies import labels as M
 from app.policies.validate import empty_config, has_errors, validate
 
 

@@ -2,8 +2,9 @@
 
 import pytest
 
-from app.policies import messages as M
-from app.policies.validate import FIELDS, NUMERIC_FIELDS, OPS, TEXT_FIELDS, empty_config, validate
+from app.policies import labels as M
+from app.policies.labels import FIELDS, NUMERIC_FIELDS, OPS, TEXT_FIELDS
+from app.policies.validate import empty_config, validate
 
 VALUE = ("policies", 0, "conditions", 0, "value")
 OP = ("policies", 0, "conditions", 0, "op")

@@ -2,7 +2,7 @@
 
 import pytest
 
-from app.policies import messages as M
+from app.policies import labels as M
 from app.policies.validate import empty_config, validate
 
 SET = ("policies", 0, "set")
