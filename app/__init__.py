@@ -114,7 +114,7 @@ def instance_path_from(overrides: dict | None) -> str | None:
 
 
 def load_config(app: Flask, overrides: dict | None = None) -> None:
-    """Fill app.config: defaults, then the environment, then overrides, then derived values."""
+    """Fill the config: defaults, then the environment, then overrides, then derived values."""
     app.config.update(DEFAULTS)
     app.config.from_prefixed_env(ENV_PREFIX)
     app.config.update(overrides or {})
@@ -130,6 +130,8 @@ def _derive(app: Flask) -> None:
     cfg["PAGE_DEADLINE_SECONDS"] = float(cfg["PAGE_DEADLINE_SECONDS"])
     cfg["PERMANENT_SESSION_LIFETIME"] = timedelta(hours=cfg["SESSION_MAX_HOURS"])
     cfg.setdefault("DEMO_USERS", DEMO_USERS if cfg["DEMO"] else {})
+    cfg.setdefault("BABEL_DEFAULT_LOCALE", cfg["DEFAULT_LOCALE"])
+    cfg.setdefault("BABEL_TRANSLATION_DIRECTORIES", data_dir("translations"))
     for key, value in (DEMO_OAUTH_CLIENT.items() if cfg["DEMO"] else ()):
         cfg[key] = cfg.get(key) or value
     if cfg.get("UPSTREAM_URL"):

@@ -14,7 +14,6 @@ from babel.messages.pofile import read_po
 from flask import Blueprint, Flask, abort, current_app, redirect, request, session
 from flask_babel import Babel, get_locale
 
-from app import data_dir
 from app.nav import safe_next
 from app.numbers import (
     currency_name,
@@ -33,9 +32,7 @@ _collators = threading.local()
 
 
 def init_app(app: Flask) -> None:
-    """Set up Flask-Babel with the translations folder, the filters and /lang/<code>."""
-    app.config.setdefault("BABEL_DEFAULT_LOCALE", app.config["DEFAULT_LOCALE"])
-    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", data_dir("translations"))
+    """Set up Flask-Babel (its settings come from app/__init__.py), the filters and /lang/<code>."""
     compile_catalogs(app.config["BABEL_TRANSLATION_DIRECTORIES"])
     babel.init_app(app, locale_selector=select_locale)
     app.jinja_env.filters.update(money=format_amount, number=format_number, date=format_date,

@@ -84,7 +84,7 @@ def gunicorn(upstream: str, redis_url: str, workers: int, threads: int):
                BOOKDESK_SESSION_REDIS_URL=redis_url, BOOKDESK_DEFAULT_LOCALE="en",
                BOOKDESK_INSTANCE_PATH=str(folder / "instance"))
     command = [str(Path(sys.executable).parent / "gunicorn"), "-w", str(workers), "--threads",
-               str(threads), "-b", f"127.0.0.1:{port}", "app.wsgi:application"]
+               str(threads), "-b", f"127.0.0.1:{port}", "app.cli:production_app()"]
     with (folder / "gunicorn.log").open("w") as log:
         proc = subprocess.Popen(command, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)
     try:

@@ -6,8 +6,9 @@ Fixtures (import them into a test module to use them):
                     the CI env var is set, skips otherwise.
 Helpers:
     free_port()                         a free 127.0.0.1 port
-    bookdesk_process(tmp_path, env)     context manager: `gunicorn -w 1 app.wsgi:application` with
-                                        BOOKDESK_* env, yields BookdeskProcess(url, log_path)
+    bookdesk_process(tmp_path, env)     a context manager: `gunicorn -w 1
+                                        app.cli:production_app()` with BOOKDESK_* env,
+                                        yields BookdeskProcess(url, log_path)
 """
 from __future__ import annotations
 
@@ -117,14 +118,14 @@ def _wait_until_serving(url: str, proc: subprocess.Popen, log: Path, limit: floa
 
 @contextlib.contextmanager
 def bookdesk_process(folder: Path, env: dict[str, str], threads: int = 2):
-    """Run `gunicorn -w 1 app.wsgi:application` with BOOKDESK_* `env`; stopped on exit."""
+    """Run `gunicorn -w 1 app.cli:production_app()` with BOOKDESK_* `env`; stopped on exit."""
     folder.mkdir(parents=True, exist_ok=True)
     port, log = free_port(), folder / "gunicorn.log"
     full_env = {key: value for key, value in os.environ.items()
                 if not key.startswith("BOOKDESK_")}
     full_env.update({"BOOKDESK_INSTANCE_PATH": str(folder / "instance"), **env})
     command = [*_gunicorn(), "-w", "1", "--threads", str(threads), "-b", f"127.0.0.1:{port}",
-               "--error-logfile", "-", "app.wsgi:application"]
+               "--error-logfile", "-", "app.cli:production_app()"]
     with log.open("w") as out:
         proc = subprocess.Popen(command, cwd=REPO, env=full_env, stdout=out,
                                 stderr=subprocess.STDOUT)
