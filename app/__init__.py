@@ -39,7 +39,7 @@ DEFAULTS = {
     "SESSION_REDIS_URL": None,
     "COMPANY_HEADER": "Service-Company-Id",
     # The live authorization server's URLs are not public; unset, they point at the sandbox
-    # behind UPSTREAM_URL (sandbox/oauth). Read by the OAuth sign-in (app/auth/oauth.py) and
+    # behind UPSTREAM_URL (sandbox/oauth). Read by the OAuth sign-in (app/auth/session.py) and
     # the calls to the authorization server (app/upstream/oauth.py).
     "OAUTH_AUTHORIZE_URL": None,
     "OAUTH_TOKEN_URL": None,

@@ -7,13 +7,14 @@ Public helpers for areas:
     refusal(scope), may_write(scope), remember_refusal(scope, reason), forget_refusal(scope):
         what the signed-in token may not do, learned from the API's 403s (app/auth/flow.py)
     signed_in_companies() -> [{"id", "name", "current"}] of this session, in name order
-Server-side sessions are set up by app/auth/session.py (create_app calls its init_app first).
+Server-side sessions (and the OAuth2 tokens they hold) are set up by app/auth/session.py
+(create_app calls its init_app first).
 """
 from __future__ import annotations
 
 from flask import Blueprint, Flask, g
 
-from app.auth import flow, oauth, views
+from app.auth import flow, views
 from app.auth.flow import (
     ADMIN,
     WRITE,
@@ -54,7 +55,6 @@ def signed_in_companies() -> list[dict]:
 def init_app(app: Flask) -> None:
     """Register the sign-in views, their failure limits and the company URL defaults."""
     flow.init_company_urls(app)
-    oauth.init_app(app)
     app.register_blueprint(bp)
     flow.init_throttle(app, views.refused)
     app.after_request(flow.learn_refusals)

@@ -34,8 +34,7 @@ from flask_limiter import Limiter, RequestLimit
 from flask_limiter.util import get_remote_address
 from markupsafe import Markup
 
-from app.auth import oauth
-from app.auth.session import company_entry
+from app.auth.session import access_token, company_entry
 from app.store.history import Actor, actor_for, fingerprint
 from app.templating import redirect_to
 from app.upstream import company as company_api
@@ -108,7 +107,7 @@ def company_client(company_id: int, entry: dict | None = None):
     if entry is None:
         return None
     if entry.get("grant"):
-        return make_client(company_id, oauth.access_token(entry["grant"]), "Bearer")
+        return make_client(company_id, access_token(entry["grant"]), "Bearer")
     return make_client(company_id, entry["token"])
 
 

@@ -19,7 +19,7 @@ from flask_babel import _, get_locale, ngettext
 from flask_babel import lazy_gettext as _l
 from flask_limiter import RequestLimit
 
-from app.auth import oauth
+from app.auth import session as sessions
 from app.auth.flow import probe_writes, record_failure
 from app.auth.forms import DemoLoginForm, LoginForm, OAuthLoginForm
 from app.auth.session import (
@@ -85,7 +85,7 @@ def logout():
     """Delete the server-side session record entirely, keeping only the language choice."""
     lang = session.get("lang")
     for grant in grants():
-        oauth.revoke(grant)
+        sessions.revoke(grant)
     end_session()
     if lang:
         session["lang"] = lang
@@ -96,26 +96,26 @@ def logout():
 def login_page(form: LoginForm, status: int):
     """The sign-in page with this form, answered with status."""
     demo_users = current_app.config.get("DEMO_USERS") if current_app.config.get("DEMO") else {}
-    oauth_form = OAuthLoginForm() if oauth.enabled() else None
+    oauth_form = OAuthLoginForm() if sessions.enabled() else None
     response = make_response(render_template(
         "auth/login.html", form=form, demo_form=DemoLoginForm(), demo_users=demo_users,
         role_labels=DEMO_ROLE_LABELS, oauth_form=oauth_form, signed_in=companies()), status)
     if oauth_form is not None:
-        response.headers["Content-Security-Policy"] = oauth.login_csp()
+        response.headers["Content-Security-Policy"] = sessions.login_csp()
     return response
 
 
 def oauth_login():
     """Send the browser to the authorization server (authorization code with PKCE)."""
-    if not oauth.enabled() or not OAuthLoginForm().validate_on_submit():
+    if not sessions.enabled() or not OAuthLoginForm().validate_on_submit():
         flash(_("The sign-in with the accounting service is not available."), "error")
         return redirect(url_for("auth.login"), code=303)
-    return oauth.start(url_for("auth.oauth_callback", _external=True), str(get_locale()))
+    return sessions.start(url_for("auth.oauth_callback", _external=True), str(get_locale()))
 
 
 def oauth_callback():
     """Redeem the code, read the user's companies and sign them all in under one grant."""
-    token = oauth.finish() if oauth.enabled() else None
+    token = sessions.finish() if sessions.enabled() else None
     if token is None:
         flash(_("The sign-in with the accounting service did not complete. "
                 "Please try again."), "error")
@@ -130,7 +130,7 @@ def oauth_callback():
     if not found:
         flash(_("Your user has no companies in the accounting service."), "warning")
         return redirect(url_for("auth.login"), code=303)
-    _sign_in_companies(oauth.save_grant(token), user, found)
+    _sign_in_companies(sessions.save_grant(token), user, found)
     flash(ngettext("Signed in to %(num)s company", "Signed in to %(num)s companies",
                    len(found)), "success")
     return redirect(url_for("practice.index"), code=303)

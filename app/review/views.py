@@ -16,7 +16,7 @@ from app.forms.display import select_choices
 from app.forms.filters import whole
 from app.incomes.flow import FORM_CATALOGS, settings_and_catalogs
 from app.nav import safe_next
-from app.review import actions, flow, forms, prefetch, present, required
+from app.review import actions, flow, forms, prefetch, present
 from app.store.history import get_action, recent_actions
 from app.templating import is_htmx, redirect_to, render
 from app.upstream import (
@@ -65,7 +65,7 @@ def _done(bits, current: flow.Walk, record: dict, form):
     seen = forms.decode(request.form.get("seen"))
     if not present.can_mark_done(record):
         return _refused(bits, current, record)
-    found = required.missing(record, bits.settings)
+    found = actions.missing(record, bits.settings)
     if found:
         return _incomplete(bits, current, record, form, found)
     try:
@@ -133,14 +133,14 @@ def _unsendable(bits, current: flow.Walk, form, latest: dict):
                                          changes=changed), 409)
     if not present.can_mark_done(latest):
         return _refused(bits, current, latest)
-    after = required.merged(latest, present.complete(form.changes(), latest))
-    found = required.missing(after, bits.settings)
+    after = actions.merged(latest, present.complete(form.changes(), latest))
+    found = actions.missing(after, bits.settings)
     return _incomplete(bits, current, latest, form, found) if found else None
 
 
 def _incomplete(bits, current: flow.Walk, record: dict, form, found: list):
     """Done refused before any write: what the API will require is on its field."""
-    required.show(form, found)
+    actions.show(form, found)
     return _show(flow.screen_context(bits, current, record, None, form=form), 400)
 
 
@@ -257,7 +257,7 @@ def bulk_done():
         return redirect_to(back)
     records = known or flow.selected_records(g.api, bits.filters.params or forms.QUEUE,
                                              [income_id for income_id, _fp in selection])
-    refused = required.refused(records, bits.settings, bits.context.codes)
+    refused = actions.refused(records, bits.settings, bits.context.codes)
     selection = [(income_id, fp) for income_id, fp in selection if income_id not in refused]
     result = actions.mark_done(g.api, g.company_id, current_actor(), selection)
     result.failed.update(refused)

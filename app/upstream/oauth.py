@@ -5,7 +5,7 @@ Authlib's Flask client keeps the state and the PKCE verifier in the server-side 
 `authorize` and `exchange`. Every failure ends as a typed error of app/upstream/errors.py: no
 answer, a timeout or a 5xx is Unavailable; a refusal (invalid_grant, access_denied, a state that
 does not match) is AuthenticationError. Where the tokens are kept, and when they are refreshed,
-is app/auth/oauth.py's business.
+is app/auth/session.py's business.
 
 Settings: OAUTH_AUTHORIZE_URL, OAUTH_TOKEN_URL, OAUTH_REVOKE_URL, OAUTH_CLIENT_ID,
 OAUTH_CLIENT_SECRET (app/__init__.py).

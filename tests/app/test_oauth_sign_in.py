@@ -17,7 +17,6 @@ from flask import g, session
 
 from app import create_app
 from app.auth import WRITE, current_actor, remember_refusal
-from app.auth import oauth as oauth_module
 from app.auth import session as session_module
 from app.auth import views as auth_views
 from app.auth.flow import REFUSED_KEY
@@ -218,13 +217,13 @@ def test_concurrent_requests_refresh_the_token_once(
     oauth_sign_in(client, user["id"])
     _, old = stored_pair(oauth_app, client)
     cookie = session_cookie(client, oauth_app)
-    slow_refresh = oauth_module._refresh
+    slow_refresh = session_module._refresh
 
     def refresh_slowly(grant, pair):
         time.sleep(0.3)  # a wide window: without the lock both requests would refresh
         return slow_refresh(grant, pair)
 
-    monkeypatch.setattr(oauth_module, "_refresh", refresh_slowly)
+    monkeypatch.setattr(session_module, "_refresh", refresh_slowly)
     _move_clock(monkeypatch, 30, old)
     sandbox_log.reset()
     statuses = _get_together(oauth_app, cookie, [f"/c/{first.id}/", f"/c/{second.id}/",

@@ -1,4 +1,4 @@
-"""Review guardrails (app/review/required.py): Done is refused, on the field, before any write,
+"""Review guardrails (app/review/actions.py): Done is refused, on the field, before any write,
 while the API will need a value the income lacks."""
 from __future__ import annotations
 
