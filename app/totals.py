@@ -11,12 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
-from functools import partial
 
 from app.numbers import to_decimal
 from app.upstream import expenses as expense_api
 from app.upstream import incomes as income_api
-from app.upstream import run_parallel
+from app.upstream.parallel import read_every
 
 HOME = "HUF"
 ROW_LIMIT = 5000
@@ -100,30 +99,7 @@ def add_up(records: Iterable[dict], codes: dict, amounts: Amounts, whole: bool =
 
 def read_all(client, list_page, params: dict) -> list[dict] | None:
     """Every record of the filter, its pages read side by side; None past ROW_LIMIT rows."""
-    base = {key: value for key, value in params.items() if key not in ("page", "cursor")}
-    base.update(ordering="id", page_size=READ_PAGE_SIZE)
-    first = list_page(client, {**base, "page": 1})
-    if first.count is None:
-        return _read_following(client, list_page, base, first)
-    if first.count > ROW_LIMIT:
-        return None
-    pages = -(-first.count // READ_PAGE_SIZE)
-    rest = run_parallel({str(number): partial(list_page, client, {**base, "page": number})
-                         for number in range(2, pages + 1)})
-    return [*first.items, *(item for number in range(2, pages + 1)
-                            for item in rest[str(number)].items)]
-
-
-def _read_following(client, list_page, base: dict, page) -> list[dict] | None:
-    """A list without a count: follow `next` one page after another up to ROW_LIMIT."""
-    items, number = list(page.items), 1
-    while page.next:
-        if len(items) > ROW_LIMIT:
-            return None
-        number += 1
-        page = list_page(client, {**base, "page": number})
-        items += page.items
-    return items if len(items) <= ROW_LIMIT else None
+    return read_every(client, list_page, params, ROW_LIMIT, READ_PAGE_SIZE)
 
 
 def list_totals(client, kind: str, params: dict | None, codes: dict,

@@ -17,10 +17,9 @@ changes the settings calls invalidate_settings(company_id).
 
 from __future__ import annotations
 
-import threading
+from functools import partial
 from typing import Any
 
-from cachetools import TLRUCache
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from markupsafe import Markup
@@ -34,6 +33,7 @@ from app.identifiers import show_bank_account, show_tax_number
 from app.numbers import format_amount, format_date, format_number, format_percent
 from app.templating import source_label
 from app.upstream import company as company_api
+from app.upstream.catalog import ScopedCache
 
 EMPTY_CHOICE = ("", "—")
 NEEDED = {"tags": "tags", "revenue_types": "revenue_types", "expense_types": "expense_types",
@@ -368,32 +368,14 @@ def _input_attrs(widget: str) -> dict:
     return {}
 
 
-_lock = threading.Lock()
-# Each entry lives for its client's catalog_ttl, stored with it; at most 512 scopes are kept.
-_settings: TLRUCache = TLRUCache(512, ttu=lambda _key, entry, now: now + entry[0])
-_generations: dict[str, int] = {}
+_settings = ScopedCache()
 
 
 def company_settings(api) -> dict:
     """The company object (GET /2/company-info/), from cache while fresh (the catalogue TTL)."""
-    key = api.scope
-    with _lock:
-        entry = _settings.get(key)
-        generation = _generations.get(key[1], 0)
-    if entry is not None:
-        return dict(entry[1])
-    info = company_api.info(api)
-    with _lock:
-        # An invalidate_settings() during this read must win: store only if none came.
-        if api.catalog_ttl > 0 and _generations.get(key[1], 0) == generation:
-            _settings[key] = (api.catalog_ttl, dict(info))
-    return dict(info)
+    return dict(_settings.get(api, "company", partial(company_api.info, api), api.catalog_ttl))
 
 
 def invalidate_settings(company_id) -> None:
     """Forget a company's cached settings (after Bookdesk changed them)."""
-    company = str(company_id)
-    with _lock:
-        _generations[company] = _generations.get(company, 0) + 1
-        for key in [k for k in _settings if k[1] == company]:
-            _settings.pop(key, None)
+    _settings.invalidate(company_id)

@@ -1,14 +1,16 @@
-"""Catalogues (currencies, tags, types, VAT, ledger numbers) and documents: the paths, a
-short-lived cache of the small lists, and the writes, each dropping the list it touched."""
+"""Catalogues (currencies, tags, types, VAT, ledger numbers) and documents: the paths, the
+short-lived per-token cache (the one Bookdesk has: ScopedCache), and the writes, each dropping
+the list it touched."""
 
 from __future__ import annotations
 
 import threading
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from functools import partial
 from typing import Any
+
+from cachetools import TLRUCache
 
 from .bank import ACCOUNTS
 from .parallel import run_parallel
@@ -27,51 +29,51 @@ PATHS = {
 }
 # What a page shows for an id: a currency by its ISO code, everything else by name.
 LABEL_FIELDS = {"currencies": "code"}
-PRUNE_AT = 512
+SCOPES_KEPT = 512
 
 
-@dataclass(frozen=True)
-class _Entry:
-    expires: float
-    items: tuple[Any, ...]
+class ScopedCache:
+    """What one token sees of one company, kept a short time: keyed by (base URL, company,
+    token fingerprint, name), one load per key at a time, and dropped per company on a write.
 
-
-class CatalogCache:
-    """Thread-safe TTL cache keyed by (base URL, company, token fingerprint, catalogue)."""
+    Catalogues, the company object (app/forms/display.py) and the partner scan
+    (app/upstream/partners.py) are kept in one of these each.
+    """
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
-        self._clock = clock
-        self._entries: dict[tuple, _Entry] = {}
+        # Each entry is (its ttl, its value): one cache holds entries of different lifetimes.
+        self._entries: TLRUCache = TLRUCache(SCOPES_KEPT, ttu=lambda _k, entry, now: now + entry[0],
+                                             timer=clock)
         self._generations: dict[str, int] = {}
         self._loading: dict[tuple, threading.Lock] = {}
         self._lock = threading.Lock()
 
-    def get(self, client: Any, name: str, ttl: float | None = None) -> list[Any]:
-        """The catalogue's entries, from cache while fresh, else loaded (all pages)."""
-        if name not in PATHS:
-            raise ValueError(f"unknown catalogue {name!r}")
+    def get(self, client: Any, name: str, load: Callable[[], Any], ttl: float) -> Any:
+        """The value kept under `name` while fresh; else `load()`, kept for `ttl` seconds."""
         key = (*client.scope, name)
-        cached = self._fresh(key)
-        if cached is not None:
-            return list(cached)
-        with self._load_lock(key):
-            cached = self._fresh(key)
-            if cached is not None:
-                return list(cached)
-            return list(self._load(client, key, client.catalog_ttl if ttl is None else ttl))
-
-    def get_many(self, client: Any, names: Iterable[str]) -> dict[str, list[Any]]:
-        """Several catalogues at once, missing ones loaded in parallel."""
-        return run_parallel({name: partial(self.get, client, name) for name in names})
+        with self._lock:
+            entry = self._entries.get(key)
+            lock = self._loading.setdefault(key, threading.Lock())
+        if entry is not None:
+            return entry[1]
+        with lock:  # a second reader of a cold key waits for the first one's load
+            with self._lock:
+                entry = self._entries.get(key)
+                generation = self._generations.get(key[1], 0)
+            if entry is not None:
+                return entry[1]
+            value = load()
+            self._keep(key, generation, ttl, value)
+        return value
 
     def invalidate(self, company_id: int | str, name: str | None = None) -> None:
-        """Drop one catalogue (or all) of a company, for every token and base URL."""
+        """Drop one name (or all) of a company, for every token and base URL."""
         company = str(company_id)
         with self._lock:
             # Bumping the generation stops a load already under way from storing stale data.
             self._generations[company] = self._generations.get(company, 0) + 1
             for key in [k for k in self._entries if k[1] == company and name in (None, k[3])]:
-                del self._entries[key]
+                self._entries.pop(key, None)
 
     def clear(self) -> None:
         """Forget everything (tests, sign-out of every user)."""
@@ -79,39 +81,34 @@ class CatalogCache:
             self._entries.clear()
             self._loading.clear()
 
-    def _fresh(self, key: tuple) -> tuple[Any, ...] | None:
-        with self._lock:
-            entry = self._entries.get(key)
-            return entry.items if entry and entry.expires > self._clock() else None
-
-    def _load_lock(self, key: tuple) -> threading.Lock:
-        with self._lock:
-            return self._loading.setdefault(key, threading.Lock())
-
-    def _load(self, client: Any, key: tuple, ttl: float) -> tuple[Any, ...]:
-        with self._lock:
-            generation = self._generations.get(key[1], 0)
-        items = tuple(client.iter_all(PATHS[key[3]], resource=key[3]))
+    def _keep(self, key: tuple, generation: int, ttl: float, value: Any) -> None:
         with self._lock:
             if ttl > 0 and self._generations.get(key[1], 0) == generation:
-                self._prune()
-                self._entries[key] = _Entry(self._clock() + ttl, items)
-        return items
-
-    def _prune(self) -> None:
-        if len(self._entries) < PRUNE_AT:
-            return
-        now = self._clock()
-        for key in [k for k, e in self._entries.items() if e.expires <= now]:
-            del self._entries[key]
-            self._loading.pop(key, None)
+                self._entries[key] = (ttl, value)
+            if len(self._loading) > 2 * SCOPES_KEPT:
+                self._loading = {k: v for k, v in self._loading.items() if k in self._entries}
 
 
-cache = CatalogCache()
-get = cache.get
-get_many = cache.get_many
+cache = ScopedCache()
 invalidate = cache.invalidate
 clear = cache.clear
+
+
+def get(client: Any, name: str, ttl: float | None = None) -> list[Any]:
+    """A catalogue's entries (every page), from cache while fresh (the client's catalog_ttl)."""
+    if name not in PATHS:
+        raise ValueError(f"unknown catalogue {name!r}")
+    load = partial(_read, client, name)
+    return list(cache.get(client, name, load, client.catalog_ttl if ttl is None else ttl))
+
+
+def _read(client: Any, name: str) -> tuple[Any, ...]:
+    return tuple(client.iter_all(PATHS[name], resource=name))
+
+
+def get_many(client: Any, names: Iterable[str]) -> dict[str, list[Any]]:
+    """Several catalogues at once, missing ones loaded in parallel."""
+    return run_parallel({name: partial(get, client, name) for name in names})
 
 
 def names(client: Any, name: str, key: str | None = None) -> dict[Any, str]:

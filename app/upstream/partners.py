@@ -4,16 +4,14 @@ per-token copy (a create or update through Bookdesk drops the company's copies) 
 and orders them here, up to PARTNER_SCAN_LIMIT partners."""
 from __future__ import annotations
 
-import threading
 from functools import partial
 from typing import Any
-
-from cachetools import TTLCache
 
 from app.i18n import collate_key, fold, search_text
 from app.identifiers import compact
 
-from .parallel import run_parallel
+from .catalog import ScopedCache
+from .parallel import read_every
 from .responses import Page
 
 LIST = "/1/partners/"
@@ -22,10 +20,7 @@ PARTNER_SCAN_LIMIT = 3000
 # The largest page the API serves (the sandbox's bound); a smaller real one is followed too.
 SCAN_PAGE_SIZE = 1000
 SCAN_TTL = 60
-_scans: TTLCache = TTLCache(maxsize=256, ttl=SCAN_TTL)
-_scans_lock = threading.Lock()
-# Bumped by every write: a read under way when a write lands does not store its stale copy.
-_generations: dict[str, int] = {}
+_scans = ScopedCache()
 
 
 def list_page(client: Any, params: dict) -> Page:
@@ -70,29 +65,8 @@ def update(client: Any, partner_id: int, body: dict) -> dict:
 
 def everyone(client: Any) -> list[dict] | None:
     """Every partner of the company (cached briefly per token); None past PARTNER_SCAN_LIMIT."""
-    key = client.scope
-    with _scans_lock:
-        if key in _scans:
-            return _scans[key]
-        generation = _generations.get(key[1], 0)
-    found = _read_everyone(client)
-    with _scans_lock:
-        if _generations.get(key[1], 0) == generation:
-            _scans[key] = found
-    return found
-
-
-def _read_everyone(client: Any) -> list[dict] | None:
-    """The first page tells the count; the other pages are read side by side."""
-    base = {"ordering": "id", "page_size": SCAN_PAGE_SIZE}
-    first = list_page(client, {**base, "page": 1})
-    if first.count is None or first.count > PARTNER_SCAN_LIMIT:
-        return None
-    size = max(len(first.items), 1)
-    numbers = range(2, -(-first.count // size) + 1)
-    rest = run_parallel({str(n): partial(list_page, client, {**base, "page": n})
-                         for n in numbers})
-    return [*first.items, *(item for n in numbers for item in rest[str(n)].items)]
+    read = partial(read_every, client, list_page, {}, PARTNER_SCAN_LIMIT, SCAN_PAGE_SIZE)
+    return _scans.get(client, "partners", read, SCAN_TTL)
 
 
 def find(client: Any, query: str, flags: dict, ordering: str) -> list[dict] | None:
@@ -131,8 +105,4 @@ def ordered(items: list[dict], ordering: str) -> list[dict]:
 
 def forget(company_id: Any) -> None:
     """Drop the company's partner copies, for every token (after a write through Bookdesk)."""
-    company = str(company_id)
-    with _scans_lock:
-        _generations[company] = _generations.get(company, 0) + 1
-        for key in [key for key in _scans if key[1] == company]:
-            del _scans[key]
+    _scans.invalidate(company_id)

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import threading
 import time
+from functools import partial
 
 import pytest
 
 from app.upstream import UpstreamClient, catalog
-from app.upstream.catalog import CatalogCache
+from app.upstream.catalog import ScopedCache
 
 TAGS = [{"id": 1, "name": "Q1"}, {"id": 2, "name": "Rent"}]
 
@@ -29,14 +30,15 @@ def _paths(stub) -> list[str]:
 
 def test_a_catalogue_is_loaded_once_within_its_ttl_and_again_after(stub, stub_client):
     clock = Clock()
-    cache = CatalogCache(clock)
+    cache = ScopedCache(clock)
     stub.default = stub.reply(body=TAGS)
-    assert cache.get(stub_client, "tags", ttl=60) == TAGS
+    load = partial(stub_client.get, "/2/tags/")
+    assert cache.get(stub_client, "tags", load, ttl=60) == TAGS
     clock.now += 59
-    assert cache.get(stub_client, "tags", ttl=60) == TAGS
+    assert cache.get(stub_client, "tags", load, ttl=60) == TAGS
     assert _paths(stub) == ["/2/tags/"]
     clock.now += 2
-    cache.get(stub_client, "tags", ttl=60)
+    cache.get(stub_client, "tags", load, ttl=60)
     assert _paths(stub) == ["/2/tags/", "/2/tags/"]
 
 

@@ -6,8 +6,12 @@ import threading
 import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from app.upstream import NotFound, run_parallel, run_until
+from app.upstream.parallel import read_every
+from app.upstream.responses import Page
 
 
 def test_results_come_back_by_name_and_run_concurrently():
@@ -70,3 +74,30 @@ def test_run_until_raises_the_first_error_before_the_deadline():
     with pytest.raises(NotFound, match="gone"):
         run_until({"slow": lambda: time.sleep(1.0), "bad": fail}, started + 5.0)
     assert time.monotonic() - started < 0.9
+
+
+def _served(records: list[dict], served: int, counted: bool):
+    """A list reader over `records` that serves at most `served` rows a page, whatever is
+    asked, with or without a count (a cursor-like list follows `next`)."""
+    asked = []
+
+    def list_page(_client, params):
+        asked.append(params)
+        start = (params["page"] - 1) * served
+        rows = records[start:start + served]
+        more = start + served < len(records)
+        return Page(rows, len(records) if counted else None, "next" if more else None)
+    return list_page, asked
+
+
+@settings(max_examples=60, deadline=None)
+@given(total=st.integers(0, 60), served=st.integers(1, 12), asked=st.integers(1, 12),
+       counted=st.booleans(), limit=st.integers(0, 60))
+def test_read_every_returns_each_record_once_or_none_past_the_limit(total, served, asked,
+                                                                   counted, limit):
+    records = [{"id": n} for n in range(1, total + 1)]
+    list_page, calls = _served(records, min(served, asked), counted)
+    found = read_every(None, list_page, {"page": 7, "cursor": "x", "q": "a"}, limit, asked)
+    assert found == (records if total <= limit else None)
+    assert all(call["ordering"] == "id" and call["q"] == "a" and "cursor" not in call
+               for call in calls)
