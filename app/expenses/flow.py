@@ -16,8 +16,8 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 from app.auth import WRITE, refusal, remember_refusal
+from app.forms import base_reads, catalogs_of
 from app.forms.filters import small_int
-from app.incomes.flow import base_reads, catalogs_of
 from app.upstream import ValidationError, catalog
 from app.upstream import expenses as upstream
 from app.upstream import parallel as page_budget

@@ -16,9 +16,9 @@ from app.errors import lost_write_response
 from app.expenses import flow, forms, present
 from app.exports import EXPORT_PAGE_SIZE, download, first_page_now
 from app.files import document_of
+from app.forms import settings_and_catalogs
 from app.forms.display import currency_code
 from app.forms.filters import filter_args, list_tabs
-from app.incomes.flow import settings_and_catalogs
 from app.numbers import company_today
 from app.once import (
     EXPIRED,

@@ -54,12 +54,15 @@ Company settings
 """
 from app.forms.base import FieldView, Layout, RecordForm, RowView, build_edit_form, build_new_form
 from app.forms.display import (
+    base_reads,
     catalog_names,
+    catalogs_of,
     company_settings,
     display_text,
     invalidate_settings,
     readonly_reason,
     record_reason,
+    settings_and_catalogs,
 )
 from app.forms.registry import (
     EXPENSE_ASSIGNMENT_FIELDS,
@@ -79,7 +82,7 @@ from app.forms.registry import (
 __all__ = [
     "EXPENSE_ASSIGNMENT_FIELDS", "EXPENSE_FIELDS", "INCOME_ASSIGNMENT_FIELDS", "INCOME_FIELDS",
     "ITEM_FIELDS", "PAIRS", "REGISTRY", "WHOLE_LISTS", "FieldSpec", "FieldView", "Layout",
-    "RecordForm", "RowView", "build_edit_form", "build_new_form", "catalog_names",
-    "company_settings", "display_text", "invalidate_settings", "readonly_reason",
-    "record_reason", "register", "spec_for", "variant",
+    "RecordForm", "RowView", "base_reads", "build_edit_form", "build_new_form", "catalog_names",
+    "catalogs_of", "company_settings", "display_text", "invalidate_settings", "readonly_reason",
+    "record_reason", "register", "settings_and_catalogs", "spec_for", "variant",
 ]

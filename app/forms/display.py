@@ -32,6 +32,7 @@ from app.i18n import collate_key
 from app.identifiers import show_bank_account, show_tax_number
 from app.numbers import format_amount, format_date, format_number, format_percent
 from app.templating import source_label
+from app.upstream import catalog, run_parallel
 from app.upstream import company as company_api
 from app.upstream.catalog import ScopedCache
 
@@ -379,3 +380,21 @@ def company_settings(api) -> dict:
 def invalidate_settings(company_id) -> None:
     """Forget a company's cached settings (after Bookdesk changed them)."""
     _settings.invalidate(company_id)
+
+
+def settings_and_catalogs(api, names) -> tuple[dict, dict]:
+    """The company settings and the named catalogues (both cached), read side by side."""
+    found = run_parallel(base_reads(api, names))
+    return found["settings"], catalogs_of(found, names)
+
+
+def base_reads(api, names) -> dict:
+    """Reads of the settings and of each catalogue, side by side (a catalogue per task: tasks
+    within a task would run one after another)."""
+    return {"settings": partial(company_settings, api),
+            **{name: partial(catalog.get, api, name) for name in names}}
+
+
+def catalogs_of(found: dict, names) -> dict:
+    """The catalogues among the results of a page's reads (late ones left out)."""
+    return {name: found[name] for name in names if name in found}

@@ -13,12 +13,12 @@ from functools import partial
 from flask import g
 
 from app.files import MAX_BYTES, content_type, refusal, sniff
-from app.forms import ITEM_FIELDS, company_settings
+from app.forms import ITEM_FIELDS, catalogs_of, company_settings
 from app.forms.check import default_currency_id
 from app.forms.registry import ref_id
 from app.incomes.present import ACCOUNTING_DOCUMENT, STORNO, cancel_state, is_storno
 from app.numbers import api_text, company_today, to_decimal
-from app.upstream import catalog, run_parallel
+from app.upstream import catalog
 from app.upstream import incomes as upstream
 from app.upstream import parallel as page_budget
 
@@ -45,24 +45,6 @@ NEGATED = ("net_amount", "vat_amount", "gross_amount")
 def list_page(api, params: dict):
     """One page of incomes plus the currency codes (cached), read side by side."""
     return catalog.page_with_codes(upstream.list_page, api, params)
-
-
-def settings_and_catalogs(api, names=DETAIL_CATALOGS) -> tuple[dict, dict]:
-    """The company settings and catalogues (both cached), loaded in parallel when cold."""
-    found = run_parallel(base_reads(api, names))
-    return found["settings"], catalogs_of(found, names)
-
-
-def base_reads(api, names=DETAIL_CATALOGS) -> dict:
-    """Reads of the settings and of each catalogue, side by side (a catalogue per task: tasks
-    within a task would run one after another)."""
-    return {"settings": partial(company_settings, api),
-            **{name: partial(catalog.get, api, name) for name in names}}
-
-
-def catalogs_of(found: dict, names) -> dict:
-    """The catalogues among the results of page_reads or base_reads (late ones left out)."""
-    return {name: found[name] for name in names if name in found}
 
 
 def page_reads(api, income_id: int, names=DETAIL_CATALOGS) -> dict:

@@ -20,7 +20,7 @@ from app.bank.present import payment_history
 from app.errors import lost_write_response
 from app.exports import EXPORT_PAGE_SIZE, download
 from app.files import document_of
-from app.forms import build_edit_form, build_new_form
+from app.forms import build_edit_form, build_new_form, catalogs_of, settings_and_catalogs
 from app.forms.display import currency_code
 from app.forms.filters import arg_id, filter_args, list_tabs
 from app.forms.totals_page import live
@@ -208,7 +208,7 @@ def edit(income_id: int):
     """Show the form; on save send only what changed, or show every error on its field."""
     found = page_budget.read(flow.page_reads(g.api, income_id, flow.EDIT_CATALOGS))
     settings, income = found["record"]
-    catalogs = flow.catalogs_of(found, flow.EDIT_CATALOGS)
+    catalogs = catalogs_of(found, flow.EDIT_CATALOGS)
     form = edit_form(income, settings, catalogs)
     if request.method == "POST" and not form.table_op() and form.check():
         body = form.changes()
@@ -282,7 +282,7 @@ def _initial(settings: dict, catalogs: dict) -> tuple[dict, dict | None]:
 
 def new():
     """The create form; a valid submit is sent once and lands on the new document."""
-    settings, catalogs = flow.settings_and_catalogs(g.api, flow.FORM_CATALOGS)
+    settings, catalogs = settings_and_catalogs(g.api, flow.FORM_CATALOGS)
     initial, original = _initial(settings, catalogs)
     form = _form(settings, catalogs, initial)
     key = request.form.get("form_key") or idempotency.new_key()

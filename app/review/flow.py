@@ -27,7 +27,8 @@ from flask import g, request, session, url_for
 from app.auth import current_actor
 from app.exports import EXPORT_PAGE_SIZE
 from app.files import document_of
-from app.incomes.flow import FORM_CATALOGS, base_reads, catalogs_of
+from app.forms import base_reads, catalogs_of
+from app.incomes.flow import FORM_CATALOGS
 from app.numbers import as_utc, to_decimal
 from app.review import prefetch
 from app.review.forms import Filters, LocalFilter, encode, key_of, parse, view

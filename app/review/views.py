@@ -12,9 +12,10 @@ from app.auth import current_actor
 from app.errors import lost_write_response
 from app.exports import download, first_page_now
 from app.files import file_response
+from app.forms import settings_and_catalogs
 from app.forms.display import select_choices
 from app.forms.filters import whole
-from app.incomes.flow import FORM_CATALOGS, settings_and_catalogs
+from app.incomes.flow import FORM_CATALOGS
 from app.nav import safe_next
 from app.review import actions, flow, forms, prefetch, present
 from app.store.history import get_action, recent_actions
