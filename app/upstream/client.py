@@ -32,19 +32,9 @@ from requests.auth import AuthBase
 from requests.exceptions import SSLError
 from urllib3.exceptions import NewConnectionError
 
-from .errors import NeedsApiToken, Unavailable
+from .errors import NeedsApiToken, Target, Unavailable, retry_after_seconds, unavailable
 from .parallel import Call, CallStats
-from .responses import (
-    MalformedPage,
-    Page,
-    Target,
-    decode,
-    parse_page,
-    read_file,
-    resource_from_path,
-    retry_after_seconds,
-    unavailable,
-)
+from .responses import MalformedPage, Page, decode, parse_page, read_file, resource_from_path
 
 log = logging.getLogger("app.upstream")
 

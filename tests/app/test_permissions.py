@@ -7,7 +7,7 @@ import re
 
 from app.auth import flow
 from app.upstream import PermissionDenied, ValidationError, WriteRefused
-from app.upstream.responses import error_for
+from app.upstream.errors import error_for
 from tests.app.conftest import csrf_token, sign_in
 from tests.app.incomes_helpers import make_income, page_form
 

@@ -13,7 +13,7 @@ from app.upstream import (
     UpstreamError,
     ValidationError,
 )
-from app.upstream.responses import error_for, read_body
+from app.upstream.errors import error_for, read_body
 
 
 def test_field_errors_non_field_errors_and_extra_keys_are_split():
