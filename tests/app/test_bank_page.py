@@ -72,13 +72,6 @@ def bank(api, ecat) -> Bank:
     return Bank(huf, eur)
 
 
-@pytest.fixture
-def signed(client, company):
-    """The test client signed in as the company's admin."""
-    assert sign_in(client, company).status_code == 303
-    return client
-
-
 def api_rows(api, **params) -> list[dict]:
     """Every transaction /1/payments lists for the day params, flattened."""
     days = api.get("/1/payments/", params=params).json()

@@ -15,7 +15,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.numbers import company_today
-from tests.app.conftest import sign_in
 from tests.app.incomes_helpers import catalogue
 from tests.sandbox import expense_support
 from tests.sandbox.expense_support import assignment, make_expense
@@ -67,13 +66,6 @@ def books(api, ecat):
     make_expense(api, ecat, invoice_number="EXP-out", fulfilled_at="2026-03-11",
                  issued_at="2026-03-11", excluded_from_accounting=True,
                  assignments=[assignment(ecat, "999.00", "99.00", "1098.00")])
-
-
-@pytest.fixture
-def signed(client, company):
-    """The test client signed in as the company's admin."""
-    assert sign_in(client, company).status_code == 303
-    return client
 
 
 def every(api, path: str, key: str | None) -> list[dict]:
