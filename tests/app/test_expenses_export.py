@@ -1,18 +1,15 @@
 """CSV export of the expense list: the current filter, every page, BOM, `;` in Hungarian."""
 from __future__ import annotations
 
-import csv
-import io
-
 from app.expenses import views
 from tests.app.conftest import signed_in
 from tests.app.expenses_helpers import catalogue, list_args, make_expense, row
+from tests.app.list_pages import csv_rows
 
 
 def _rows(response) -> tuple[str, list[list[str]]]:
     text = response.get_data().decode("utf-8")
-    delimiter = ";" if text.splitlines()[0].count(";") > 3 else ","
-    return text, list(csv.reader(io.StringIO(text.lstrip("\ufeff")), delimiter=delimiter))
+    return text, csv_rows(text)
 
 
 def test_export_follows_every_page_of_the_current_filter(client, company, api, sandbox_log,

@@ -7,20 +7,18 @@ The stream runs in a thread of its own, as a browser's download runs beside its 
 """
 from __future__ import annotations
 
-import csv
-import io
 import re
 import secrets
 import threading
 import time
 
-import openpyxl
 import pytest
 
 from app.exports import TOTAL_HEADER, Progress
 from app.upstream import Page
 from tests.app.conftest import page_csrf, session_cookie, signed_in
 from tests.app.incomes_helpers import make_income
+from tests.app.list_pages import csv_rows, xlsx_sheet
 from tests.app.test_partners_pages import make_partner
 from tests.sandbox.bank_support import open_account
 
@@ -41,9 +39,8 @@ def _incomes(api, count: int) -> None:
 
 def _file_rows(body: bytes, fmt: str) -> int:
     if fmt == "xlsx":
-        return openpyxl.load_workbook(io.BytesIO(body)).active.max_row - 1
-    text = body.decode("utf-8-sig")
-    return len(list(csv.reader(io.StringIO(text, newline=""), delimiter=";"))) - 1
+        return xlsx_sheet(body).max_row - 1
+    return len(csv_rows(body.decode("utf-8"), ";")) - 1
 
 
 def _urls(company, fmt: str, export_id: str) -> tuple[str, str, str]:

@@ -1,11 +1,9 @@
 """The income list: filters in the URL, API ordering and pages, CSV export, call budget."""
 from __future__ import annotations
 
-import csv
-import io
-
 from tests.app.conftest import signed_in
 from tests.app.incomes_helpers import catalogue, make_income, upstream_calls
+from tests.app.list_pages import csv_rows
 
 
 def _make_some(api, count: int, **fields) -> list[dict]:
@@ -103,7 +101,7 @@ def test_csv_export_in_hungarian_has_bom_semicolons_and_decimal_commas(client, c
     raw = response.data
     assert raw.startswith("\ufeff".encode())
     text = raw.decode("utf-8-sig")
-    rows = list(csv.reader(io.StringIO(text), delimiter=";"))
+    rows = csv_rows(text, ";")
     assert rows[1][0] == "CSV-1" and rows[1][3] == "Árvíztűrő; Kft."
     assert "1000,50" in rows[1] and "1270,64" in rows[1]
     assert response.mimetype == "text/csv"
@@ -117,7 +115,7 @@ def test_csv_export_in_english_uses_commas_and_every_page_of_the_filter(client, 
     base = signed_in(client, company, "incomes/")
     client.get("/lang/en")
     text = client.get(base + "export?q=B%C3%A9ta").data.decode("utf-8-sig")
-    rows = list(csv.reader(io.StringIO(text)))
+    rows = csv_rows(text, ",")
     assert rows[0][0] == "Invoice number"
     assert len(rows) == 11 and all(row[3] == "Béta Zrt." for row in rows[1:])
 
