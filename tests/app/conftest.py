@@ -1,4 +1,4 @@
-"""Bookdesk app fixtures: an app against the live sandbox, a test client, a sign-in helper."""
+"""Bookdesk app fixtures: an app against the live sandbox, a test client, the sign-in helpers."""
 from __future__ import annotations
 
 import re
@@ -53,19 +53,48 @@ def csrf_token(html: str) -> str:
     return match.group(1)
 
 
-def sign_in(client, company, role: str = "admin", name: str = "Teszt Elek", *,
-            company_id=None, token=None, next_url=None, follow=False):
-    """Fetch /login, then post the company's token for `role`; returns the POST response."""
-    page = client.get("/login")
+def login_form(html: str, company, role: str = "admin", name: str = "Teszt Elek", *,
+               company_id=None, token=None, next_url=None) -> dict:
+    """The sign-in form's fields for the company's token of `role`, CSRF token read from html."""
     data = {
-        "csrf_token": csrf_token(page.get_data(as_text=True)),
+        "csrf_token": csrf_token(html),
         "token": token if token is not None else company.tokens[role],
         "name": name,
         "company_id": "" if company_id is None else str(company_id),
     }
     if next_url is not None:
         data["next"] = next_url
+    return data
+
+
+def sign_in(client, company, role: str = "admin", name: str = "Teszt Elek", *,
+            company_id=None, token=None, next_url=None, follow=False):
+    """Fetch /login, then post the company's token for `role`; returns the POST response."""
+    html = client.get("/login").get_data(as_text=True)
+    data = login_form(html, company, role, name, company_id=company_id, token=token,
+                      next_url=next_url)
     return client.post("/login", data=data, follow_redirects=follow)
+
+
+def signed_in(client, company, area: str = "", role: str = "admin", **sign_in_args) -> str:
+    """Sign in with `role`'s token (must answer 303); returns /c/<id>/ followed by `area`."""
+    response = sign_in(client, company, role, **sign_in_args)
+    assert response.status_code == 303, response.get_data(as_text=True)[:500]
+    return f"/c/{company.id}/{area}"
+
+
+def signed_client(app_config, company, **overrides):
+    """A test client of a Bookdesk built with `overrides`, signed in as the company's admin."""
+    client = create_app({**app_config, **overrides}).test_client()
+    signed_in(client, company)
+    return client
+
+
+@pytest.fixture
+def signed(client, company):
+    """The test client signed in as the company's admin."""
+    signed_in(client, company)
+    return client
 
 
 def session_cookie(client, app) -> str | None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sandbox.core.demo_files import minimal_pdf, tiny_png
-from tests.app.conftest import sign_in
 from tests.sandbox.expense_support import artifact, set_state  # noqa: F401 (shared with app tests)
 from tests.sandbox.expense_support import make_expense as sandbox_make_expense
 
@@ -50,13 +49,6 @@ def make_expense(api, ids: Ids | None = None, **spec) -> dict:
 def expense(api, expense_id: int) -> dict:
     """The expense as the API has it now."""
     return api.get(f"/2/expenses/{expense_id}/").json()
-
-
-def signed_in(client, company) -> str:
-    """Sign the test client in to the company; returns the expenses base path."""
-    response = sign_in(client, company)
-    assert response.status_code == 303, response.get_data(as_text=True)
-    return f"/c/{company.id}/expenses/"
 
 
 def list_args(sandbox_log, company_id: int) -> list[dict]:

@@ -6,7 +6,6 @@ import re
 from dataclasses import dataclass
 from html.parser import HTMLParser
 
-from tests.app.conftest import sign_in
 from tests.sandbox.incomes_support import make_income, set_state  # noqa: F401 (shared with app tests)
 
 
@@ -41,13 +40,6 @@ def set_company(api, **settings) -> None:
 def income(api, income_id: int) -> dict:
     """The income as the API has it now."""
     return api.get(f"/1/incomes/{income_id}/", params={"fields": "accounting"}).json()
-
-
-def signed_in(client, company):
-    """Sign the test client in to the company; returns the incomes base path."""
-    response = sign_in(client, company)
-    assert response.status_code == 303, response.get_data(as_text=True)
-    return f"/c/{company.id}/incomes/"
 
 
 def upstream_calls(response) -> int:

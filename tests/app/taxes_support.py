@@ -5,18 +5,11 @@ import re
 
 import requests
 
-from tests.app.conftest import csrf_token, sign_in
+from tests.app.conftest import csrf_token
 
 ACCOUNT = "11784009-15490012"
 TAX_NUMBER = "8412345673"
 _FORM_KEY = re.compile(r'name="form_key" value="([^"]+)"')
-
-
-def signed_in(client, company, kind: str = "taxes") -> str:
-    """Sign the test client in; returns the kind's base path (/c/<id>/taxes/)."""
-    response = sign_in(client, company)
-    assert response.status_code == 303, response.get_data(as_text=True)[:500]
-    return f"/c/{company.id}/{kind}/"
 
 
 def create(api, *items, kind: str = "taxes") -> list[int]:

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.numbers import format_amount
-from tests.app.conftest import sign_in
+from tests.app.conftest import signed_in
 from tests.app.test_faults_ui import assert_friendly_unavailable
 from tests.conftest import in_flight_together
 from tests.sandbox import expense_support
@@ -70,13 +70,6 @@ def bank(api, ecat) -> Bank:
     record_unmatched(api, huf["id"], "2026-03-31", "1500.00", "OTP Bank Nyrt.")
     record_unmatched(api, eur["id"], "2026-04-30", "12.50", "Delta GmbH")
     return Bank(huf, eur)
-
-
-@pytest.fixture
-def signed(client, company):
-    """The test client signed in as the company's admin."""
-    assert sign_in(client, company).status_code == 303
-    return client
 
 
 def api_rows(api, **params) -> list[dict]:
@@ -202,7 +195,7 @@ def test_a_malformed_filter_is_named_and_no_rows_are_guessed(signed, company, ba
 
 
 def test_a_viewer_can_open_the_bank_page(client, company, api, bank):
-    assert sign_in(client, company, role="viewer").status_code == 303
+    signed_in(client, company, role="viewer")
     assert len(page_rows(client, company)) == len(api_rows(api))
 
 

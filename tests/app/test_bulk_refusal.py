@@ -6,7 +6,7 @@ bulk action stops the same way.
 """
 from __future__ import annotations
 
-from tests.app.conftest import csrf_token, sign_in
+from tests.app.conftest import csrf_token, signed_in
 from tests.app.test_review_support import from_bookdesk, income_now, queue_ids, waiting
 
 STOPPED = "Stopped at the first refusal"
@@ -29,7 +29,7 @@ def _mark_all_done(client, company, expected: int):
 def test_a_viewers_mark_all_done_sends_one_write_and_says_it_stopped(client, company, api,
                                                                       sandbox_log):
     ids = [waiting(api)["id"] for _ in range(12)]
-    assert sign_in(client, company, role="viewer").status_code == 303
+    signed_in(client, company, role="viewer")
     sandbox_log.reset()
     page = _mark_all_done(client, company, len(ids))
     writes = _income_writes(sandbox_log, ids)
@@ -46,7 +46,7 @@ def test_a_refusal_mid_way_keeps_what_was_done_and_sends_nothing_after(client, c
     order = queue_ids(api)
     faults.add(path=f"/2/incomes/{order[1]}/update/", method="PATCH", kind="status",
                status=403)
-    assert sign_in(client, company).status_code == 303
+    signed_in(client, company)
     sandbox_log.reset()
     html = _mark_all_done(client, company, len(order)).get_data(as_text=True)
     sent = {int(e["path"].split("/")[3]) for e in _income_writes(sandbox_log, order)}
@@ -61,7 +61,7 @@ def test_a_refusal_mid_way_keeps_what_was_done_and_sends_nothing_after(client, c
 def test_undo_of_a_bulk_action_stops_at_the_first_refusal(client, company, api, sandbox_log,
                                                           faults):
     ids = [waiting(api)["id"] for _ in range(5)]
-    assert sign_in(client, company).status_code == 303
+    signed_in(client, company)
     html = _mark_all_done(client, company, len(ids)).get_data(as_text=True)
     assert "Marked done: 5." in html
     faults.add(path="/2/incomes/*/update/", method="PATCH", kind="status", status=403)

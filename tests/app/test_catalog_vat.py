@@ -3,14 +3,9 @@ from __future__ import annotations
 
 import re
 
-from tests.app.conftest import csrf_token, sign_in
+from tests.app.conftest import csrf_token, signed_in
 
 FORM_KEY = re.compile(r'name="form_key" type="hidden" value="([^"]+)"')
-
-
-def signed_in(client, company) -> str:
-    assert sign_in(client, company).status_code == 303
-    return f"/c/{company.id}/vat-categories/"
 
 
 def post_new(client, page: str, key: str | None = None, **fields):
@@ -25,14 +20,14 @@ def categories(api) -> list[dict]:
 
 
 def test_list_shows_each_type_as_text_not_as_an_input(client, company):
-    html = client.get(signed_in(client, company)).get_data(as_text=True)
+    html = client.get(signed_in(client, company, "vat-categories/")).get_data(as_text=True)
     listing = html.split('id="vat-list-title"')[1]
     assert "Revenue" in listing and "Cost" in listing
     assert 'name="type"' not in listing
 
 
 def test_create_sends_the_chosen_type_and_shows_it(client, company, api, sandbox_log):
-    page = signed_in(client, company)
+    page = signed_in(client, company, "vat-categories/")
     sandbox_log.reset()
     response = post_new(client, page, name="12% bevétel", percent="12,5", type="revenue")
     assert response.status_code == 303
@@ -47,7 +42,7 @@ def test_create_sends_the_chosen_type_and_shows_it(client, company, api, sandbox
 
 
 def test_double_submit_creates_one_category(client, company, api):
-    page = signed_in(client, company)
+    page = signed_in(client, company, "vat-categories/")
     html = client.get(page).get_data(as_text=True)
     key = FORM_KEY.search(html).group(1)
     before = len(categories(api))
@@ -57,7 +52,7 @@ def test_double_submit_creates_one_category(client, company, api):
 
 
 def test_invalid_rate_stays_on_its_field_and_nothing_is_sent(client, company, sandbox_log):
-    page = signed_in(client, company)
+    page = signed_in(client, company, "vat-categories/")
     sandbox_log.reset()
     response = post_new(client, page, name="Rossz", percent="120")
     html = response.get_data(as_text=True)
@@ -67,7 +62,7 @@ def test_invalid_rate_stays_on_its_field_and_nothing_is_sent(client, company, sa
 
 
 def test_edit_changes_name_rate_and_type(client, company, api, sandbox_log):
-    page = signed_in(client, company)
+    page = signed_in(client, company, "vat-categories/")
     target = next(c for c in categories(api) if c["name"] == "18%" and c["type"] == "cost")
     html = client.get(f"{page}{target['id']}/edit").get_data(as_text=True)
     assert 'value="18"' in html
@@ -84,7 +79,8 @@ def test_edit_changes_name_rate_and_type(client, company, api, sandbox_log):
 
 
 def test_edit_of_an_unknown_category_is_a_404(client, company):
-    assert client.get(f"{signed_in(client, company)}999999/edit").status_code == 404
+    base = signed_in(client, company, "vat-categories/")
+    assert client.get(f"{base}999999/edit").status_code == 404
 
 
 def test_api_refusal_lands_on_its_field(app, company):
@@ -102,7 +98,7 @@ def test_api_refusal_lands_on_its_field(app, company):
 
 
 def test_a_category_made_elsewhere_after_caching_can_be_edited(client, company, api):
-    page = signed_in(client, company)
+    page = signed_in(client, company, "vat-categories/")
     client.get(page)  # the list is now cached
     made = api.post("/2/accounting/vat-categories/create/",
                     json={"name": "Máshol készült", "percent": 9}).json()

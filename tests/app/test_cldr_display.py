@@ -8,13 +8,13 @@ from decimal import Decimal
 from app.identifiers import show_bank_account, show_tax_number
 from app.numbers import currency_name, format_percent
 from app.templating import source_label
-from tests.app.conftest import csrf_token, sign_in
+from tests.app.conftest import csrf_token, sign_in, signed_in
 from tests.app.incomes_helpers import make_income
 from tests.support.routes import RouteSampler, SampleContext
 
 
 def currencies_page(client, company, lang: str) -> str:
-    assert sign_in(client, company).status_code == 303
+    signed_in(client, company)
     client.get(f"/lang/{lang}")
     return client.get(f"/c/{company.id}/currencies/").get_data(as_text=True)
 
@@ -73,7 +73,7 @@ def test_form_validation_messages_on_a_hungarian_page_are_hungarian(client):
 
 def test_an_income_detail_shows_the_source_label_never_the_raw_value(client, company, api):
     made = make_income(api, type=1, source="szamlazz.hu")
-    assert sign_in(client, company).status_code == 303
+    signed_in(client, company)
     html = client.get(f"/c/{company.id}/incomes/{made['id']}").get_data(as_text=True)
     text = re.sub(r"<[^>]+>", " ", html)
     assert "Számlázz.hu" in text and "szamlazz.hu" not in text

@@ -4,8 +4,6 @@ Pure checks of app/exports.py (the exports over HTTP are in test_csv_injection.p
 """
 from __future__ import annotations
 
-import csv
-import io
 from decimal import Decimal
 
 import pytest
@@ -16,6 +14,7 @@ from app.expenses import present as expense_columns
 from app.exports import FORMULA_STARTS, amount, csv_chunks, neutralise
 from app.incomes import present as income_columns
 from app.upstream import Page
+from tests.app.list_pages import csv_rows
 
 DELIMITERS = {"hu": (";", ","), "en": (",", ".")}
 
@@ -32,8 +31,7 @@ def _written(in_request, language: str, header, records, row) -> tuple[str, list
     with in_request(language):
         text = "".join(csv_chunks(header, [Page(items=records)], row, {}))
     separator = DELIMITERS[language][0]
-    return text, list(csv.reader(io.StringIO(text.lstrip("\ufeff"), newline=""),
-                                 delimiter=separator))
+    return text, csv_rows(text, separator)
 
 
 @settings(max_examples=200)

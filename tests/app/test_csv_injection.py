@@ -7,10 +7,8 @@ sandbox's API, the file read back raw over HTTP.
 """
 from __future__ import annotations
 
-import csv
 import dis
 import inspect
-import io
 
 import pytest
 
@@ -20,6 +18,7 @@ from tests.app.expenses_helpers import catalogue as expense_catalogue
 from tests.app.expenses_helpers import make_expense
 from tests.app.expenses_helpers import row as expense_row
 from tests.app.incomes_helpers import catalogue as income_catalogue
+from tests.app.list_pages import csv_rows
 from tests.app.partner_support import currencies, new_partner
 from tests.app.partner_support import expense as partner_expense
 from tests.app.partner_support import income as partner_income
@@ -38,7 +37,7 @@ def _export(client, company, area: str, language: str) -> tuple[str, list[list[s
     response = client.get(f"/c/{company.id}/{area}/export")
     assert response.status_code == 200 and response.mimetype == "text/csv"
     text = response.get_data().decode("utf-8-sig")
-    return text, list(csv.reader(io.StringIO(text, newline=""), delimiter=LANGUAGES[language]))
+    return text, csv_rows(text, LANGUAGES[language])
 
 
 def _tag(api, name: str) -> int:
@@ -166,7 +165,7 @@ def test_the_vat_report_neutralises_a_formula_shaped_category_name(client, compa
     answer = client.get(f"/c/{company.id}/vat/export?period=2026-03")
     assert answer.status_code == 200 and answer.mimetype == "text/csv"
     text = answer.get_data().decode("utf-8-sig")
-    rows = list(csv.reader(io.StringIO(text, newline=""), delimiter=LANGUAGES[language]))
+    rows = csv_rows(text, LANGUAGES[language])
     [row] = [row for row in rows if "HYPERLINK" in row[2]]
     assert row[2].startswith("'" + FORMULAS[0]), row
     mark = "," if language == "hu" else "."
@@ -187,8 +186,7 @@ def test_the_partner_statement_neutralises_formula_shaped_invoice_numbers(
     answer = client.get(f"/c/{company.id}/partners/{partner['id']}/statement")
     assert answer.status_code == 200 and answer.mimetype == "text/csv"
     text = answer.get_data().decode("utf-8-sig")
-    [_header, *records] = list(csv.reader(io.StringIO(text, newline=""),
-                                          delimiter=LANGUAGES[language]))
+    [_header, *records] = csv_rows(text, LANGUAGES[language])
     invoice, gross = 1, 5
     expected = {"'" + f"{formula}#{number}".strip() for number, formula in enumerate(FORMULAS)}
     assert {record[invoice] for record in records} == expected | {"'@SUM(A1)"}

@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from tests.app.conftest import csrf_token, sign_in
-from tests.app.expenses_helpers import catalogue, expense, make_expense, signed_in
+from tests.app.conftest import csrf_token, signed_in
+from tests.app.expenses_helpers import catalogue, expense, make_expense
 
 FORM_KEY = re.compile(r'name="form_key" value="([^"]+)"')
 ENABLED_CONTROL = re.compile(r'<(?:button|input)[^>]*(?:id="bulk-|data-select)[^>]*>')
@@ -37,7 +37,7 @@ def _bulk_posts(sandbox_log, company, action: str) -> list[dict]:
 
 def test_the_list_offers_a_box_per_row_select_all_and_the_four_actions(client, company, api):
     ids = [make_expense(api, catalogue(api))["id"] for _ in range(2)]
-    html, _fields = _form(client, signed_in(client, company))
+    html, _fields = _form(client, signed_in(client, company, "expenses/"))
     for expense_id in ids:
         assert f'name="ids" value="{expense_id}"' in html
     assert 'data-select-page' in html and "Select all on this page" in html
@@ -50,7 +50,7 @@ def test_approving_three_sends_one_call_and_the_sandbox_has_them_approved(
         client, company, api, sandbox_log):
     cat = catalogue(api)
     ids = [make_expense(api, cat)["id"] for _ in range(3)]
-    base = signed_in(client, company)
+    base = signed_in(client, company, "expenses/")
     html = _post(client, base, "approve", ids).get_data(as_text=True)
     calls = _bulk_posts(sandbox_log, company, "approve")
     assert len(calls) == 1
@@ -66,7 +66,8 @@ def test_each_action_is_one_call_that_changes_every_selected_expense(
         client, company, api, sandbox_log, action, flag, before, after, word):
     cat = catalogue(api)
     ids = [make_expense(api, cat, **{flag: before})["id"] for _ in range(2)]
-    html = _post(client, signed_in(client, company), action, ids).get_data(as_text=True)
+    base = signed_in(client, company, "expenses/")
+    html = _post(client, base, action, ids).get_data(as_text=True)
     assert len(_bulk_posts(sandbox_log, company, action)) == 1
     assert all(expense(api, i)[flag] is after for i in ids)
     assert f"2 {word}" in html
@@ -74,7 +75,7 @@ def test_each_action_is_one_call_that_changes_every_selected_expense(
 
 def test_checked_rows_show_their_new_accounting_state(client, company, api):
     expense_id = make_expense(api, catalogue(api))["id"]
-    html = _post(client, signed_in(client, company), "check", [expense_id]).get_data(
+    html = _post(client, signed_in(client, company, "expenses/"), "check", [expense_id]).get_data(
         as_text=True)
     row = re.search(rf'data-expense-id="{expense_id}".*?</tr>', html, re.S).group(0)
     assert "Checked" in row
@@ -84,8 +85,8 @@ def test_a_failed_id_is_named_by_number_with_its_reason(client, company, api):
     cat = catalogue(api)
     good = make_expense(api, cat)["id"]
     excluded = make_expense(api, cat, excluded_from_accounting=True)["id"]
-    html = _post(client, signed_in(client, company), "approve", [good, excluded]).get_data(
-        as_text=True)
+    base = signed_in(client, company, "expenses/")
+    html = _post(client, base, "approve", [good, excluded]).get_data(as_text=True)
     assert f"1 approved; 1 failed: #{excluded} — The expense is excluded from accounting." \
         in html
     assert expense(api, good)["approved"] is True
@@ -94,7 +95,7 @@ def test_a_failed_id_is_named_by_number_with_its_reason(client, company, api):
 
 def test_the_summary_is_translated(client, company, api):
     ids = [make_expense(api, catalogue(api))["id"] for _ in range(2)]
-    base = signed_in(client, company)
+    base = signed_in(client, company, "expenses/")
     fields = _form(client, base)[1]
     html = client.post(f"{base}bulk", data={**fields, "action": "check", "ids": ids},
                        headers={"Accept-Language": "hu"}, follow_redirects=True)
@@ -103,7 +104,7 @@ def test_the_summary_is_translated(client, company, api):
 
 def test_a_double_submit_sends_once(client, company, api, sandbox_log):
     ids = [make_expense(api, catalogue(api))["id"] for _ in range(2)]
-    base = signed_in(client, company)
+    base = signed_in(client, company, "expenses/")
     fields = _form(client, base)[1]
     _post(client, base, "approve", ids, fields)
     again = _post(client, base, "approve", ids, fields).get_data(as_text=True)
@@ -113,7 +114,8 @@ def test_a_double_submit_sends_once(client, company, api, sandbox_log):
 
 def test_nothing_ticked_sends_nothing(client, company, api, sandbox_log):
     make_expense(api, catalogue(api))
-    html = _post(client, signed_in(client, company), "approve", []).get_data(as_text=True)
+    base = signed_in(client, company, "expenses/")
+    html = _post(client, base, "approve", []).get_data(as_text=True)
     assert _bulk_posts(sandbox_log, company, "approve") == []
     assert "Tick the expenses" in html
 
@@ -121,8 +123,7 @@ def test_nothing_ticked_sends_nothing(client, company, api, sandbox_log):
 def test_a_viewer_gets_the_friendly_refusal_and_then_no_enabled_controls(
         client, company, api, sandbox_log):
     expense_id = make_expense(api, catalogue(api))["id"]
-    assert sign_in(client, company, role="viewer").status_code == 303
-    base = f"/c/{company.id}/expenses/"
+    base = signed_in(client, company, "expenses/", "viewer")
     html = _post(client, base, "approve", [expense_id]).get_data(as_text=True)
     assert "does not let your token approve or check expenses" in html
     assert len(_bulk_posts(sandbox_log, company, "approve")) == 1

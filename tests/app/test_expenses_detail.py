@@ -2,6 +2,7 @@
 inline through Bookdesk's own route (PDF framed, images shown, XML downloaded)."""
 from __future__ import annotations
 
+from tests.app.conftest import signed_in
 from tests.app.expenses_helpers import (
     PDF,
     PNG,
@@ -10,7 +11,6 @@ from tests.app.expenses_helpers import (
     catalogue,
     make_expense,
     row,
-    signed_in,
 )
 from tests.app.incomes_helpers import upstream_calls
 from tests.conftest import Api, in_flight_together
@@ -24,7 +24,7 @@ def test_detail_shows_every_field_items_and_assignment_vat(client, company, api)
         custom_fields={"Projekt": "Webshop"}, tags=[ids.tags[0]],
         items=[{"name": "Toner", "quantity": 2, "unit_price": "500.00", "vat_percent": 27}],
         assignments=[row(ids, job_number="JOB-9", tags=[ids.tags[1]])])
-    base = signed_in(client, company)
+    base = signed_in(client, company, "expenses/")
     html = client.get(base + str(created["id"])).get_data(as_text=True)
     for text in ("SZ-77", "Delta Zrt.", "ERP-5", "Irodaszer", "Projekt", "Webshop", "Toner",
                  "JOB-9", "Budapest", "Debrecen", created["filing_number"], "Anyagköltség"):
@@ -41,7 +41,7 @@ def test_detail_shows_ledger_vat_ledger_and_company_vat_category_with_id_name_co
     created = make_expense(api, assignments=[row(
         ids, ledger_number=ids.ledger_numbers["511"], vat_ledger_number=ids.ledger_numbers["467"],
         company_vat_category=ids.vats[1])])
-    base = signed_in(client, company)
+    base = signed_in(client, company, "expenses/")
     html = client.get(base + str(created["id"])).get_data(as_text=True)
     refs = html.split('id="assignments"')[1]
     assert '<code class="ref__code">511</code>' in refs and "Anyagköltség" in refs
@@ -52,7 +52,7 @@ def test_detail_shows_ledger_vat_ledger_and_company_vat_category_with_id_name_co
 
 def test_pdf_is_framed_from_the_same_origin_route_never_the_signed_link(client, company, api):
     created = make_expense(api, catalogue(api), artifact=artifact(PDF, "szamla.pdf"))
-    base = signed_in(client, company)
+    base = signed_in(client, company, "expenses/")
     html = client.get(base + str(created["id"])).get_data(as_text=True)
     file_url = f"{base}{created['id']}/file"
     assert f'<iframe class="artifact__frame" id="artifact-pdf" src="{file_url}"' in html
@@ -66,7 +66,7 @@ def test_pdf_is_framed_from_the_same_origin_route_never_the_signed_link(client, 
 
 def test_image_is_shown_as_img_and_served_with_its_sniffed_type(client, company, api):
     created = make_expense(api, catalogue(api), artifact=artifact(PNG, "scan.pdf"))
-    base = signed_in(client, company)
+    base = signed_in(client, company, "expenses/")
     html = client.get(base + str(created["id"])).get_data(as_text=True)
     assert 'id="artifact-image"' in html and "<iframe" not in html
     response = client.get(f"{base}{created['id']}/file")
@@ -76,7 +76,7 @@ def test_image_is_shown_as_img_and_served_with_its_sniffed_type(client, company,
 
 def test_xml_is_offered_as_a_download_only(client, company, api):
     created = make_expense(api, catalogue(api), artifact=artifact(XML, "e-szamla.xml"))
-    base = signed_in(client, company)
+    base = signed_in(client, company, "expenses/")
     html = client.get(base + str(created["id"])).get_data(as_text=True)
     assert "<iframe" not in html and 'id="artifact-image"' not in html
     assert "cannot be shown here" in html
@@ -87,7 +87,7 @@ def test_xml_is_offered_as_a_download_only(client, company, api):
 
 def test_download_link_sends_the_pdf_as_an_attachment(client, company, api):
     created = make_expense(api, catalogue(api), artifact=artifact(PDF, "árvíztűrő.pdf"))
-    base = signed_in(client, company)
+    base = signed_in(client, company, "expenses/")
     response = client.get(f"{base}{created['id']}/file?download=1")
     disposition = response.headers["Content-Disposition"]
     assert disposition.startswith("attachment;")
@@ -96,28 +96,28 @@ def test_download_link_sends_the_pdf_as_an_attachment(client, company, api):
 
 def test_no_file_means_no_document_panel_and_a_404(client, company, api):
     created = make_expense(api, catalogue(api))
-    base = signed_in(client, company)
+    base = signed_in(client, company, "expenses/")
     assert 'id="artifact"' not in client.get(base + str(created["id"])).get_data(as_text=True)
     assert client.get(f"{base}{created['id']}/file").status_code == 404
 
 
 def test_detail_costs_one_call_and_the_file_two_with_a_warm_cache(client, company, api):
     created = make_expense(api, catalogue(api), artifact=artifact())
-    base = signed_in(client, company)
+    base = signed_in(client, company, "expenses/")
     client.get(base + str(created["id"]))
     assert upstream_calls(client.get(base + str(created["id"]))) == 1
     assert upstream_calls(client.get(f"{base}{created['id']}/file")) == 2
 
 
 def test_unknown_expense_is_a_404_page(client, company, api):
-    base = signed_in(client, company)
+    base = signed_in(client, company, "expenses/")
     assert client.get(base + "999999").status_code == 404
 
 
 def test_detail_on_a_cold_cache_reads_everything_in_one_round_each_once(
         client, company, api, sandbox_log, faults):
     created = make_expense(api, catalogue(api))
-    base = signed_in(client, company)
+    base = signed_in(client, company, "expenses/")
     faults.add(path="*", method="GET", kind="latency", latency_ms=300)
     sandbox_log.reset()
     assert client.get(base + str(created["id"])).status_code == 200

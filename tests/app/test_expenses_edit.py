@@ -2,7 +2,7 @@
 new rows added, no empty list, frozen ledger numbers, upstream 400s on their fields."""
 from __future__ import annotations
 
-from tests.app.conftest import sign_in
+from tests.app.conftest import signed_in
 from tests.app.expenses_helpers import (
     catalogue,
     expense,
@@ -10,20 +10,13 @@ from tests.app.expenses_helpers import (
     patches,
     row,
     set_state,
-    signed_in,
 )
 from tests.app.incomes_helpers import page_form, upstream_calls
 
 
-def signed_in_as(client, company, role: str) -> str:
-    """Sign in with another role's token; returns the expenses base path."""
-    assert sign_in(client, company, role).status_code == 303
-    return f"/c/{company.id}/expenses/"
-
-
 def _edit(client, company, api, ids=None, **spec):
     created = make_expense(api, ids or catalogue(api), **spec)
-    base = signed_in(client, company)
+    base = signed_in(client, company, "expenses/")
     path = f"{base}{created['id']}/edit"
     return created, path, page_form(client, path)
 
@@ -92,7 +85,7 @@ def test_a_crafted_non_editable_field_never_reaches_the_api(client, company, api
 def test_a_processed_expense_keeps_its_rows_fixed_with_the_reason(client, company, api):
     created = make_expense(api, catalogue(api))
     set_state(api, created["id"], processed=True)
-    base = signed_in(client, company)
+    base = signed_in(client, company, "expenses/")
     html = client.get(f"{base}{created['id']}/edit").get_data(as_text=True)
     assert 'id="form-lock"' in html and "Processed in the accounting" in html
     assert 'name="invoice_number"' not in html and 'name="due_at"' in html
@@ -104,7 +97,7 @@ def test_ledger_number_is_frozen_with_the_reason_on_a_checked_expense(client, co
     ids = catalogue(api)
     created = make_expense(api, assignments=[row(ids, ledger_number=ids.ledger_numbers["511"])])
     set_state(api, created["id"], checked=True)
-    base = signed_in(client, company)
+    base = signed_in(client, company, "expenses/")
     html = client.get(f"{base}{created['id']}/edit").get_data(as_text=True)
     assert 'id="frozen-ledger"' in html and "this expense is checked" in html
     assert 'name="assignments-0-ledger_number"' not in html
@@ -116,7 +109,7 @@ def test_ledger_number_is_frozen_with_the_reason_on_a_synced_expense(client, com
     ids = catalogue(api)
     created = make_expense(api, source="szamlazz.hu",
                            assignments=[row(ids, ledger_number=ids.ledger_numbers["511"])])
-    base = signed_in(client, company)
+    base = signed_in(client, company, "expenses/")
     html = client.get(f"{base}{created['id']}/edit").get_data(as_text=True)
     assert "synced from szamlazz.hu" in html and 'id="frozen-ledger"' in html
     assert 'name="assignments-0-ledger_number"' not in html
@@ -182,7 +175,7 @@ def test_the_upstreams_own_empty_list_refusal_lands_on_the_table(client, company
 
 def test_a_viewer_gets_the_form_back_with_the_reason_not_a_failure(client, company, api):
     created = make_expense(api, catalogue(api))
-    base = signed_in_as(client, company, "viewer")
+    base = signed_in(client, company, "expenses/", "viewer")
     path = f"{base}{created['id']}/edit"
     form = page_form(client, path)
     response = client.post(path, data=form.set("secondary_id", "NOPE").data())

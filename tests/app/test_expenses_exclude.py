@@ -2,13 +2,13 @@
 shows the API's refusal as a message on the page, not a failure page."""
 from __future__ import annotations
 
-from tests.app.conftest import csrf_token
-from tests.app.expenses_helpers import catalogue, expense, make_expense, patches, signed_in
+from tests.app.conftest import csrf_token, signed_in
+from tests.app.expenses_helpers import catalogue, expense, make_expense, patches
 
 
 def _confirm_page(client, company, api, **spec):
     created = make_expense(api, catalogue(api), **spec)
-    base = signed_in(client, company)
+    base = signed_in(client, company, "expenses/")
     path = f"{base}{created['id']}/exclude"
     return created, base, path, client.get(path)
 
@@ -49,13 +49,13 @@ def test_an_excluded_expense_offers_no_second_exclusion(client, company, api):
 
 def test_a_booked_expense_has_no_exclude_action(client, company, api):
     created = make_expense(api, catalogue(api), booked=True)
-    base = signed_in(client, company)
+    base = signed_in(client, company, "expenses/")
     html = client.get(base + str(created["id"])).get_data(as_text=True)
     assert 'id="exclude-link"' not in html
 
 
 def test_detail_offers_the_action_on_an_open_expense(client, company, api):
     created = make_expense(api, catalogue(api))
-    base = signed_in(client, company)
+    base = signed_in(client, company, "expenses/")
     html = client.get(base + str(created["id"])).get_data(as_text=True)
     assert f'href="{base}{created["id"]}/exclude"' in html

@@ -1,17 +1,15 @@
 """CSV export of the expense list: the current filter, every page, BOM, `;` in Hungarian."""
 from __future__ import annotations
 
-import csv
-import io
-
 from app.expenses import views
-from tests.app.expenses_helpers import catalogue, list_args, make_expense, row, signed_in
+from tests.app.conftest import signed_in
+from tests.app.expenses_helpers import catalogue, list_args, make_expense, row
+from tests.app.list_pages import csv_rows
 
 
 def _rows(response) -> tuple[str, list[list[str]]]:
     text = response.get_data().decode("utf-8")
-    delimiter = ";" if text.splitlines()[0].count(";") > 3 else ","
-    return text, list(csv.reader(io.StringIO(text.lstrip("\ufeff")), delimiter=delimiter))
+    return text, csv_rows(text)
 
 
 def test_export_follows_every_page_of_the_current_filter(client, company, api, sandbox_log,
@@ -21,7 +19,7 @@ def test_export_follows_every_page_of_the_current_filter(client, company, api, s
         make_expense(api, ids, invoice_number=f"OPEN-{number}", paid_status=1)
     make_expense(api, ids, invoice_number="PAID-9", paid_status=2)
     monkeypatch.setattr(views, "EXPORT_PAGE_SIZE", 2)
-    base = signed_in(client, company)
+    base = signed_in(client, company, "expenses/")
     sandbox_log.reset()
     response = client.get(base + "export?is_paid=false&cursor=abc")
     _text, rows = _rows(response)
@@ -36,7 +34,7 @@ def test_export_in_hungarian_has_bom_semicolons_and_decimal_commas(client, compa
     ids = catalogue(api)
     make_expense(api, invoice_number="HU-1", partner_name="Gamma Bt.",
                  assignments=[row(ids, "1000.50", "270.14", "1270.64"), row(ids)])
-    base = signed_in(client, company)
+    base = signed_in(client, company, "expenses/")
     response = client.get(base + "export", headers={"Accept-Language": "hu"})
     text, rows = _rows(response)
     assert response.mimetype == "text/csv"
@@ -50,14 +48,14 @@ def test_export_in_hungarian_has_bom_semicolons_and_decimal_commas(client, compa
 
 def test_export_in_english_uses_commas_and_points(client, company, api):
     make_expense(api, catalogue(api), invoice_number="EN-1")
-    base = signed_in(client, company)
+    base = signed_in(client, company, "expenses/")
     text, rows = _rows(client.get(base + "export", headers={"Accept-Language": "en"}))
     assert rows[0][0] == "Filing number"
     assert next(r for r in rows if r[1] == "EN-1")[9] == "1270.00"
 
 
 def test_export_with_a_too_old_changed_since_shows_the_list_message(client, company, api):
-    base = signed_in(client, company)
+    base = signed_in(client, company, "expenses/")
     response = client.get(base + "export?since=2001-01-01T00:00&tz=UTC")
     assert response.status_code == 400
     assert 'id="full-reload"' in response.get_data(as_text=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta, timezone
 from urllib.parse import quote
 
+from tests.app.conftest import signed_in
 from tests.app.expenses_helpers import (
     artifact,
     catalogue,
@@ -12,7 +13,6 @@ from tests.app.expenses_helpers import (
     make_expense,
     row,
     set_state,
-    signed_in,
 )
 from tests.app.incomes_helpers import upstream_calls
 
@@ -27,7 +27,7 @@ def test_list_shows_amounts_from_the_assignments_type_partner_and_file_icon(clie
     make_expense(api, invoice_number="SZ-1", partner_name="Béta Kft.",
                  artifact=artifact(), assignments=[row(ids), row(
                      ids, "500.00", "135.00", "635.00")])
-    base = signed_in(client, company)
+    base = signed_in(client, company, "expenses/")
     html = client.get(base, headers={"Accept-Language": "hu"}).get_data(as_text=True)
     assert "SZ-1" in html and "Béta Kft." in html and "Anyagköltség" in html
     assert "1\xa0905\xa0Ft" in html and "1\xa0500\xa0Ft" in html
@@ -39,14 +39,14 @@ def test_an_expense_type_shared_by_two_assignments_is_named_once(client, company
     make_expense(api, invoice_number="SZ-TWICE", partner_name="Béta Kft.",
                  assignments=[row(ids), row(ids, "500.00", "135.00", "635.00")])
     types = {t["id"]: t["name"] for t in api.get("/2/expense-types/").json()}
-    html = client.get(signed_in(client, company)).get_data(as_text=True)
+    html = client.get(signed_in(client, company, "expenses/")).get_data(as_text=True)
     cell = html[html.index("SZ-TWICE"):].split("</tr>")[0]
     assert cell.count(types[ids.expense_types[0]]) == 1
 
 
 def test_expense_without_file_has_no_file_icon(client, company, api):
     make_expense(api, catalogue(api), invoice_number="NOFILE-1")
-    base = signed_in(client, company)
+    base = signed_in(client, company, "expenses/")
     assert "file-icon" not in client.get(base).get_data(as_text=True)
 
 
@@ -54,7 +54,7 @@ def test_paid_and_partially_paid_filters_reach_the_api(client, company, api, san
     make_expense(api, invoice_number="PAID-1", paid_status=2)
     make_expense(api, invoice_number="PART-1", paid_status=3)
     make_expense(api, invoice_number="OPEN-1", paid_status=1)
-    base = signed_in(client, company)
+    base = signed_in(client, company, "expenses/")
     sandbox_log.reset()
     paid = client.get(base + "?is_paid=true").get_data(as_text=True)
     partial = client.get(base + "?is_installment=true").get_data(as_text=True)
@@ -70,7 +70,7 @@ def test_changed_since_with_a_plus_offset_reaches_the_sandbox_intact(client, com
                                                                     sandbox_log):
     make_expense(api)
     day = (datetime.now(UTC) - timedelta(days=2)).strftime("%Y-%m-%d")
-    base = signed_in(client, company)
+    base = signed_in(client, company, "expenses/")
     sandbox_log.reset()
     response = client.get(f"{base}?since={day}T10:00&tz=%2B01:00")
     assert response.status_code == 200
@@ -82,7 +82,7 @@ def test_changed_since_with_a_plus_offset_reaches_the_sandbox_intact(client, com
 def test_changed_since_pasted_with_its_own_offset_is_sent_with_it(client, company, api,
                                                                   sandbox_log):
     day = (datetime.now(UTC) - timedelta(days=3)).strftime("%Y-%m-%d")
-    base = signed_in(client, company)
+    base = signed_in(client, company, "expenses/")
     sandbox_log.reset()
     html = client.get(f"{base}?since={day}T08:15:00%2B05:30").get_data(as_text=True)
     assert list_args(sandbox_log, company.id)[-1]["updated_since"] == [f"{day}T08:15:00+05:30"]
@@ -91,7 +91,7 @@ def test_changed_since_pasted_with_its_own_offset_is_sent_with_it(client, compan
 
 def test_changed_since_in_budapest_time_gets_the_zone_offset(client, company, api,
                                                              sandbox_log):
-    base = signed_in(client, company)
+    base = signed_in(client, company, "expenses/")
     sandbox_log.reset()
     day = (datetime.now(UTC) - timedelta(days=1)).strftime("%Y-%m-%d")
     client.get(f"{base}?since={day}T09:00&tz=Europe/Budapest")
@@ -107,14 +107,14 @@ def test_changed_since_picks_the_moment_in_its_zone(client, company, api):
     after = make_expense(api, ids, invoice_number="AFTER-1")
     set_state(api, before["id"], updated_at=_stamp(day))
     set_state(api, after["id"], updated_at=_stamp(day + timedelta(hours=1)))
-    base = signed_in(client, company)
+    base = signed_in(client, company, "expenses/")
     html = client.get(f"{base}?since={day:%Y-%m-%d}T11:00&tz=%2B01:00").get_data(as_text=True)
     assert "AFTER-1" in html and "BEFORE-1" not in html
 
 
 def test_too_old_changed_since_explains_and_offers_a_one_click_full_reload(client, company, api):
     make_expense(api, catalogue(api), invoice_number="ANY-1")
-    base = signed_in(client, company)
+    base = signed_in(client, company, "expenses/")
     old = (datetime.now(UTC) - timedelta(days=200)).strftime("%Y-%m-%d")
     response = client.get(f"{base}?since={old}T10:00&tz=UTC&is_paid=false")
     html = response.get_data(as_text=True)
@@ -128,7 +128,7 @@ def test_too_old_changed_since_explains_and_offers_a_one_click_full_reload(clien
 
 def test_invalid_changed_since_is_refused_before_any_upstream_call(client, company, api,
                                                                    sandbox_log):
-    base = signed_in(client, company)
+    base = signed_in(client, company, "expenses/")
     sandbox_log.reset()
     response = client.get(base + "?since=yesterday-ish")
     assert response.status_code == 400
@@ -137,7 +137,7 @@ def test_invalid_changed_since_is_refused_before_any_upstream_call(client, compa
 
 
 def test_upstream_invalid_date_format_lands_on_the_changed_since_field(client, company, api):
-    base = signed_in(client, company)
+    base = signed_in(client, company, "expenses/")
     # Valid for Bookdesk, but beyond year 9999 once the upstream turns it into UTC.
     response = client.get(base + "?since=9999-12-31T23:00&tz=-12:00")
     html = response.get_data(as_text=True)
@@ -151,7 +151,7 @@ def test_created_range_search_and_amount_range_reach_the_api(client, company, ap
     make_expense(api, ids, invoice_number="BIG-1",
                  assignments=[row(ids, "4000.00", "1080.00", "5080.00")])
     make_expense(api, ids, invoice_number="SMALL-1")
-    base = signed_in(client, company)
+    base = signed_in(client, company, "expenses/")
     sandbox_log.reset()
     today = datetime.now(UTC).strftime("%Y-%m-%d")
     html = client.get(f"{base}?created_from={today}&created_to={today}&q=-1"
@@ -165,7 +165,7 @@ def test_created_range_search_and_amount_range_reach_the_api(client, company, ap
 
 
 def test_bad_amount_is_refused_on_its_field(client, company, api, sandbox_log):
-    base = signed_in(client, company)
+    base = signed_in(client, company, "expenses/")
     sandbox_log.reset()
     response = client.get(base + "?min_amount=sok")
     assert response.status_code == 400
@@ -175,7 +175,7 @@ def test_bad_amount_is_refused_on_its_field(client, company, api, sandbox_log):
 
 def test_a_dot_grouped_amount_filter_is_refused_never_read_as_a_fraction(client, company, api,
                                                                          sandbox_log):
-    base = signed_in(client, company)
+    base = signed_in(client, company, "expenses/")
     client.get("/lang/hu")
     sandbox_log.reset()
     response = client.get(base + "?min_amount=100.000")
@@ -190,7 +190,7 @@ def test_a_dot_grouped_amount_filter_is_refused_never_read_as_a_fraction(client,
 def test_cursor_pages_follow_next_and_previous_links(client, company, api, sandbox_log):
     for number in range(21):
         make_expense(api, invoice_number=f"E-{number:03d}")
-    base = signed_in(client, company)
+    base = signed_in(client, company, "expenses/")
     first = client.get(base + "?page_size=20&is_paid=false").get_data(as_text=True)
     assert "E-020" in first and "E-000" not in first
     next_link = first.split('rel="next" href="')[1].split('"')[0].replace("&amp;", "&")
@@ -203,14 +203,14 @@ def test_cursor_pages_follow_next_and_previous_links(client, company, api, sandb
 
 def test_list_costs_one_upstream_call_with_a_warm_cache(client, company, api):
     make_expense(api, catalogue(api))
-    base = signed_in(client, company)
+    base = signed_in(client, company, "expenses/")
     client.get(base)
     assert upstream_calls(client.get(base + "?is_paid=false")) == 1
 
 
 def test_htmx_filter_answers_with_the_list_fragment(client, company, api):
     make_expense(api, invoice_number="FRAG-1")
-    base = signed_in(client, company)
+    base = signed_in(client, company, "expenses/")
     html = client.get(base + "?q=FRAG", headers={"HX-Request": "true"}).get_data(as_text=True)
     assert html.lstrip().startswith("<section id=\"expense-list\"") and "FRAG-1" in html
 
@@ -225,7 +225,7 @@ def test_changed_since_typed_in_the_pages_language_gives_the_apis_rows_for_that_
         set_state(api, made["id"], updated_at=_stamp(since + timedelta(minutes=minutes)))
     wanted = {item["invoice_number"] for item in api.get(
         "/2/expenses", params={"updated_since": since.isoformat()}).json()["results"]["expenses"]}
-    base = signed_in(client, company)
+    base = signed_in(client, company, "expenses/")
     numbers = ("EARLY-1", "JUST-BEFORE", "AT-IT", "LATE-1")
     for language, typed in (("hu", "2026. 11. 24. 14:30"), ("en", "Nov 24, 2026, 2:30 PM")):
         client.get(f"/lang/{language}")
@@ -240,7 +240,7 @@ def test_changed_since_typed_in_the_pages_language_gives_the_apis_rows_for_that_
 
 
 def test_changed_since_shows_as_the_pages_date_and_time_not_a_browser_picker(client, company):
-    base = signed_in(client, company)
+    base = signed_in(client, company, "expenses/")
     client.get("/lang/hu")
     html = client.get(f"{base}?since=2026-11-24T14:30&tz=UTC").get_data(as_text=True)
     field = html[html.index('name="since"') - 300:html.index('name="since"') + 300]

@@ -6,12 +6,12 @@ import io
 import re
 
 from app import files as upload_module
-from tests.app.conftest import csrf_token
-from tests.app.expenses_helpers import FAKE_PDF, PDF, PNG, XML, creates, signed_in
+from tests.app.conftest import csrf_token, signed_in
+from tests.app.expenses_helpers import FAKE_PDF, PDF, PNG, XML, creates
 
 
 def _form(client, company) -> tuple[str, dict]:
-    path = signed_in(client, company) + "new"
+    path = signed_in(client, company, "expenses/") + "new"
     html = client.get(path).get_data(as_text=True)
     key = re.search(r'name="form_key" value="([^"]+)"', html).group(1)
     return path, {"csrf_token": csrf_token(html), "form_key": key}

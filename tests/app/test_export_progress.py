@@ -7,20 +7,18 @@ The stream runs in a thread of its own, as a browser's download runs beside its 
 """
 from __future__ import annotations
 
-import csv
-import io
 import re
 import secrets
 import threading
 import time
 
-import openpyxl
 import pytest
 
 from app.exports import TOTAL_HEADER, Progress
 from app.upstream import Page
-from tests.app.conftest import page_csrf, session_cookie
-from tests.app.incomes_helpers import make_income, signed_in
+from tests.app.conftest import page_csrf, session_cookie, signed_in
+from tests.app.incomes_helpers import make_income
+from tests.app.list_pages import csv_rows, xlsx_sheet
 from tests.app.test_partners_pages import make_partner
 from tests.sandbox.bank_support import open_account
 
@@ -41,9 +39,8 @@ def _incomes(api, count: int) -> None:
 
 def _file_rows(body: bytes, fmt: str) -> int:
     if fmt == "xlsx":
-        return openpyxl.load_workbook(io.BytesIO(body)).active.max_row - 1
-    text = body.decode("utf-8-sig")
-    return len(list(csv.reader(io.StringIO(text, newline=""), delimiter=";"))) - 1
+        return xlsx_sheet(body).max_row - 1
+    return len(csv_rows(body.decode("utf-8"), ";")) - 1
 
 
 def _urls(company, fmt: str, export_id: str) -> tuple[str, str, str]:
@@ -81,7 +78,7 @@ def _stream_in_thread(client, url: str, into: dict) -> threading.Thread:
 def test_progress_counts_the_rows_written_and_ends_with_the_rows_in_the_file(
         app, client, company, api, small_pages, fmt):
     _incomes(api, 7)
-    signed_in(client, company)
+    signed_in(client, company, "incomes/")
     export, progress, _cancel = _urls(company, fmt, secrets.token_hex(16))
     response = client.get(export)
     assert response.status_code == 200
@@ -94,7 +91,7 @@ def test_progress_counts_the_rows_written_and_ends_with_the_rows_in_the_file(
 def test_progress_grows_page_by_page_while_the_export_runs(app, client, company, api,
                                                            small_pages, faults):
     _incomes(api, 9)
-    signed_in(client, company)
+    signed_in(client, company, "incomes/")
     faults.add(path=LIST_PATH + "*", method="GET", kind="latency", latency_ms=250)
     export, progress, _cancel = _urls(company, "xlsx", secrets.token_hex(16))
     poller, seen, result = _second_client(app, client), [], {}
@@ -115,7 +112,7 @@ def test_cancel_stops_the_upstream_reads_before_the_next_page(app, client, compa
                                                               small_pages, faults,
                                                               sandbox_log, fmt):
     _incomes(api, 18)  # six pages
-    signed_in(client, company)
+    signed_in(client, company, "incomes/")
     faults.add(path=LIST_PATH + "*", method="GET", kind="latency", latency_ms=300)
     export_id = secrets.token_hex(16)
     export, progress, cancel = _urls(company, fmt, export_id)
@@ -140,7 +137,7 @@ def test_cancel_stops_the_upstream_reads_before_the_next_page(app, client, compa
 def test_a_plain_download_keeps_no_record_and_an_unknown_cancel_changes_nothing(
         client, company, api):
     _incomes(api, 2)
-    signed_in(client, company)
+    signed_in(client, company, "incomes/")
     response = client.get(f"/c/{company.id}/incomes/export")
     assert response.headers["Content-Disposition"].startswith('attachment; filename="incomes-')
     assert TOTAL_HEADER in response.headers and _file_rows(response.get_data(), "csv") == 2
@@ -173,7 +170,7 @@ def test_every_export_link_runs_in_the_page_with_one_progress_panel(client, comp
     make_income(api, invoice_number="P-LINK")
     partner = make_partner(api, name="Link Kft")["id"]
     open_account(api)
-    signed_in(client, company)
+    signed_in(client, company, "incomes/")
     html = client.get(f"/c/{company.id}/{page.format(partner=partner)}").get_data(as_text=True)
     links = EXPORT_HREF.findall(html)
     assert links, "the page offers an export"

@@ -15,8 +15,7 @@ from collections import Counter
 
 import pytest
 
-from app import create_app
-from tests.app.conftest import sign_in
+from tests.app.conftest import signed_client
 
 READ_TIMEOUT = 0.5
 RETRIES = 2
@@ -35,14 +34,11 @@ def worst_case_seconds(wait: float = BACKOFF) -> float:
 
 
 @pytest.fixture
-def signed_in(app_config, company):
+def impatient(app_config, company):
     """A client of a Bookdesk with a short read timeout, signed in before any fault is on."""
-    app = create_app({**app_config, "UPSTREAM_READ_TIMEOUT": READ_TIMEOUT,
-                      "UPSTREAM_RETRIES": RETRIES, "UPSTREAM_BACKOFF": BACKOFF,
-                      "UPSTREAM_MAX_RETRY_AFTER": MAX_RETRY_AFTER})
-    client = app.test_client()
-    assert sign_in(client, company).status_code == 303
-    return client
+    return signed_client(app_config, company, UPSTREAM_READ_TIMEOUT=READ_TIMEOUT,
+                         UPSTREAM_RETRIES=RETRIES, UPSTREAM_BACKOFF=BACKOFF,
+                         UPSTREAM_MAX_RETRY_AFTER=MAX_RETRY_AFTER)
 
 
 def _timed_get(client, path: str, headers=None):
@@ -62,9 +58,9 @@ def assert_friendly_unavailable(response, company, sandbox_url: str, status: int
     assert not UPSTREAM_PATH.search(body), "an upstream path is shown to the user"
 
 
-def test_a_page_survives_two_503s_on_its_reads(signed_in, company, faults, sandbox_log):
+def test_a_page_survives_two_503s_on_its_reads(impatient, company, faults, sandbox_log):
     faults.add(path="/[12]/*", method="GET", kind="status", status=503, count=2)
-    response = signed_in.get(f"/c/{company.id}/")
+    response = impatient.get(f"/c/{company.id}/")
     assert response.status_code == 200 and company.name in response.get_data(as_text=True)
     failed = [e for e in sandbox_log.entries(method="GET") if e["status"] == 503]
     assert len(failed) == 2 and all(e["fault"] == "status" for e in failed)
@@ -72,9 +68,9 @@ def test_a_page_survives_two_503s_on_its_reads(signed_in, company, faults, sandb
 
 @pytest.mark.parametrize("headers", [{}, HTMX], ids=["page", "htmx"])
 def test_upstream_resetting_every_connection_gives_the_friendly_page_quickly(
-        signed_in, company, faults, sandbox_url, headers):
+        impatient, company, faults, sandbox_url, headers):
     faults.add(path="*", kind="reset")
-    response, elapsed = _timed_get(signed_in, f"/c/{company.id}/", headers)
+    response, elapsed = _timed_get(impatient, f"/c/{company.id}/", headers)
     assert_friendly_unavailable(response, company, sandbox_url)
     assert elapsed < worst_case_seconds() + SLACK
     if headers:
@@ -82,9 +78,9 @@ def test_upstream_resetting_every_connection_gives_the_friendly_page_quickly(
 
 
 def test_upstream_slower_than_the_read_timeout_gives_the_friendly_page_within_the_bound(
-        signed_in, company, faults, sandbox_url):
+        impatient, company, faults, sandbox_url):
     faults.add(path="*", kind="latency", latency_ms=int(LATENCY * 1000))
-    response, elapsed = _timed_get(signed_in, f"/c/{company.id}/")
+    response, elapsed = _timed_get(impatient, f"/c/{company.id}/")
     assert_friendly_unavailable(response, company, sandbox_url)
     assert (RETRIES + 1) * READ_TIMEOUT <= elapsed < worst_case_seconds() + SLACK, elapsed
     # Let the abandoned upstream requests finish, so they land in this test's request log only.
@@ -92,9 +88,9 @@ def test_upstream_slower_than_the_read_timeout_gives_the_friendly_page_within_th
 
 
 def test_a_429_storm_is_waited_out_up_to_the_cap_then_the_friendly_page(
-        signed_in, company, faults, sandbox_url, sandbox_log):
+        impatient, company, faults, sandbox_url, sandbox_log):
     faults.add(path="*", kind="status", status=429, retry_after=1)
-    response, elapsed = _timed_get(signed_in, f"/c/{company.id}/")
+    response, elapsed = _timed_get(impatient, f"/c/{company.id}/")
     assert_friendly_unavailable(response, company, sandbox_url, status=429)
     assert RETRIES * 1 <= elapsed < RETRIES * 1 + SLACK, elapsed
     attempts = Counter(e["path"] + "?" + e["query"] for e in sandbox_log.entries(method="GET")
@@ -102,9 +98,9 @@ def test_a_429_storm_is_waited_out_up_to_the_cap_then_the_friendly_page(
     assert attempts and max(attempts.values()) == RETRIES + 1, attempts
 
 
-def test_a_retry_after_beyond_the_cap_is_not_waited_for(signed_in, company, faults, sandbox_url):
+def test_a_retry_after_beyond_the_cap_is_not_waited_for(impatient, company, faults, sandbox_url):
     faults.add(path="*", kind="status", status=429, retry_after=60)
-    response, elapsed = _timed_get(signed_in, f"/c/{company.id}/")
+    response, elapsed = _timed_get(impatient, f"/c/{company.id}/")
     assert_friendly_unavailable(response, company, sandbox_url, status=429)
     assert "60" in response.get_data(as_text=True)
     assert elapsed < 1, elapsed

@@ -3,18 +3,17 @@ input and sends nothing; a good one is sent in the API's form and shown with sep
 stored value the check would refuse still lets the record be edited."""
 from __future__ import annotations
 
+from tests.app.conftest import signed_in
 from tests.app.incomes_helpers import make_income, page_form, patches
-from tests.app.incomes_helpers import signed_in as incomes_signed_in
 from tests.app.taxes_support import TAX_NUMBER, cell, grid, rows, writes
-from tests.app.taxes_support import signed_in as taxes_signed_in
-from tests.app.test_partners_pages import create_form, creates, form_data, make_partner, signed_in
+from tests.app.test_partners_pages import create_form, creates, form_data, make_partner
 
 IBAN = "HU42 1177 3016 1111 1018 0000 0000"
 
 
 def test_a_tax_number_with_a_wrong_check_digit_is_refused_on_its_field(client, company,
                                                                        sandbox_log):
-    base = signed_in(client, company)
+    base = signed_in(client, company, "partners/")
     client.get("/lang/hu")
     sandbox_log.reset()
     response = create_form(client, base, name="Hibás Kft.", tax_number="12345677-2-42",
@@ -27,7 +26,7 @@ def test_a_tax_number_with_a_wrong_check_digit_is_refused_on_its_field(client, c
 
 
 def test_a_bad_county_code_and_a_bad_account_are_named_in_english(client, company, sandbox_log):
-    base = signed_in(client, company)
+    base = signed_in(client, company, "partners/")
     client.get("/lang/en")
     response = create_form(client, base, name="Hibás Kft.", tax_number="12345676-2-21",
                            default_account_number="11773016-11111019", is_customer="y")
@@ -39,7 +38,7 @@ def test_a_bad_county_code_and_a_bad_account_are_named_in_english(client, compan
 
 
 def test_good_identifiers_are_sent_in_the_api_form(client, company, sandbox_log):
-    base = signed_in(client, company)
+    base = signed_in(client, company, "partners/")
     response = create_form(client, base, name="Jó Kft.", tax_number="12345676 2 42",
                            eu_tax_number="hu 12345676", default_account_number=IBAN,
                            is_customer="y")
@@ -55,7 +54,7 @@ def test_good_identifiers_are_sent_in_the_api_form(client, company, sandbox_log)
 def test_a_stored_number_the_check_refuses_does_not_block_editing(client, company, api,
                                                                   sandbox_log):
     partner = make_partner(api, name="Régi Kft.", default_account_number="11712345-12345678")
-    base = signed_in(client, company)
+    base = signed_in(client, company, "partners/")
     path = f"{base}{partner['id']}/"
     html = client.get(path).get_data(as_text=True)
     response = client.post(path, data=form_data(
@@ -69,7 +68,7 @@ def test_a_stored_number_the_check_refuses_does_not_block_editing(client, compan
 def test_income_partner_tax_number_is_checked_and_sent_compact(client, company, api,
                                                                 sandbox_log):
     created = make_income(api, type=2)
-    base = incomes_signed_in(client, company)
+    base = signed_in(client, company, "incomes/")
     client.get("/lang/hu")
     path = f"{base}{created['id']}/edit"
     form = page_form(client, path)
@@ -90,7 +89,7 @@ def test_income_partner_tax_number_is_checked_and_sent_compact(client, company, 
 
 def test_salary_grid_refuses_a_bad_tax_id_and_account_before_sending(client, company,
                                                                       sandbox_log):
-    base = taxes_signed_in(client, company, "salaries")
+    base = signed_in(client, company, "salaries/")
     client.get("/lang/hu")
     item = {"month": "2024-03", "amount": "1000", "name": "Kovács Anna",
             "account_number": "11773016-11111018", "tax_number": "8412345674"}
@@ -108,7 +107,7 @@ def test_an_income_with_an_old_bad_account_can_still_be_edited_and_reversed(clie
                                                                             api, sandbox_log):
     created = make_income(api, type=2, invoice_number="OLD-1", partner_tax_number="12345678242",
                           partner_account_number="11712345-12345678")
-    base = incomes_signed_in(client, company)
+    base = signed_in(client, company, "incomes/")
     path = f"{base}{created['id']}/edit"
     saved = client.post(path, data=page_form(client, path).set("note", "új").data())
     assert saved.status_code == 303
@@ -124,7 +123,7 @@ def test_an_income_with_an_old_bad_account_can_still_be_edited_and_reversed(clie
 def test_a_changed_number_is_checked_even_when_the_old_one_was_bad(client, company, api,
                                                                     sandbox_log):
     created = make_income(api, type=2, partner_account_number="11712345-12345678")
-    base = incomes_signed_in(client, company)
+    base = signed_in(client, company, "incomes/")
     path = f"{base}{created['id']}/edit"
     form = page_form(client, path).set("partner_account_number", "11712345-12345679")
     assert client.post(path, data=form.data()).status_code == 400

@@ -6,14 +6,13 @@ import base64
 import requests
 
 from app.forms import invalidate_settings
-from tests.app.conftest import csrf_token
+from tests.app.conftest import csrf_token, signed_in
 from tests.app.incomes_helpers import (
     catalogue,
     income,
     make_income,
     set_company,
     set_state,
-    signed_in,
     upstream_calls,
 )
 
@@ -36,7 +35,7 @@ def test_detail_shows_items_with_vat_percent_and_assignment_details(client, comp
     ids = catalogue(api)
     created = _document(api, ids, items=[{"name": "Tanácsadás", "quantity": "2",
                                           "unit_price": "500.00", "vat_percent": 27}])
-    base = signed_in(client, company)
+    base = signed_in(client, company, "incomes/")
     html = client.get(base + str(created["id"]), headers={"Accept-Language": "en"}).get_data(
         as_text=True)
     assert "Tanácsadás" in html and "27%" in html
@@ -47,7 +46,7 @@ def test_detail_shows_items_with_vat_percent_and_assignment_details(client, comp
 def test_accounting_fields_are_requested_only_when_the_company_uses_them(client, company, api,
                                                                         sandbox_log):
     created = make_income(api)
-    base = signed_in(client, company)
+    base = signed_in(client, company, "incomes/")
     client.get(base + str(created["id"]))
     sent = sandbox_log.entries(company_id=company.id, path=f"/1/incomes/{created['id']}")
     assert "accounting" not in sent[-1]["args"]["fields"][0]
@@ -66,7 +65,7 @@ def test_detail_costs_one_call_and_a_storno_or_a_cancelled_document_two_with_a_w
     live = _document(api, ids, "LIVE-1")
     original = _document(api, ids, "ORIG-1")
     storno = _document(api, ids, "STORNO-1", invoice_type=1, referred_invoice_number="ORIG-1")
-    base = signed_in(client, company)
+    base = signed_in(client, company, "incomes/")
     client.get(base + str(live["id"]))
     assert upstream_calls(client.get(base + str(live["id"]))) == 1
     # A cancelled document also reads the stornos, to say whether one reversed it.
@@ -78,7 +77,7 @@ def test_storno_page_links_the_original_and_shows_it_cancelled(client, company, 
     ids = catalogue(api)
     original = _document(api, ids, "ORIG-2")
     storno = _document(api, ids, "STORNO-2", invoice_type=1, referred_invoice_number="ORIG-2")
-    base = signed_in(client, company)
+    base = signed_in(client, company, "incomes/")
     html = client.get(base + str(storno["id"])).get_data(as_text=True)
     assert f'href="{base}{original["id"]}"' in html
     section = html.split('id="storno-original"')[1].split("</div>")[0]
@@ -88,7 +87,7 @@ def test_storno_page_links_the_original_and_shows_it_cancelled(client, company, 
 def test_storno_of_a_missing_number_carries_the_notice(client, company, api):
     ids = catalogue(api)
     storno = _document(api, ids, "STORNO-3", invoice_type=1, referred_invoice_number="NOPE-9")
-    base = signed_in(client, company)
+    base = signed_in(client, company, "incomes/")
     html = client.get(base + str(storno["id"])).get_data(as_text=True)
     assert 'id="storno-missing"' in html and "NOPE-9" in html
 
@@ -97,7 +96,7 @@ def test_file_link_redirects_to_a_fresh_signed_download(client, company, api):
     ids = catalogue(api)
     created = _document(api, ids, invoice_image={
         "filename": "szamla.pdf", "content": base64.b64encode(PDF).decode()})
-    base = signed_in(client, company)
+    base = signed_in(client, company, "incomes/")
     html = client.get(base + str(created["id"])).get_data(as_text=True)
     assert f'{base}{created["id"]}/file' in html
     response = client.get(f'{base}{created["id"]}/file')
@@ -109,14 +108,14 @@ def test_file_link_redirects_to_a_fresh_signed_download(client, company, api):
 
 def test_no_file_means_no_link_and_a_404(client, company, api):
     created = make_income(api)
-    base = signed_in(client, company)
+    base = signed_in(client, company, "incomes/")
     assert "/file" not in client.get(base + str(created["id"])).get_data(as_text=True)
     assert client.get(f'{base}{created["id"]}/file').status_code == 404
 
 
 def test_cancelling_asks_first_then_recalculates_payments(client, company, api, sandbox_log):
     created = make_income(api, type=2, payments=[{"amount": "500.00"}])
-    base = signed_in(client, company)
+    base = signed_in(client, company, "incomes/")
     page = client.get(f'{base}{created["id"]}/cancel')
     text = page.get_data(as_text=True)
     assert "recalculated" in text or "újraszámol" in text
@@ -132,7 +131,7 @@ def test_cancelling_asks_first_then_recalculates_payments(client, company, api, 
 def test_processed_documents_offer_no_cancel(client, company, api, sandbox_log):
     created = make_income(api, type=2)
     set_state(api, created["id"], is_processed=True)
-    base = signed_in(client, company)
+    base = signed_in(client, company, "incomes/")
     assert "/cancel" not in client.get(base + str(created["id"])).get_data(as_text=True)
     response = client.get(f'{base}{created["id"]}/cancel')
     assert response.status_code == 303

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from app.forms import invalidate_settings
+from tests.app.conftest import signed_in
 from tests.app.incomes_helpers import (
     BrowserForm,
     catalogue,
@@ -11,13 +12,12 @@ from tests.app.incomes_helpers import (
     patches,
     set_company,
     set_state,
-    signed_in,
 )
 
 
 def _edit(client, company, api, **fields):
     created = make_income(api, **fields)
-    base = signed_in(client, company)
+    base = signed_in(client, company, "incomes/")
     path = f"{base}{created['id']}/edit"
     return created, path, page_form(client, path)
 
@@ -49,7 +49,7 @@ def test_tags_are_sent_whole(client, company, api, sandbox_log):
 def test_a_processed_income_shows_read_only_fields_with_the_reason(client, company, api):
     created = make_income(api, type=2)
     set_state(api, created["id"], is_processed=True)
-    base = signed_in(client, company)
+    base = signed_in(client, company, "incomes/")
     html = client.get(f"{base}{created['id']}/edit", headers={"Accept-Language": "en"}) \
         .get_data(as_text=True)
     assert 'name="invoice_number"' not in html and 'name="secondary_id"' in html
@@ -62,7 +62,7 @@ def test_a_crafted_field_outside_editable_fields_never_reaches_the_api(client, c
                                                                       sandbox_log):
     created = make_income(api, type=2, invoice_number="KEEP-1")
     set_state(api, created["id"], is_processed=True)
-    base = signed_in(client, company)
+    base = signed_in(client, company, "incomes/")
     path = f"{base}{created['id']}/edit"
     form = page_form(client, path)
     form.pairs += [("invoice_number", "HACKED"), ("net_amount", "1"), ("is_cancelled", "y"),
@@ -78,7 +78,7 @@ def test_fixed_assignment_rows_send_only_the_editable_column(client, company, ap
     ids = catalogue(api)
     created = make_income(api, type=2)
     set_state(api, created["id"], is_processed=True)
-    base = signed_in(client, company)
+    base = signed_in(client, company, "incomes/")
     path = f"{base}{created['id']}/edit"
     form = page_form(client, path).set("assignments-0-revenue_type", str(ids.revenue_types[1]))
     response = client.post(path, data=form.data())
@@ -157,7 +157,7 @@ def test_vat_period_is_sent_as_a_pair_and_the_rounded_start_is_shown(client, com
 def test_settings_driven_fields_appear_only_when_switched_on_and_not_booked(client, company,
                                                                            api):
     created = make_income(api, type=2)
-    base = signed_in(client, company)
+    base = signed_in(client, company, "incomes/")
     html = client.get(f"{base}{created['id']}/edit").get_data(as_text=True)
     assert 'name="accounting_id"' not in html and 'name="vat_period_type"' not in html
     set_company(api, enable_accounting_id=True, enable_vat_period=True)

@@ -8,8 +8,8 @@ import time
 import pytest
 
 from app.incomes.flow import storno_initial
+from tests.app.conftest import signed_in
 from tests.app.expenses_helpers import FAKE_PDF
-from tests.app.expenses_helpers import signed_in as expenses_signed_in
 from tests.app.incomes_helpers import (
     BrowserForm,
     catalogue,
@@ -17,7 +17,6 @@ from tests.app.incomes_helpers import (
     income,
     make_income,
     page_form,
-    signed_in,
 )
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 64
@@ -37,7 +36,7 @@ def _listed(api) -> list[dict]:
 
 def test_a_new_document_is_created_with_its_assignment_and_items(client, company, api):
     ids = catalogue(api)
-    base = signed_in(client, company)
+    base = signed_in(client, company, "incomes/")
     form = _filled(client, base + "new", ids)
     form.pairs += [("items-0-name", "Tanácsadás"), ("items-0-quantity", "2"),
                    ("items-0-unit_price", "500"), ("items-0-vat_percent", "27")]
@@ -52,7 +51,7 @@ def test_a_new_document_is_created_with_its_assignment_and_items(client, company
 
 def test_at_least_one_assignment_is_required_before_sending(client, company, api, sandbox_log):
     catalogue(api)
-    base = signed_in(client, company)
+    base = signed_in(client, company, "incomes/")
     form = page_form(client, base + "new").set("invoice_number", "X-1")
     response = client.post(base + "new", data=form.data(), headers={"Accept-Language": "en"})
     assert response.status_code == 400
@@ -63,7 +62,7 @@ def test_at_least_one_assignment_is_required_before_sending(client, company, api
 def test_a_foreign_currency_without_rate_is_stopped_before_sending(client, company, api,
                                                                    sandbox_log):
     ids = catalogue(api)
-    base = signed_in(client, company)
+    base = signed_in(client, company, "incomes/")
     page = client.get(base + "new", headers={"Accept-Language": "en"}).get_data(as_text=True)
     assert "data-rate-hint" in page and "Required when the currency is not HUF" in page
     form = _filled(client, base + "new", ids).set("currency", str(ids.currencies["EUR"]))
@@ -77,7 +76,7 @@ def test_a_foreign_currency_without_rate_is_stopped_before_sending(client, compa
 
 def test_a_eur_document_with_its_rate_is_created(client, company, api):
     ids = catalogue(api)
-    base = signed_in(client, company)
+    base = signed_in(client, company, "incomes/")
     form = _filled(client, base + "new", ids).set("currency", str(ids.currencies["EUR"]))
     response = client.post(base + "new", data=form.set("exchange_rate", "395,2").data())
     assert response.status_code == 303
@@ -89,7 +88,7 @@ def test_a_eur_document_with_its_rate_is_created(client, company, api):
 def test_a_duplicate_number_links_to_the_existing_income(client, company, api):
     ids = catalogue(api)
     existing = make_income(api, type=2, invoice_number="DUP-1")
-    base = signed_in(client, company)
+    base = signed_in(client, company, "incomes/")
     form = _filled(client, base + "new", ids, "DUP-1").set("note", "kept")
     response = client.post(base + "new", data=form.data())
     html = response.get_data(as_text=True)
@@ -101,7 +100,7 @@ def test_a_duplicate_number_links_to_the_existing_income(client, company, api):
 
 def test_a_double_submit_creates_one_document(client, company, api, sandbox_log):
     ids = catalogue(api)
-    base = signed_in(client, company)
+    base = signed_in(client, company, "incomes/")
     data = _filled(client, base + "new", ids).data()
     first = client.post(base + "new", data=data)
     second = client.post(base + "new", data=data)
@@ -113,7 +112,7 @@ def test_a_double_submit_creates_one_document(client, company, api, sandbox_log)
 def test_a_refused_create_can_be_sent_again_with_the_same_form(client, company, api):
     ids = catalogue(api)
     make_income(api, type=2, invoice_number="TAKEN")
-    base = signed_in(client, company)
+    base = signed_in(client, company, "incomes/")
     data = _filled(client, base + "new", ids, "TAKEN").data()
     assert client.post(base + "new", data=data).status_code == 400
     data["invoice_number"] = ["FREE"]
@@ -123,7 +122,7 @@ def test_a_refused_create_can_be_sent_again_with_the_same_form(client, company, 
 
 def test_nothing_is_stored_when_one_assignment_is_refused(client, company, api):
     ids = catalogue(api)
-    base = signed_in(client, company)
+    base = signed_in(client, company, "incomes/")
     form = _filled(client, base + "new", ids)
     form.pairs += [("assignments-1-revenue_type", "999999"), ("assignments-1-net_amount", "1"),
                    ("assignments-1-gross_amount", "1")]
@@ -136,7 +135,7 @@ def test_nothing_is_stored_when_one_assignment_is_refused(client, company, api):
 
 def test_the_invoice_image_is_uploaded_with_the_document(client, company, api):
     ids = catalogue(api)
-    base = signed_in(client, company)
+    base = signed_in(client, company, "incomes/")
     data = _filled(client, base + "new", ids).data()
     data["invoice_image"] = (io.BytesIO(PNG), "scan.png")
     response = client.post(base + "new", data=data, content_type="multipart/form-data")
@@ -148,7 +147,7 @@ def test_the_invoice_image_is_uploaded_with_the_document(client, company, api):
 def test_a_file_that_is_not_a_document_is_refused_before_sending(client, company, api,
                                                                 sandbox_log):
     ids = catalogue(api)
-    base = signed_in(client, company)
+    base = signed_in(client, company, "incomes/")
     data = _filled(client, base + "new", ids).data()
     data["invoice_image"] = (io.BytesIO(b"MZ\x90\x00 not a pdf"), "invoice.pdf")
     response = client.post(base + "new", data=data, content_type="multipart/form-data",
@@ -162,7 +161,7 @@ def test_a_storno_is_prefilled_and_cancels_the_original(client, company, api):
     ids = catalogue(api)
     original = make_income(api, type=2, invoice_number="ORIG-9", partner_name="Béta Zrt.",
                            payments=[{"amount": "1270.00"}])
-    base = signed_in(client, company)
+    base = signed_in(client, company, "incomes/")
     form = page_form(client, f"{base}new?storno_of={original['id']}")
     assert form.get("referred_invoice_number") == "ORIG-9"
     assert form.get("partner_name") == "Béta Zrt."
@@ -179,7 +178,7 @@ def test_a_storno_is_prefilled_and_cancels_the_original(client, company, api):
 
 def test_a_storno_of_a_number_that_does_not_exist_says_so(client, company, api):
     ids = catalogue(api)
-    base = signed_in(client, company)
+    base = signed_in(client, company, "incomes/")
     form = _filled(client, base + "new", ids, "STORNO-X").set("referred_invoice_number", "LATER-1")
     form.set("assignments-0-net_amount", "-1 000,00").set("assignments-0-gross_amount", "-1270")
     response = client.post(base + "new", data=form.data(), follow_redirects=True)
@@ -190,7 +189,7 @@ def test_a_storno_of_a_number_that_does_not_exist_says_so(client, company, api):
 
 def test_header_totals_default_to_the_sum_of_the_rows(client, company, api, sandbox_log):
     ids = catalogue(api)
-    base = signed_in(client, company)
+    base = signed_in(client, company, "incomes/")
     form = _filled(client, base + "new", ids).set("net_amount").set("gross_amount")
     form.pairs += [("assignments-1-revenue_type", str(ids.revenue_types[1])),
                    ("assignments-1-net_amount", "500"), ("assignments-1-gross_amount", "635")]
@@ -202,7 +201,7 @@ def test_header_totals_default_to_the_sum_of_the_rows(client, company, api, sand
 def test_two_submits_at_the_same_time_create_one_document(app, client, company, api, faults,
                                                           sandbox_log):
     ids = catalogue(api)
-    base = signed_in(client, company)
+    base = signed_in(client, company, "incomes/")
     data = _filled(client, base + "new", ids).data()
     faults.add(path="/2/incomes/create/", method="POST", kind="latency", latency_ms=700)
     other = app.test_client()
@@ -228,7 +227,7 @@ def test_two_submits_at_the_same_time_create_one_document(app, client, company, 
 def test_an_unanswered_create_keeps_the_form_and_can_be_sent_again(client, company, api,
                                                                    faults):
     ids = catalogue(api)
-    base = signed_in(client, company)
+    base = signed_in(client, company, "incomes/")
     data = _filled(client, base + "new", ids).data()
     faults.add(path="/2/incomes/create/", method="POST", kind="status", status=503, count=1)
     response = client.post(base + "new", data=data, headers={"Accept-Language": "en"})
@@ -256,13 +255,13 @@ def test_a_storno_is_prefilled_with_plain_negated_amounts_and_zero_not_minus_zer
 def test_the_invoice_image_is_refused_in_the_words_of_the_expense_upload(
         client, company, api, sandbox_log, name, content, reason):
     english = {"Accept-Language": "en"}
-    base = signed_in(client, company)
+    base = signed_in(client, company, "incomes/")
     data = _filled(client, base + "new", catalogue(api)).data()
     data["invoice_image"] = (io.BytesIO(content), name)
     response = client.post(base + "new", data=data, content_type="multipart/form-data",
                            headers=english)
     assert response.status_code == 400 and reason in response.get_data(as_text=True)
-    path = expenses_signed_in(client, company) + "new"
+    path = signed_in(client, company, "expenses/") + "new"
     data = page_form(client, path).data()
     data["files"] = (io.BytesIO(content), name)
     response = client.post(path, data=data, content_type="multipart/form-data", headers=english)

@@ -7,22 +7,19 @@ headers are in the page's language (Hungarian and English).
 """
 from __future__ import annotations
 
-import csv
 import html
-import io
 import re
 from datetime import datetime
 from decimal import Decimal
 from urllib.parse import urlencode
 
-import openpyxl
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.app.conftest import csrf_token, sign_in
 from tests.app.incomes_helpers import make_income, set_state
-from tests.app.list_pages import listed
+from tests.app.list_pages import csv_rows, listed, xlsx_rows
 from tests.app.taxes_support import ACCOUNT, TAX_NUMBER, create
 from tests.app.test_bank_page import bank, record_unmatched  # noqa: F401 (the bank fixture)
 from tests.sandbox import expense_support
@@ -40,16 +37,14 @@ def _csv(response) -> tuple[list[str], list[list[str]]]:
     assert response.status_code == 200 and response.mimetype == "text/csv", response.status
     text = response.get_data().decode("utf-8")
     assert text.startswith("\ufeff")
-    delimiter = ";" if text[1:].startswith('"') and '";"' in text.split("\r\n", 1)[0] else ","
-    rows = list(csv.reader(io.StringIO(text[1:], newline=""), delimiter=delimiter))
+    rows = csv_rows(text)
     return rows[0], rows[1:]
 
 
 def _sheet(response) -> list[tuple]:
     """The cells of an XLSX export, row by row (openpyxl opens it)."""
     assert response.status_code == 200 and response.mimetype == XLSX, response.status
-    book = openpyxl.load_workbook(io.BytesIO(response.get_data()))
-    return [tuple(row) for row in book.active.iter_rows()]
+    return xlsx_rows(response.get_data(), values_only=False)
 
 
 def _number(text: str) -> Decimal:

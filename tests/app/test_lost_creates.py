@@ -14,7 +14,8 @@ import pytest
 from app.incomes import flow as income_flow
 from app.taxes import flow as taxes_flow
 from app.upstream import Unavailable
-from tests.app.incomes_helpers import page_form, signed_in
+from tests.app.conftest import signed_in
+from tests.app.incomes_helpers import page_form
 from tests.app.test_write_faults import (
     WRITES,
     Ctx,
@@ -31,7 +32,7 @@ CASES = {case.name: case for case in WRITES}
 
 
 def _ctx(client, company, api) -> Ctx:
-    return Ctx(client, company, api, signed_in(client, company))
+    return Ctx(client, company, api, signed_in(client, company, "incomes/"))
 
 
 def _numbered(ctx: Ctx, marker: str) -> int:

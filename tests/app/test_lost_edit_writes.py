@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 
-from tests.app.incomes_helpers import page_form, signed_in
+from tests.app.conftest import signed_in
+from tests.app.incomes_helpers import page_form
 from tests.app.test_policy_editor_kit import Editor, config, policy, set_stored, stored
 from tests.app.test_review_support import (
     income_now,
@@ -48,7 +49,7 @@ def test_a_lost_review_done_over_htmx_keeps_the_screen_and_offers_a_reload(
 
 def test_a_resubmitted_cancel_finds_the_document_cancelled_and_says_so(
         client, company, api, faults, sandbox_log):
-    base = signed_in(client, company)
+    base = signed_in(client, company, "incomes/")
     path = f"{base}{_revenue_income(Ctx(client, company, api, base))}/cancel"
     form = page_form(client, path)
     faults.add(path=UPDATE, method="PATCH", kind="reset_after", count=1)
@@ -84,7 +85,7 @@ def test_a_resubmitted_policy_save_is_recorded_once_without_writing_again(
 
 def test_a_rate_limited_edit_keeps_the_input_and_says_nothing_was_saved(
         client, company, faults):
-    signed_in(client, company)
+    signed_in(client, company, "incomes/")
     path = f"/c/{company.id}/settings/"
     form = page_form(client, path)
     form.pairs.append(("enable_vat_period", "y"))

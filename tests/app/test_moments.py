@@ -14,8 +14,8 @@ from app import ConfigError, create_app
 from app.numbers import format_date, format_datetime, format_relative
 from app.store.history import recent_actions
 from app.templating import Days
+from tests.app.conftest import signed_in
 from tests.app.expenses_helpers import list_args
-from tests.app.expenses_helpers import signed_in as expenses_signed_in
 from tests.app.test_review_support import open_screen, review_base, step, waiting
 
 SUMMER = "2024-07-01T10:00:00Z"  # 12:00 in Budapest (CEST)
@@ -107,7 +107,7 @@ def test_the_undo_bar_says_how_long_ago_the_action_was(client, company, api):
 
 def test_changed_since_is_read_in_the_company_zone_by_default(app_config, company, sandbox_log):
     client = _app(app_config, TIMEZONE="Asia/Tokyo").test_client()
-    base = expenses_signed_in(client, company)
+    base = signed_in(client, company, "expenses/")
     sandbox_log.reset()
     day = (datetime.now(UTC) - timedelta(days=1)).strftime("%Y-%m-%d")
     html = client.get(f"{base}?since={day}T09:00").get_data(as_text=True)

@@ -6,6 +6,7 @@ import re
 
 from app.numbers import parse_date, parse_month
 from app.upstream import taxes as taxes_api
+from tests.app.conftest import signed_in
 from tests.app.incomes_helpers import page_form
 from tests.app.taxes_support import (
     ACCOUNT,
@@ -13,7 +14,6 @@ from tests.app.taxes_support import (
     create,
     months,
     records,
-    signed_in,
     writes,
 )
 from tests.sandbox.expense_support import ecat, make_expense  # noqa: F401 (ecat: a fixture)
@@ -52,7 +52,7 @@ def test_copy_last_month_prefills_the_previous_months_taxes_and_one_submit_creat
             "account_number": ACCOUNT, "description": "HIPA"},
            {"month": "2026-03", "amount": "999", "code": "104"},
            {"month": "2026-05", "amount": "777", "code": "104"})
-    base = signed_in(client, company)
+    base = signed_in(client, company, "taxes/")
     form = page_form(client, base + "new?copy=2026-05")
     rows = grid_rows(form)
     assert sorted((r["amount"][0], r.get("code", [""])[0], month_of(r["month"][0]))
@@ -73,14 +73,14 @@ def test_copy_last_month_of_salaries_moves_the_due_date_a_month(client, company,
     create(api, {"month": "2026-01", "amount": "420000", "name": "Kovács Anna",
                  "account_number": ACCOUNT, "tax_number": TAX_NUMBER, "due_at": "2026-01-31"},
            kind="salaries")
-    base = signed_in(client, company, "salaries")
+    base = signed_in(client, company, "salaries/")
     (row,) = grid_rows(page_form(client, base + "new?copy=2026-02"))
     assert month_of(row["month"][0]) == "2026-02" and day_of(row["due_at"][0]) == "2026-02-28"
     assert row["tax_number"] and row["name"] == ["Kovács Anna"]
 
 
 def test_copy_of_an_empty_month_says_so(client, company):
-    base = signed_in(client, company)
+    base = signed_in(client, company, "taxes/")
     html = client.get(base + "new?copy=2026-05", follow_redirects=True).get_data(as_text=True)
     assert "The previous month has no records to copy." in html
 
@@ -93,7 +93,7 @@ def test_checklist_counts_equal_their_lists(client, company, api, ecat):  # noqa
                      processed=(n == 1))
     create(api, {"month": "2026-03", "amount": "10", "code": "103"},
            {"month": "2026-03", "amount": "20", "code": "104"})
-    signed_in(client, company)
+    signed_in(client, company, "taxes/")
     html = client.get(f"/c/{company.id}/vat/month-end?month=2026-03").get_data(as_text=True)
     counts = {name: int(count) for name, count in COUNT.findall(html)}
     links = dict(LINK.findall(html))
@@ -129,7 +129,7 @@ def test_the_checklist_and_the_taxes_pages_read_records_through_one_reader(clien
         return found
 
     monkeypatch.setattr(taxes_api, "records", spy)
-    signed_in(client, company)
+    signed_in(client, company, "taxes/")
     assert client.get(f"/c/{company.id}/vat/month-end?month=2026-03").status_code == 200
     assert ("taxes", march) in read and ("salaries", []) in read and len(march) == 1
     assert sorted(original(api.get("/2/monthly-taxes/", params={"fields": "taxes"}).json(),
@@ -139,7 +139,7 @@ def test_the_checklist_and_the_taxes_pages_read_records_through_one_reader(clien
 
 def test_copying_into_the_first_month_of_year_one_says_there_is_nothing_to_copy(client,
                                                                                company):
-    base = signed_in(client, company)
+    base = signed_in(client, company, "taxes/")
     response = client.get(base + "new?copy=0001-01", follow_redirects=True)
     assert response.status_code == 200
     assert "The previous month has no records to copy." in response.get_data(as_text=True)

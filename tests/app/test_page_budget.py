@@ -13,7 +13,7 @@ import pytest
 
 from app import create_app
 from app.upstream import catalog
-from tests.app.conftest import sign_in
+from tests.app.conftest import signed_client
 from tests.app.incomes_helpers import catalogue, make_income
 from tests.app.test_faults_ui import assert_friendly_unavailable
 
@@ -24,17 +24,10 @@ EN = {"Accept-Language": "en"}
 MISSING = "Some parts could not be loaded in time:"
 
 
-def _client(app_config, company, deadline: float):
-    app = create_app({**app_config, "PAGE_DEADLINE_SECONDS": deadline})
-    client = app.test_client()
-    assert sign_in(client, company).status_code == 303
-    return client
-
-
 @pytest.fixture
 def budgeted(app_config, company):
     """A signed-in client of a Bookdesk whose pages wait at most DEADLINE for their reads."""
-    return _client(app_config, company, DEADLINE)
+    return signed_client(app_config, company, PAGE_DEADLINE_SECONDS=DEADLINE)
 
 
 def _timed_get(client, path: str):
@@ -99,7 +92,7 @@ def test_a_slow_main_record_is_the_friendly_error_page_at_the_deadline(
 
 def test_with_every_read_slow_the_edit_page_takes_about_one_read(app_config, company, api,
                                                                   faults):
-    client = _client(app_config, company, 5 * EACH)
+    client = signed_client(app_config, company, PAGE_DEADLINE_SECONDS=5 * EACH)
     created = make_income(api)
     path = f"/c/{company.id}/incomes/{created['id']}/edit"
     assert client.get(path).status_code == 200  # settings cached; the catalogues dropped next

@@ -11,9 +11,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.upstream import partners as partners_api
+from tests.app.conftest import signed_in
 from tests.app.incomes_helpers import upstream_calls
 from tests.app.test_list_exports import _csv, _partner_rows
-from tests.app.test_partners_pages import create_form, make_partner, signed_in
+from tests.app.test_partners_pages import create_form, make_partner
 
 ROW_ID = re.compile(r'<tr data-partner-id="(\d+)">')
 NOTE = "accented letters count in the search"
@@ -48,7 +49,7 @@ def test_list_finds_accented_names_typed_without_accents_in_any_case(client, com
     make_partner(api, name="Kovács Kft", tax_number="11111111-2-41")
     make_partner(api, name="Árvíztűrő Bt", is_vendor=True)
     make_partner(api, name="Nagy Zrt")
-    base = signed_in(client, company)
+    base = signed_in(client, company, "partners/")
     for typed in ("kovacs", "KOVÁCS", "Kovacs"):
         html = client.get(f"{base}?q={quote(typed)}").get_data(as_text=True)
         assert "Kovács Kft" in html and "Nagy Zrt" not in html and NOTE not in html
@@ -60,7 +61,7 @@ def test_list_finds_accented_names_typed_without_accents_in_any_case(client, com
 def test_picker_finds_accented_names_typed_without_accents_in_any_case(client, company, api):
     make_partner(api, name="Kovács Kft")
     make_partner(api, name="Nagy Zrt")
-    signed_in(client, company)
+    signed_in(client, company, "partners/")
     for typed in ("kovacs", "KOVÁCS"):
         options = picker(client, company, typed)
         assert "<option" in options and "Kovács Kft" in options and "Nagy Zrt" not in options
@@ -69,7 +70,7 @@ def test_picker_finds_accented_names_typed_without_accents_in_any_case(client, c
 def test_a_search_reads_a_small_company_in_one_call_and_an_unfiltered_list_pages_the_api(
         client, company, api, sandbox_log):
     make_partner(api, name="Kovács Kft")
-    base = signed_in(client, company)
+    base = signed_in(client, company, "partners/")
     sandbox_log.reset()
     assert upstream_calls(client.get(base + "?q=kovacs")) == 1
     scan = sandbox_log.entries(company_id=company.id, path="/1/partners")[-1]["args"]
@@ -84,7 +85,7 @@ def test_export_of_an_accent_blind_search_equals_the_list(client, company, api):
     for number in range(30):
         make_partner(api, name=f"{('Kovács', 'KOVACS', 'Kóvacs', 'Nagy')[number % 4]} "
                                f"{number:02d} Kft")
-    base = signed_in(client, company)
+    base = signed_in(client, company, "partners/")
     shown = _partner_rows(client, f"{base}?q=kovacs&ordering=-name")
     assert len(shown) == 23 and not any(name.startswith("Nagy") for name in shown)
     _header, rows = _csv(client.get(f"{base}export?q=kovacs&ordering=-name"))
@@ -103,7 +104,7 @@ def test_rows_shown_are_the_partners_whose_folded_name_or_tax_number_holds_the_q
     everyone = api.get("/1/partners/", params={"page_size": 1000}).json()["results"]
     expected = {p["id"] for p in everyone if folded(query) in folded(p["name"])
                 or folded(query) in folded(p["tax_number"])}
-    base = signed_in(client, company)
+    base = signed_in(client, company, "partners/")
     assert shown_ids(client, f"{base}?q={quote(query)}") == expected
 
 
@@ -112,7 +113,7 @@ def test_past_the_scan_limit_the_api_searches_and_the_page_says_accents_count(
     monkeypatch.setattr("app.upstream.partners.PARTNER_SCAN_LIMIT", 2)
     for name in ("Kovács Kft", "Kovacs Bt", "Nagy Zrt"):
         make_partner(api, name=name)
-    base = signed_in(client, company)
+    base = signed_in(client, company, "partners/")
     client.get("/lang/en")
     sandbox_log.reset()
     html = client.get(base + "?q=kovacs").get_data(as_text=True)
@@ -127,7 +128,7 @@ def test_past_the_scan_limit_the_api_searches_and_the_page_says_accents_count(
 
 def test_a_partner_created_in_bookdesk_is_found_by_the_next_search(client, company, api):
     make_partner(api, name="Nagy Zrt")
-    base = signed_in(client, company)
+    base = signed_in(client, company, "partners/")
     assert "Kovács Kft" not in client.get(base + "?q=kovacs").get_data(as_text=True)
     assert "Kovács Kft" not in picker(client, company, "kovacs")
     assert create_form(client, base, name="Kovács Kft", is_customer="y").status_code == 303
@@ -138,7 +139,7 @@ def test_a_partner_created_in_bookdesk_is_found_by_the_next_search(client, compa
 def test_a_search_keeps_every_ordering_the_api_list_gives(client, company, api):
     for name in ("Zebra Kft", "Ábel Kft", "Őz Kft", "Csiga Kft", "Cukor Kft", "Alfa Kft"):
         make_partner(api, name=name)
-    base = signed_in(client, company)
+    base = signed_in(client, company, "partners/")
     for ordering in ("", "name", "-name", "created_at", "-created_at"):
         unfiltered = _partner_rows(client, f"{base}?ordering={ordering}")
         assert _partner_rows(client, f"{base}?q=KFT&ordering={ordering}") == unfiltered

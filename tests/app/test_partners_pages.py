@@ -5,17 +5,11 @@ import re
 
 import requests
 
-from tests.app.conftest import csrf_token, sign_in
+from tests.app.conftest import csrf_token, signed_in
 from tests.app.incomes_helpers import upstream_calls
 
 FORM_KEY = re.compile(r'name="form_key" type="hidden" value="([^"]+)"')
 BASE_STATE = re.compile(r'name="base_state" type="hidden" value="([^"]*)"')
-
-
-def signed_in(client, company, role: str = "admin") -> str:
-    """Sign in; the partner pages' base path."""
-    assert sign_in(client, company, role).status_code == 303
-    return f"/c/{company.id}/partners/"
 
 
 def make_partner(api, **fields) -> dict:
@@ -53,7 +47,7 @@ def test_list_searches_by_name_or_tax_number_in_one_upstream_call(client, compan
                                                                   sandbox_log):
     make_partner(api, name="Alma Kft.", tax_number="11111111-2-41")
     make_partner(api, name="Körte Bt.", tax_number="22222222-2-42", is_vendor=True)
-    base = signed_in(client, company)
+    base = signed_in(client, company, "partners/")
     sandbox_log.reset()
     response = client.get(base + "?q=22222222")
     html = response.get_data(as_text=True)
@@ -69,7 +63,7 @@ def test_list_pages_follow_the_api_count_and_role_filter_reaches_the_api(client,
                                                                         sandbox_log):
     for number in range(27):
         make_partner(api, name=f"Partner {number:02d}", is_vendor=number % 2 == 0)
-    base = signed_in(client, company)
+    base = signed_in(client, company, "partners/")
     first = client.get(base).get_data(as_text=True)
     assert "Partner 00" in first and "Partner 25" not in first and "page=2" in first
     second = client.get(base + "?page=2").get_data(as_text=True)
@@ -82,7 +76,7 @@ def test_list_pages_follow_the_api_count_and_role_filter_reaches_the_api(client,
 
 def test_create_sends_a_dashed_tax_number_compact_and_shows_it_with_dashes(client, company,
                                                                              api):
-    base = signed_in(client, company)
+    base = signed_in(client, company, "partners/")
     response = create_form(client, base, name="Szállító Kft.", tax_number="12345676 2 41",
                            is_vendor="y")
     assert response.status_code == 303
@@ -95,7 +89,7 @@ def test_create_sends_a_dashed_tax_number_compact_and_shows_it_with_dashes(clien
 
 def test_create_without_a_role_is_refused_before_anything_is_sent(client, company,
                                                                   sandbox_log):
-    base = signed_in(client, company)
+    base = signed_in(client, company, "partners/")
     sandbox_log.reset()
     response = create_form(client, base, name="Szerepnélküli Kft.", city="Győr")
     html = response.get_data(as_text=True)
@@ -106,14 +100,14 @@ def test_create_without_a_role_is_refused_before_anything_is_sent(client, compan
 
 
 def test_the_form_says_a_role_is_required_before_sending(client, company):
-    html = client.get(signed_in(client, company) + "new").get_data(as_text=True)
+    html = client.get(signed_in(client, company, "partners/") + "new").get_data(as_text=True)
     assert "At least one is required: a partner is a customer, a vendor or both." in html
     assert "data-roles-message=" in html
 
 
 def test_create_sends_empty_text_fields_as_null_never_empty_strings(client, company,
                                                                    sandbox_log):
-    base = signed_in(client, company)
+    base = signed_in(client, company, "partners/")
     sandbox_log.reset()
     response = create_form(client, base, name="Üres Mezők Kft.", city="", address="  ",
                            email="", is_customer="y")
@@ -126,7 +120,7 @@ def test_create_sends_empty_text_fields_as_null_never_empty_strings(client, comp
 def test_edit_sends_only_changed_fields_and_a_cleared_field_as_null(client, company, api,
                                                                    sandbox_log):
     partner = make_partner(api, name="Régi Név Kft.", city="Pécs", zip_code="7621")
-    base = signed_in(client, company)
+    base = signed_in(client, company, "partners/")
     path = f"{base}{partner['id']}/"
     html = client.get(path).get_data(as_text=True)
     sandbox_log.reset()
@@ -142,7 +136,7 @@ def test_edit_sends_only_changed_fields_and_a_cleared_field_as_null(client, comp
 def test_collision_shows_the_existing_partner_with_a_link_and_does_not_merge(client, company,
                                                                             api, sandbox_log):
     existing = make_partner(api, name="Meglévő Kft.", tax_number="87654323-1-11")
-    base = signed_in(client, company)
+    base = signed_in(client, company, "partners/")
     sandbox_log.reset()
     response = create_form(client, base, name="Új Név Kft.", tax_number="87654323-1-11",
                            city="Szeged", is_vendor="y")
@@ -160,7 +154,7 @@ def test_restricted_update_names_the_refused_fields_on_the_form(client, company,
     partner = make_partner(api, name="Szinkron Kft.", city="Eger")
     requests.patch(f"{sandbox_url}/_sandbox/partners/{partner['id']}/",
                    json={"source": "billingo"}, timeout=10).raise_for_status()
-    base = signed_in(client, company)
+    base = signed_in(client, company, "partners/")
     path = f"{base}{partner['id']}/"
     html = client.get(path).get_data(as_text=True)
     response = client.post(path, data=form_data(html, name="Átnevezett Kft.", city="Vác",
@@ -178,7 +172,7 @@ def test_restricted_partner_still_takes_the_allowed_fields(client, company, api,
     partner = make_partner(api, name="Szinkron Bt.")
     requests.patch(f"{sandbox_url}/_sandbox/partners/{partner['id']}/",
                    json={"source": "szamlazz.hu"}, timeout=10).raise_for_status()
-    base = signed_in(client, company)
+    base = signed_in(client, company, "partners/")
     path = f"{base}{partner['id']}/"
     html = client.get(path).get_data(as_text=True)
     response = client.post(path, data=form_data(html, name="Szinkron Bt.", is_customer="y",
@@ -189,7 +183,7 @@ def test_restricted_partner_still_takes_the_allowed_fields(client, company, api,
 
 
 def test_double_submit_of_one_form_creates_one_partner(client, company, api, sandbox_log):
-    base = signed_in(client, company)
+    base = signed_in(client, company, "partners/")
     html = client.get(base + "new").get_data(as_text=True)
     data = form_data(html, name="Egyszer Kft.", is_customer="y")
     sandbox_log.reset()
@@ -202,7 +196,7 @@ def test_double_submit_of_one_form_creates_one_partner(client, company, api, san
 
 def test_a_refused_create_can_be_corrected_and_sent_with_the_same_form(client, company, api):
     make_partner(api, name="Foglalt Kft.", tax_number="13579131-1-13")
-    base = signed_in(client, company)
+    base = signed_in(client, company, "partners/")
     html = client.get(base + "new").get_data(as_text=True)
     data = form_data(html, name="Másik Kft.", tax_number="13579131-1-13", is_customer="y")
     assert client.post(base + "new", data=data).status_code == 400
@@ -240,7 +234,7 @@ def test_api_refusal_of_an_empty_string_lands_on_that_field(app, company):
 
 def test_search_from_htmx_gets_only_the_list_fragment(client, company, api):
     make_partner(api, name="Fragmens Kft.")
-    base = signed_in(client, company)
+    base = signed_in(client, company, "partners/")
     response = client.get(base + "?q=Fragmens", headers={"HX-Request": "true"})
     html = response.get_data(as_text=True)
     assert "<html" not in html and 'id="partner-list"' in html and "Fragmens Kft." in html

@@ -10,7 +10,7 @@ from html import unescape
 
 import pytest
 
-from tests.app.conftest import sign_in
+from tests.app.conftest import signed_in
 from tests.app.incomes_helpers import (
     BrowserForm,
     catalogue,
@@ -42,11 +42,6 @@ def _totals(html: str) -> dict[str, Decimal]:
     return {key: Decimal(value) for key, value, _text in TOTAL.findall(html)}
 
 
-def _signed_in(client, company) -> str:
-    assert sign_in(client, company).status_code == 303
-    return f"/c/{company.id}"
-
-
 def _income(api, **extra) -> dict:
     ids = catalogue(api)
     return make_income(api, type=2, invoice_number="PAY-1", issued_at="2025-03-01",
@@ -72,8 +67,8 @@ def test_income_page_shows_every_payment_of_the_api_history_and_its_totals(clien
     created = _income(api)
     history = api.get(f"/1/incomes/{created['id']}/",
                       params={"fields": "payment_history"}).json()
-    base = _signed_in(client, company)
-    html = client.get(f"{base}/incomes/{created['id']}", headers=EN).get_data(as_text=True)
+    base = signed_in(client, company)
+    html = client.get(f"{base}incomes/{created['id']}", headers=EN).get_data(as_text=True)
     rows = _rows(html)
     assert [(r[0], r[1], r[3]) for r in rows] == [
         (p["date"], Decimal(p["amount"]), p["method"]) for p in history["payment_history"]]
@@ -89,9 +84,9 @@ def test_expense_page_shows_the_api_history_with_account_and_a_link_to_the_bank(
     expense, account = paid_expense
     history = api.get(f"/2/expenses/{expense['id']}/",
                       params={"fields": "payment_history"}).json()["payment_history"]
-    base = _signed_in(client, company)
+    base = signed_in(client, company)
     sandbox_log.reset()
-    html = client.get(f"{base}/expenses/{expense['id']}", headers=EN).get_data(as_text=True)
+    html = client.get(f"{base}expenses/{expense['id']}", headers=EN).get_data(as_text=True)
     rows = _rows(html)
     assert [(r[0], r[1], r[2], r[3]) for r in rows] == [
         (p["date"], Decimal(p["amount"]), p["currency"], p["method"]) for p in history]
@@ -111,8 +106,8 @@ def test_expense_page_shows_the_api_history_with_account_and_a_link_to_the_bank(
 def test_an_unpaid_expense_shows_no_payments_and_its_gross_outstanding(client, company, api,
                                                                     ecat):
     expense = make_expense(api, ecat)
-    base = _signed_in(client, company)
-    html = client.get(f"{base}/expenses/{expense['id']}", headers=EN).get_data(as_text=True)
+    base = signed_in(client, company)
+    html = client.get(f"{base}expenses/{expense['id']}", headers=EN).get_data(as_text=True)
     assert 'id="no-payments"' in html and _rows(html) == []
     assert _totals(html) == {"total-paid": Decimal(0), "outstanding": Decimal("1270.00")}
 
@@ -123,8 +118,8 @@ def test_income_form_offers_the_payment_fields_with_their_widgets(client, compan
     created = _income(api)
     assert {"payment_method", "planned_payment_date", "paid_through"} <= set(
         created["editable_fields"])
-    base = _signed_in(client, company)
-    html = client.get(f"{base}/incomes/{created['id']}/edit",
+    base = signed_in(client, company)
+    html = client.get(f"{base}incomes/{created['id']}/edit",
                       headers={"Accept-Language": "hu"}).get_data(as_text=True)
     method = re.search(r'<select[^>]*name="payment_method".*?</select>', html, re.S).group(0)
     assert re.findall(r'value="(\w*)"', method) == ["", "transfer", "cash", "card", "cod"]
@@ -142,8 +137,8 @@ def test_setting_method_planned_date_and_account_sends_exactly_those(client, com
                                                                       sandbox_log):
     open_account(api, "OTP Főszámla")
     created = _income(api)
-    base = _signed_in(client, company)
-    path = f"{base}/incomes/{created['id']}/edit"
+    base = signed_in(client, company)
+    path = f"{base}incomes/{created['id']}/edit"
     form = page_form(client, path)
     form.set("payment_method", "card").set("planned_payment_date", "2025-04-30")
     response = client.post(path, data=form.set("paid_through", "OTP Főszámla").data())
@@ -161,8 +156,8 @@ def test_expense_form_offers_only_the_payment_fields_its_editable_fields_name(
     expense, _account = paid_expense
     editable = set(api.get(f"/2/expenses/{expense['id']}/").json()["editable_fields"])
     assert "payment_method" in editable and not {"planned_payment_date", "account"} & editable
-    base = _signed_in(client, company)
-    path = f"{base}/expenses/{expense['id']}/edit"
+    base = signed_in(client, company)
+    path = f"{base}expenses/{expense['id']}/edit"
     form = page_form(client, path)
     assert form.get("payment_method") == "transfer"
     assert form.get("planned_payment_date") is None and form.get("account") is None
@@ -176,8 +171,8 @@ def test_expense_form_offers_only_the_payment_fields_its_editable_fields_name(
 def test_a_refused_payment_method_shows_on_its_field_with_the_input_kept(client, company, api,
                                                                           sandbox_log):
     created = _income(api)
-    base = _signed_in(client, company)
-    path = f"{base}/incomes/{created['id']}/edit"
+    base = signed_in(client, company)
+    path = f"{base}incomes/{created['id']}/edit"
     form = page_form(client, path)
     form.set("payment_method", "bitcoin").set("planned_payment_date", "2025-05-15")
     response = client.post(path, data=form.data(), headers=EN)
@@ -201,7 +196,7 @@ def test_a_processed_income_offers_no_payment_field_its_editable_fields_lack(cli
     created = _income(api)
     editable = set(set_state(api, created["id"], is_processed=True)["editable_fields"])
     assert not {"payment_method", "planned_payment_date", "paid_through"} & editable
-    base = _signed_in(client, company)
-    form = page_form(client, f"{base}/incomes/{created['id']}/edit")
+    base = signed_in(client, company)
+    form = page_form(client, f"{base}incomes/{created['id']}/edit")
     assert [form.get(name) for name in ("payment_method", "planned_payment_date",
                                         "paid_through")] == [None, None, None]

@@ -8,7 +8,7 @@ import re
 from app.auth import flow
 from app.upstream import PermissionDenied, ValidationError, WriteRefused
 from app.upstream.errors import error_for
-from tests.app.conftest import csrf_token, sign_in
+from tests.app.conftest import csrf_token, sign_in, signed_in
 from tests.app.incomes_helpers import make_income, page_form
 
 VIEW_ONLY = "lets you view records but not change them"
@@ -27,7 +27,7 @@ def _forget(client, company) -> None:
 
 
 def test_a_viewer_is_known_read_only_from_sign_in(client, company):
-    assert sign_in(client, company, role="viewer").status_code == 303
+    signed_in(client, company, role="viewer")
     [flags] = _memory(client).values()
     assert flags == {"write": ""}
     html = client.get(f"/c/{company.id}/incomes/").get_data(as_text=True)
@@ -39,7 +39,7 @@ def test_the_sign_in_probe_stores_nothing_and_leaves_writers_writable(
         client, company, api, sandbox_log):
     before = api.get("/1/partners/").json()
     sandbox_log.reset()
-    assert sign_in(client, company, role="bookkeeper").status_code == 303
+    signed_in(client, company, role="bookkeeper")
     probes = sandbox_log.entries(company.id, method="POST")
     assert [entry["status"] for entry in probes] == [400]
     assert api.get("/1/partners/").json() == before

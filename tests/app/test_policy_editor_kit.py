@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 
-from tests.app.conftest import csrf_token, sign_in
+from tests.app.conftest import csrf_token, signed_in
 
 REV = re.compile(r'name="rev" value="(\d+)"')
 
@@ -75,8 +75,7 @@ class Editor:
 
     def __init__(self, client, company, role="admin", name="Teszt Elek"):
         self.client, self.company = client, company
-        self.base = f"/c/{company.id}/policies"
-        sign_in(client, company, role, name)
+        self.base = signed_in(client, company, "policies", role, name=name)
 
     def get(self, path="/", **kwargs):
         """GET a page of the editor."""

@@ -18,7 +18,7 @@ import pytest
 from app import create_app
 from app.dashboard import service
 from app.numbers import company_today
-from tests.app.conftest import csrf_token, sign_in
+from tests.app.conftest import csrf_token, signed_in
 from tests.app.expenses_helpers import catalogue as expense_catalogue
 from tests.app.expenses_helpers import make_expense
 from tests.app.expenses_helpers import row as expense_row
@@ -109,7 +109,7 @@ def signed_in_twice(client, company, make_company, sandbox_url):
     seed(Api(sandbox_url, company), late=3, review=2, open_expenses=2)
     seed(Api(sandbox_url, other), late=1, review=4, open_expenses=5)
     for each in (company, other):
-        assert sign_in(client, each).status_code == 303
+        signed_in(client, each)
     return company, other
 
 
@@ -241,7 +241,7 @@ def test_practice_vat_due_equals_the_vat_pages_balance(client, company, sandbox_
     api = Api(sandbox_url, company)
     seed(api, late=1, review=1, open_expenses=2)
     _vat_extras(api)
-    assert sign_in(client, company).status_code == 303
+    signed_in(client, company)
     row = shown(client.get("/practice").get_data(as_text=True))[company.id]
     vat_page = client.get(f"/c/{company.id}/vat/").get_data(as_text=True)
     balance = Decimal(BALANCE.search(vat_page).group(1))
@@ -261,7 +261,7 @@ def test_dashboard_vat_due_is_the_vat_pages_balance_where_header_sums_differ(
     api = Api(sandbox_url, company)
     seed(api, late=1, review=1, open_expenses=2)
     _vat_extras(api)
-    assert sign_in(client, company).status_code == 303
+    signed_in(client, company)
     dashboard = client.get(f"/c/{company.id}/").get_data(as_text=True)
     vat_page = client.get(f"/c/{company.id}/vat/").get_data(as_text=True)
     balance = Decimal(BALANCE.search(vat_page).group(1))

@@ -5,12 +5,11 @@ the session, and a sign-out through B must be honoured by A. No sticky sessions 
 """
 from __future__ import annotations
 
-import re
-
 import pytest
 import redis
 import requests
 
+from tests.app.conftest import csrf_token, login_form
 from tests.support.processes import bookdesk_process, redis_server  # noqa: F401 (fixture)
 
 pytestmark = [pytest.mark.redis, pytest.mark.xdist_group("redis")]
@@ -18,7 +17,6 @@ pytestmark = [pytest.mark.redis, pytest.mark.xdist_group("redis")]
 SECRET = "shared-secret-of-both-processes"
 COOKIE = "bookdesk_session"
 PREFIX = "bookdesk:session:"
-CSRF = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
 
 
 @pytest.fixture(scope="module")
@@ -39,14 +37,8 @@ def store(redis_server):  # noqa: F811 (fixture)
     client.close()
 
 
-def _csrf(html: str) -> str:
-    return CSRF.search(html).group(1)
-
-
 def _sign_in(browser: requests.Session, base: str, company, company_id=None) -> None:
-    data = {"csrf_token": _csrf(browser.get(f"{base}/login").text),
-            "token": company.tokens["admin"], "name": "Teszt Elek",
-            "company_id": "" if company_id is None else str(company_id)}
+    data = login_form(browser.get(f"{base}/login").text, company, company_id=company_id)
     response = browser.post(f"{base}/login", data=data, allow_redirects=False)
     assert response.status_code == 303, response.text[:500]
 
@@ -70,7 +62,8 @@ def test_sign_in_through_one_process_is_seen_by_the_other_and_sign_out_by_both(
     old_cookie = {COOKIE: browser.cookies[COOKIE]}
     assert _is_signed_in(browser, b, company)
     page = browser.get(f"{b}/c/{company.id}/").text
-    logout = browser.post(f"{b}/logout", data={"csrf_token": _csrf(page)}, allow_redirects=False)
+    logout = browser.post(f"{b}/logout", data={"csrf_token": csrf_token(page)},
+                          allow_redirects=False)
     assert logout.status_code == 303
     assert not _is_signed_in(browser, a, company)
     assert not _is_signed_in(old_cookie, a, company)
@@ -88,7 +81,7 @@ def test_session_record_is_in_redis_with_the_token_and_gone_after_sign_out(
     assert token.decode() not in browser.cookies[COOKIE]
     assert 0 < store.ttl(holding[0]) <= 12 * 3600
     page = browser.get(f"{a}/c/{company.id}/").text
-    browser.post(f"{b}/logout", data={"csrf_token": _csrf(page)}, allow_redirects=False)
+    browser.post(f"{b}/logout", data={"csrf_token": csrf_token(page)}, allow_redirects=False)
     assert not store.exists(holding[0])
 
 

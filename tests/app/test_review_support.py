@@ -7,8 +7,8 @@ import time
 import requests
 
 from app.review import prefetch
-from tests.app.conftest import csrf_token
-from tests.app.incomes_helpers import BrowserForm, make_income, signed_in
+from tests.app.conftest import csrf_token, signed_in
+from tests.app.incomes_helpers import BrowserForm, make_income
 
 HTMX = {"HX-Request": "true"}
 _FORM = re.compile(r'<form class="review-form[^>]*hx-post="([^"]+)"')
@@ -29,7 +29,7 @@ def queue_ids(api, **params) -> list[int]:
 
 def review_base(client, company) -> str:
     """Sign in; the review area's base path."""
-    signed_in(client, company)
+    signed_in(client, company, "incomes/")
     return f"/c/{company.id}/review/"
 
 

@@ -7,6 +7,7 @@ from app.taxes import flow
 from app.taxes.forms import Row
 from app.taxes.present import SALARIES
 from app.upstream import ValidationError, make_client
+from tests.app.conftest import signed_in
 from tests.app.taxes_support import (
     ACCOUNT,
     TAX_NUMBER,
@@ -15,7 +16,6 @@ from tests.app.taxes_support import (
     grid,
     months,
     rows,
-    signed_in,
     writes,
 )
 
@@ -34,7 +34,7 @@ def _post(client, base: str, *items):
 
 def test_salaries_of_several_employees_are_created_in_one_request(client, company, api,
                                                                  sandbox_log):
-    base = signed_in(client, company, "salaries")
+    base = signed_in(client, company, "salaries/")
     response = _post(client, base, _salary(), _salary(number=OTHER_NUMBER, name="Szabó Péter"),
                      _salary("2024-04"))
     assert response.status_code == 303
@@ -46,7 +46,7 @@ def test_salaries_of_several_employees_are_created_in_one_request(client, compan
 
 def test_a_second_salary_for_one_tax_number_in_a_month_is_refused_before_sending(
         client, company, sandbox_log):
-    base = signed_in(client, company, "salaries")
+    base = signed_in(client, company, "salaries/")
     response = _post(client, base, _salary(), _salary(number="84123-45673", name="Again"))
     html = response.get_data(as_text=True)
     assert response.status_code == 400
@@ -58,7 +58,7 @@ def test_a_second_salary_for_one_tax_number_in_a_month_is_refused_before_sending
 def test_a_tax_number_already_paid_that_month_is_refused_before_sending(client, company, api,
                                                                        sandbox_log):
     create(api, _salary(amount="1"), kind="salaries")
-    base = signed_in(client, company, "salaries")
+    base = signed_in(client, company, "salaries/")
     sandbox_log.reset()
     response = _post(client, base, _salary("2024-04"), _salary())
     html = response.get_data(as_text=True)
@@ -73,7 +73,7 @@ def test_a_tax_number_already_paid_that_month_is_refused_before_sending(client, 
 
 
 def test_tax_number_name_and_account_are_required(client, company, sandbox_log):
-    base = signed_in(client, company, "salaries")
+    base = signed_in(client, company, "salaries/")
     response = _post(client, base, {"month": "2024-03", "amount": "100"})
     html = response.get_data(as_text=True)
     assert response.status_code == 400
@@ -83,7 +83,7 @@ def test_tax_number_name_and_account_are_required(client, company, sandbox_log):
 
 
 def test_the_salary_grid_has_no_tax_code_column(client, company):
-    html = client.get(signed_in(client, company, "salaries") + "new").get_data(as_text=True)
+    html = client.get(signed_in(client, company, "salaries/") + "new").get_data(as_text=True)
     assert 'name="rows-0-tax_number"' in html and 'name="rows-0-due_at"' in html
     assert 'name="rows-0-code"' not in html
 

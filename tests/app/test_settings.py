@@ -4,12 +4,7 @@ from __future__ import annotations
 
 import re
 
-from tests.app.conftest import csrf_token, sign_in
-
-
-def signed_in(client, company, role: str = "admin") -> str:
-    assert sign_in(client, company, role).status_code == 303
-    return f"/c/{company.id}/settings/"
+from tests.app.conftest import csrf_token, signed_in
 
 
 def save(client, page: str, **switches):
@@ -25,14 +20,14 @@ def patches(sandbox_log, company) -> list[dict]:
 
 
 def test_page_shows_company_data_and_what_each_switch_changes(client, company):
-    html = client.get(signed_in(client, company)).get_data(as_text=True)
+    html = client.get(signed_in(client, company, "settings/")).get_data(as_text=True)
     assert company.name in html and "12345678-2-41" in html and "HUF" in html
     assert "VAT period start" in html and "Accounting ID" in html
     assert 'name="enable_vat_period"' in html and 'name="enable_accounting_id"' in html
 
 
 def test_admin_switch_sends_only_the_changed_setting(client, company, api, sandbox_log):
-    page = signed_in(client, company)
+    page = signed_in(client, company, "settings/")
     sandbox_log.reset()
     response = save(client, page, enable_vat_period=True)
     assert response.status_code == 303
@@ -44,7 +39,7 @@ def test_admin_switch_sends_only_the_changed_setting(client, company, api, sandb
 
 
 def test_switching_both_back_off_and_on(client, company, api, sandbox_log):
-    page = signed_in(client, company)
+    page = signed_in(client, company, "settings/")
     save(client, page, enable_accounting_id=True)
     sandbox_log.reset()
     assert save(client, page, enable_vat_period=True).status_code == 303
@@ -54,7 +49,7 @@ def test_switching_both_back_off_and_on(client, company, api, sandbox_log):
 
 def test_non_admin_sees_read_only_with_the_reason_after_the_api_refuses(client, company, api,
                                                                        sandbox_log):
-    page = signed_in(client, company, "bookkeeper")
+    page = signed_in(client, company, "settings/", "bookkeeper")
     sandbox_log.reset()
     refused = save(client, page, enable_vat_period=True)
     assert refused.status_code == 403
@@ -71,9 +66,9 @@ def test_non_admin_sees_read_only_with_the_reason_after_the_api_refuses(client, 
 
 
 def test_read_only_belongs_to_the_refused_token_not_the_company(client, company):
-    page = signed_in(client, company, "bookkeeper")
+    page = signed_in(client, company, "settings/", "bookkeeper")
     save(client, page, enable_vat_period=True)
-    signed_in(client, company, "admin")
+    signed_in(client, company, "settings/", "admin")
     html = client.get(page).get_data(as_text=True)
     assert 'id="settings-read-only"' not in html and 'name="enable_vat_period"' in html
 
@@ -82,7 +77,7 @@ def test_a_saved_switch_reaches_the_cached_settings_income_forms_read(app, clien
     from app.forms import company_settings
     from app.upstream import make_client
 
-    page = signed_in(client, company)
+    page = signed_in(client, company, "settings/")
     with app.test_request_context():
         api = make_client(company.id, company.tokens["admin"])
         assert company_settings(api)["enable_vat_period"] is False  # now cached

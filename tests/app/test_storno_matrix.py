@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from tests.app.conftest import csrf_token
+from tests.app.conftest import csrf_token, signed_in
 from tests.app.expenses_helpers import catalogue as expense_catalogue
 from tests.app.expenses_helpers import expense, make_expense
 from tests.app.incomes_helpers import catalogue, income, make_income, page_form, set_state
-from tests.app.incomes_helpers import signed_in as incomes_signed_in
 from tests.app.test_review_support import (
     income_now,
     open_screen,
@@ -64,7 +63,7 @@ def _storno_behind_the_back(api, referred: str, number: str = "STORNO-BACK") -> 
 
 def storno_reverses_the_original(client, company, api, sandbox_log, lang):
     original = make_income(api, type=2, invoice_number="ORIG-1", payments=[{"amount": "500.00"}])
-    base = incomes_signed_in(client, company)
+    base = signed_in(client, company, "incomes/")
     _storno_through_bookdesk(client, base, original, "STORNO-1")
     after = income(api, original["id"])
     assert after["is_cancelled"] is True and after["paid_amount"] == "0.00"
@@ -77,7 +76,7 @@ def storno_reverses_the_original(client, company, api, sandbox_log, lang):
 
 def storno_before_its_original_cancels_nothing(client, company, api, sandbox_log, lang):
     ids = catalogue(api)
-    base = incomes_signed_in(client, company)
+    base = signed_in(client, company, "incomes/")
     form = page_form(client, base + "new").set("invoice_number", "STORNO-EARLY")
     form.set("referred_invoice_number", "LATER-1").set("partner_name", "Alfa Kft.")
     form.set("assignments-0-revenue_type", str(ids.revenue_types[0]))
@@ -96,7 +95,7 @@ def storno_before_its_original_cancels_nothing(client, company, api, sandbox_log
 
 def cancel_an_unprocessed_document(client, company, api, sandbox_log, lang):
     created = make_income(api, type=2, payments=[{"amount": "500.00"}])
-    base = incomes_signed_in(client, company)
+    base = signed_in(client, company, "incomes/")
     page = _page(client, f"{base}{created['id']}/cancel", lang)
     client.post(f"{base}{created['id']}/cancel",
                 data={"csrf_token": csrf_token(page), "is_cancelled": "1"})
@@ -110,7 +109,7 @@ def revoke_a_direct_cancellation(client, company, api, sandbox_log, lang):
     created = make_income(api, type=2, payments=[{"amount": "500.00"}])
     cancelled = set_state(api, created["id"], is_cancelled=True)
     assert [p["method"] for p in cancelled["payment_history"]] == ["cancel"]
-    base = incomes_signed_in(client, company)
+    base = signed_in(client, company, "incomes/")
     assert _badge(_page(client, f"{base}{created['id']}", lang)) == LABELS[lang]["cancelled"]
     page = _page(client, f"{base}{created['id']}/cancel", lang)
     client.post(f"{base}{created['id']}/cancel",
@@ -125,7 +124,7 @@ def revoke_a_direct_cancellation(client, company, api, sandbox_log, lang):
 def processed_document_cannot_be_cancelled(client, company, api, sandbox_log, lang):
     created = make_income(api, type=2)
     set_state(api, created["id"], is_processed=True)
-    base = incomes_signed_in(client, company)
+    base = signed_in(client, company, "incomes/")
     assert f"{created['id']}/cancel" not in _page(client, f"{base}{created['id']}", lang)
     page = _page(client, f"{base}{created['id']}", lang)
     response = client.post(f"{base}{created['id']}/cancel",
@@ -139,7 +138,7 @@ def revoke_refused_once_a_storno_reversed_it_meanwhile(client, company, api, san
                                                        lang):
     created = make_income(api, type=2, invoice_number="ORIG-R", payments=[{"amount": "9.00"}])
     set_state(api, created["id"], is_cancelled=True)
-    base = incomes_signed_in(client, company)
+    base = signed_in(client, company, "incomes/")
     page = _page(client, f"{base}{created['id']}/cancel", lang)  # the revoke confirmation
     _storno_behind_the_back(api, "ORIG-R")
     sandbox_log.reset()
@@ -159,7 +158,7 @@ def revoke_refused_once_a_storno_reversed_it_meanwhile(client, company, api, san
 def exclude_an_expense_from_accounting(client, company, api, sandbox_log, lang):
     created = make_expense(api, expense_catalogue(api))
     base = f"/c/{company.id}/expenses/"
-    incomes_signed_in(client, company)
+    signed_in(client, company, "incomes/")
     page = _page(client, f"{base}{created['id']}/exclude", lang)
     response = client.post(f"{base}{created['id']}/exclude", data={"csrf_token": csrf_token(page)})
     assert response.status_code == 303
@@ -169,7 +168,7 @@ def exclude_an_expense_from_accounting(client, company, api, sandbox_log, lang):
 def excluding_an_already_excluded_expense_is_an_error(client, company, api, sandbox_log, lang):
     created = make_expense(api, expense_catalogue(api))
     base = f"/c/{company.id}/expenses/"
-    incomes_signed_in(client, company)
+    signed_in(client, company, "incomes/")
     page = _page(client, f"{base}{created['id']}/exclude", lang)
     excluded = api.patch(f"/2/expenses/{created['id']}/update/",
                          json={"excluded_from_accounting": True})

@@ -7,7 +7,7 @@ from app.taxes import flow
 from app.taxes.forms import Row
 from app.taxes.present import TAXES
 from app.upstream import ValidationError, make_client
-from tests.app.conftest import sign_in
+from tests.app.conftest import sign_in, signed_in
 from tests.app.taxes_support import (
     ACCOUNT,
     cell,
@@ -15,7 +15,6 @@ from tests.app.taxes_support import (
     months,
     records,
     rows,
-    signed_in,
     tag_ids,
     writes,
 )
@@ -33,7 +32,7 @@ def _post(client, base: str, *items, **extra):
 
 
 def test_three_rows_are_created_in_one_request(client, company, api, sandbox_log):
-    base = signed_in(client, company)
+    base = signed_in(client, company, "taxes/")
     response = _post(client, base, *THREE, **rows({}, {}, {}, {}, {}, {}))
     assert response.status_code == 303
     assert response.headers["Location"].endswith("/taxes/?open=2024-03,2024-04")
@@ -50,7 +49,7 @@ def test_three_rows_are_created_in_one_request(client, company, api, sandbox_log
 
 def test_no_currency_is_ever_sent_and_the_upstream_refuses_one(client, company, api,
                                                              sandbox_log):
-    base = signed_in(client, company)
+    base = signed_in(client, company, "taxes/")
     assert "currency" not in client.get(base + "new").get_data(as_text=True).split("<form")[2]
     _post(client, base, THREE[0], **{"rows-0-currency": "EUR"})
     assert "currency" not in writes(sandbox_log, company.id, CREATE)[0]["body"][0]
@@ -60,7 +59,7 @@ def test_no_currency_is_ever_sent_and_the_upstream_refuses_one(client, company, 
 
 
 def test_code_together_with_a_name_is_refused_before_sending(client, company, sandbox_log):
-    base = signed_in(client, company)
+    base = signed_in(client, company, "taxes/")
     both = {"month": "2024-03", "amount": "100", "code": "103", "name": "SZJA"}
     response = _post(client, base, THREE[0], both)
     html = response.get_data(as_text=True)
@@ -72,7 +71,7 @@ def test_code_together_with_a_name_is_refused_before_sending(client, company, sa
 
 
 def test_a_row_without_code_needs_both_name_and_account_number(client, company, sandbox_log):
-    base = signed_in(client, company)
+    base = signed_in(client, company, "taxes/")
     response = _post(client, base, {"month": "2024-03", "amount": "100", "name": "IPA"})
     html = response.get_data(as_text=True)
     assert response.status_code == 400
@@ -82,7 +81,7 @@ def test_a_row_without_code_needs_both_name_and_account_number(client, company, 
 
 
 def test_month_and_amount_are_required_and_read_leniently(client, company, sandbox_log):
-    base = signed_in(client, company)
+    base = signed_in(client, company, "taxes/")
     response = _post(client, base, {"month": "", "amount": "abc", "code": "103"})
     html = response.get_data(as_text=True)
     assert response.status_code == 400
@@ -92,7 +91,7 @@ def test_month_and_amount_are_required_and_read_leniently(client, company, sandb
 
 
 def test_a_grid_of_empty_rows_sends_nothing(client, company, sandbox_log):
-    base = signed_in(client, company)
+    base = signed_in(client, company, "taxes/")
     response = _post(client, base, {"month": "2024-03", "paid_status": "1"})
     assert response.status_code == 400
     assert "Fill in at least one row." in response.get_data(as_text=True)
@@ -101,7 +100,7 @@ def test_a_grid_of_empty_rows_sends_nothing(client, company, sandbox_log):
 
 def test_the_upstreams_refusal_lands_on_its_row_and_field_with_everything_kept(
         client, company, api):
-    base = signed_in(client, company)
+    base = signed_in(client, company, "taxes/")
     response = _post(client, base, THREE[0], {"month": "2024-05", "amount": "10",
                                               "code": "999"})
     html = response.get_data(as_text=True)
@@ -112,7 +111,7 @@ def test_the_upstreams_refusal_lands_on_its_row_and_field_with_everything_kept(
 
 
 def test_a_corrected_grid_is_sent_again_with_the_same_key(client, company, api):
-    base = signed_in(client, company)
+    base = signed_in(client, company, "taxes/")
     data = {**grid(client, base + "new"), **rows({"month": "2024-05", "amount": "10",
                                                  "code": "999"})}
     assert client.post(base + "new", data=data).status_code == 400
@@ -122,7 +121,7 @@ def test_a_corrected_grid_is_sent_again_with_the_same_key(client, company, api):
 
 
 def test_a_double_submit_creates_once(client, company, api, sandbox_log):
-    base = signed_in(client, company)
+    base = signed_in(client, company, "taxes/")
     data = {**grid(client, base + "new"), **rows(*THREE)}
     first = client.post(base + "new", data=data)
     second = client.post(base + "new", data=data)
@@ -135,7 +134,7 @@ def test_a_double_submit_creates_once(client, company, api, sandbox_log):
 
 def test_tags_and_simple_tags_are_picked_from_the_catalogue(client, company, api):
     first, second = tag_ids(api)[:2]
-    base = signed_in(client, company)
+    base = signed_in(client, company, "taxes/")
     html = client.get(base + "new").get_data(as_text=True)
     assert f'name="rows-0-tags" value="{first}"' in html
     data = {**grid(client, base + "new"), **rows(THREE[0])}
@@ -146,7 +145,7 @@ def test_tags_and_simple_tags_are_picked_from_the_catalogue(client, company, api
 
 
 def test_more_rows_without_javascript_keep_what_was_typed(client, company, sandbox_log):
-    base = signed_in(client, company)
+    base = signed_in(client, company, "taxes/")
     response = _post(client, base, THREE[0], op="more")
     html = response.get_data(as_text=True)
     assert response.status_code == 200 and 'value="SZJA"' in html
@@ -179,7 +178,7 @@ def test_a_viewer_is_refused_by_the_upstream_and_nothing_is_created(client, comp
 
 def test_a_name_or_description_longer_than_the_api_takes_is_refused_before_sending(
         client, company, sandbox_log):
-    base = signed_in(client, company)
+    base = signed_in(client, company, "taxes/")
     response = _post(client, base, {"month": "2024-03", "amount": "100", "name": "N" * 201,
                                     "account_number": ACCOUNT},
                      {"month": "2024-03", "amount": "100", "code": "103",

@@ -1,13 +1,12 @@
 """Bulk delete with confirmation (204 upstream), and the /2/-only rule across every page."""
 from __future__ import annotations
 
-from tests.app.conftest import csrf_token
+from tests.app.conftest import csrf_token, signed_in
 from tests.app.taxes_support import (
     ACCOUNT,
     TAX_NUMBER,
     create,
     months,
-    signed_in,
     upstream_paths,
     writes,
 )
@@ -19,7 +18,7 @@ def test_delete_asks_first_listing_the_records_and_their_total(client, company, 
                                                                sandbox_log):
     first, second, _third = create(api, *[{"month": "2024-03", "amount": str(n), "code": "103"}
                                           for n in (100, 200, 300)])
-    base = signed_in(client, company)
+    base = signed_in(client, company, "taxes/")
     response = client.get(f"{base}delete?ids={first}&ids={second}&back={base}?paid=no")
     html = response.get_data(as_text=True)
     assert response.status_code == 200
@@ -32,7 +31,7 @@ def test_confirmed_delete_is_one_request_answered_204_and_totals_follow(client, 
                                                                         sandbox_log):
     first, second, third = create(api, *[{"month": "2024-03", "amount": str(n), "code": "103"}
                                          for n in (100, 200, 300)])
-    base = signed_in(client, company)
+    base = signed_in(client, company, "taxes/")
     html = client.get(f"{base}delete?ids={first}&ids={second}&back={base}?paid=no")
     data = {"csrf_token": csrf_token(html.get_data(as_text=True)),
             "ids": [str(first), str(second)], "back": f"{base}?paid=no"}
@@ -48,7 +47,7 @@ def test_confirmed_delete_is_one_request_answered_204_and_totals_follow(client, 
 
 def test_ids_of_records_that_are_gone_are_not_sent(client, company, api, sandbox_log):
     (record,) = create(api, {"month": "2024-03", "amount": "1", "code": "103"})
-    base = signed_in(client, company)
+    base = signed_in(client, company, "taxes/")
     token = csrf_token(client.get(f"{base}delete?ids={record}").get_data(as_text=True))
     response = client.post(base + "delete", data={"csrf_token": token, "ids": ["999999"]},
                            follow_redirects=True)
@@ -57,14 +56,14 @@ def test_ids_of_records_that_are_gone_are_not_sent(client, company, api, sandbox
 
 
 def test_delete_without_a_selection_goes_back_with_a_message(client, company):
-    base = signed_in(client, company)
+    base = signed_in(client, company, "taxes/")
     response = client.get(base + "delete", follow_redirects=True)
     assert "Select at least one record first." in response.get_data(as_text=True)
 
 
 def test_a_foreign_back_address_is_not_followed(client, company, api):
     (record,) = create(api, {"month": "2024-03", "amount": "1", "code": "103"})
-    base = signed_in(client, company)
+    base = signed_in(client, company, "taxes/")
     html = client.get(f"{base}delete?ids={record}&back=//evil.example/").get_data(as_text=True)
     assert f'name="back" value="{base}"' in html and 'href="//evil' not in html
 
@@ -76,7 +75,7 @@ def test_every_page_and_write_uses_only_v2_endpoints(client, company, api, sandb
     (pay,) = create(api, salary, kind="salaries")
     sandbox_log.reset()
     for kind, record in (("taxes", tax), ("salaries", pay)):
-        base = signed_in(client, company, kind)
+        base = signed_in(client, company, f"{kind}/")
         for path in ("", "new", f"edit?ids={record}", f"delete?ids={record}"):
             assert client.get(base + path).status_code == 200, path
         token = csrf_token(client.get(f"{base}delete?ids={record}").get_data(as_text=True))

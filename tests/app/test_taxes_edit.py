@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from html import unescape
 
-from tests.app.conftest import csrf_token
+from tests.app.conftest import csrf_token, signed_in
 from tests.app.taxes_support import (
     ACCOUNT,
     TAX_NUMBER,
@@ -12,7 +12,6 @@ from tests.app.taxes_support import (
     create,
     months,
     records,
-    signed_in,
     sync,
     tag_ids,
     writes,
@@ -57,7 +56,7 @@ def test_changed_fields_of_several_records_go_in_one_request(client, company, ap
                                                             sandbox_log):
     first, second = create(api, {"month": "2024-03", "amount": "100", "code": "103"},
                            {"month": "2024-03", "amount": "50", "code": "104"})
-    base = signed_in(client, company)
+    base = signed_in(client, company, "taxes/")
     html = _edit_page(client, base, first, second)
     data = _form(html, first, second, **{R.format(first) + "amount": "250",
                                          R.format(second) + "description": "Bevallás"})
@@ -72,7 +71,7 @@ def test_changed_fields_of_several_records_go_in_one_request(client, company, ap
 def test_nothing_changed_sends_nothing(client, company, api, sandbox_log):
     (record,) = create(api, {"month": "2024-03", "amount": "100", "name": "IPA",
                              "account_number": ACCOUNT, "description": "Előleg"})
-    base = signed_in(client, company)
+    base = signed_in(client, company, "taxes/")
     response = client.post(base + "edit", data=_form(_edit_page(client, base, record), record),
                            follow_redirects=True)
     assert "Nothing was changed." in response.get_data(as_text=True)
@@ -81,7 +80,7 @@ def test_nothing_changed_sends_nothing(client, company, api, sandbox_log):
 
 def test_a_synced_record_shows_only_tags_as_input_with_the_reason(client, company, api):
     (synced,) = sync(api, {"month": "2024-03", "amount": "900", "code": "104"})
-    html = _edit_page(client, signed_in(client, company), synced)
+    html = _edit_page(client, signed_in(client, company, "taxes/"), synced)
     assert f'name="r-{synced}-tags"' in html
     for name in ("amount", "month", "code", "description", "simple_tags"):
         assert f'name="r-{synced}-{name}"' not in html
@@ -92,7 +91,7 @@ def test_a_synced_record_shows_only_tags_as_input_with_the_reason(client, compan
 def test_only_tags_are_sent_for_a_synced_record(client, company, api, sandbox_log):
     (synced,) = sync(api, {"month": "2024-03", "amount": "900", "code": "104"})
     tag = tag_ids(api)[0]
-    base = signed_in(client, company)
+    base = signed_in(client, company, "taxes/")
     data = _form(_edit_page(client, base, synced), synced,
                  **{R.format(synced) + "tags": [str(tag), ""],
                     R.format(synced) + "amount": "1"})  # a tampered extra field
@@ -114,7 +113,7 @@ def test_upstream_ignores_everything_but_tags_on_a_synced_record(api):
 
 def test_code_and_name_together_are_refused_before_sending(client, company, api, sandbox_log):
     (record,) = create(api, {"month": "2024-03", "amount": "100", "code": "103"})
-    base = signed_in(client, company)
+    base = signed_in(client, company, "taxes/")
     html = _edit_page(client, base, record)
     assert 'value=""' in cell(html, str(record), "name", R)  # a coded tax has no own name
     data = _form(html, record, **{R.format(record) + "name": "SZJA"})
@@ -127,7 +126,7 @@ def test_code_and_name_together_are_refused_before_sending(client, company, api,
 def test_switching_from_a_code_to_name_and_account_sends_no_code(client, company, api,
                                                                  sandbox_log):
     (record,) = create(api, {"month": "2024-03", "amount": "100", "code": "103"})
-    base = signed_in(client, company)
+    base = signed_in(client, company, "taxes/")
     data = _form(_edit_page(client, base, record), record,
                  **{R.format(record) + "code": "", R.format(record) + "name": "IPA",
                     R.format(record) + "account_number": ACCOUNT})
@@ -141,7 +140,7 @@ def test_switching_from_a_code_to_name_and_account_sends_no_code(client, company
 def test_the_upstreams_refusal_lands_on_the_record_row(client, company, api):
     first, second = create(api, {"month": "2024-03", "amount": "100", "code": "103"},
                            {"month": "2024-03", "amount": "50", "code": "104"})
-    base = signed_in(client, company)
+    base = signed_in(client, company, "taxes/")
     data = _form(_edit_page(client, base, first, second), first, second,
                  **{R.format(first) + "amount": "111", R.format(second) + "code": "999"})
     response = client.post(base + "edit", data=data)
@@ -159,7 +158,7 @@ def test_moving_a_salary_into_a_month_its_tax_number_has_is_refused(client, comp
     create(api, {**salary, "month": "2024-03"}, {**salary, "month": "2024-04"},
            kind="salaries")
     april = months(api, "salaries")["2024-04"]["salaries"][0]["id"]
-    base = signed_in(client, company, "salaries")
+    base = signed_in(client, company, "salaries/")
     html = _edit_page(client, base, april)
     response = client.post(base + "edit", data=_form(html, april,
                                                      **{R.format(april) + "month": "2024-03"}))
@@ -170,7 +169,7 @@ def test_moving_a_salary_into_a_month_its_tax_number_has_is_refused(client, comp
 
 
 def test_edit_without_a_selection_goes_back_with_a_message(client, company):
-    base = signed_in(client, company)
+    base = signed_in(client, company, "taxes/")
     response = client.get(base + "edit", follow_redirects=True)
     assert "Select at least one record first." in response.get_data(as_text=True)
 
@@ -178,7 +177,7 @@ def test_edit_without_a_selection_goes_back_with_a_message(client, company):
 def test_a_field_the_form_did_not_send_is_left_unchanged(client, company, api, sandbox_log):
     (record,) = create(api, {"month": "2024-03", "amount": "100", "code": "103",
                              "description": "Marad"})
-    base = signed_in(client, company)
+    base = signed_in(client, company, "taxes/")
     data = {"csrf_token": csrf_token(_edit_page(client, base, record)), "ids": [str(record)],
             R.format(record) + "amount": "130"}
     assert client.post(base + "edit", data=data).status_code == 303
@@ -190,7 +189,7 @@ def test_a_field_the_form_did_not_send_is_left_unchanged(client, company, api, s
 def test_an_amount_with_decimals_is_shown_in_the_pages_language_and_kept(client, company, api,
                                                                           sandbox_log):
     (record,) = create(api, {"month": "2024-03", "amount": "1234.50", "code": "103"})
-    base = signed_in(client, company)
+    base = signed_in(client, company, "taxes/")
     hungarian = {"Accept-Language": "hu"}
     response = client.get(f"{base}edit?ids={record}", headers=hungarian)
     html = response.get_data(as_text=True)

@@ -4,11 +4,11 @@ from __future__ import annotations
 import re
 
 from app.taxes import present
+from tests.app.conftest import signed_in
 from tests.app.taxes_support import (
     ACCOUNT,
     TAX_NUMBER,
     create,
-    signed_in,
     sync,
     tag_ids,
     upstream_paths,
@@ -35,7 +35,7 @@ def test_months_are_payment_months_with_totals_and_each_record_with_detail(clien
             "account_number": ACCOUNT, "simple_tags": [tag]},
            {"month": "2024-04", "amount": "7000", "code": "104"})
     sync(api, {"month": "2024-04", "amount": "1000", "code": "125"}, source="nav")
-    html = client.get(signed_in(client, company)).get_data(as_text=True)
+    html = client.get(signed_in(client, company, "taxes/")).get_data(as_text=True)
     assert "Grouped by payment month" in html
     march, april = _summary(html, "2024-03"), _summary(html, "2024-04")
     assert "March 2024" in march and 'month__count muted">2<' in march and "HUF\xa0175,001" in march
@@ -49,7 +49,7 @@ def test_months_are_payment_months_with_totals_and_each_record_with_detail(clien
 
 def test_amounts_are_right_aligned_and_forints_have_no_decimals(client, company, api):
     create(api, {"month": "2024-03", "amount": "1234.50", "code": "103"})
-    html = client.get(signed_in(client, company)).get_data(as_text=True)
+    html = client.get(signed_in(client, company, "taxes/")).get_data(as_text=True)
     assert re.search(r'<td class="num"><span class="num">HUF\xa01,235</span></td>', html)
     assert "1,234.50" not in html
 
@@ -57,7 +57,7 @@ def test_amounts_are_right_aligned_and_forints_have_no_decimals(client, company,
 def test_the_list_is_one_v2_listing_call_with_record_detail(client, company, api,
                                                              sandbox_log):
     create(api, {"month": "2024-03", "amount": "100", "code": "103"})
-    base = signed_in(client, company)
+    base = signed_in(client, company, "taxes/")
     sandbox_log.reset()
     assert client.get(base).status_code == 200
     listing = sandbox_log.entries(company_id=company.id, path="/2/monthly-taxes/")
@@ -68,14 +68,14 @@ def test_the_list_is_one_v2_listing_call_with_record_detail(client, company, api
 def test_salaries_show_tax_number_and_due_date_per_month(client, company, api):
     create(api, {"month": "2024-05", "amount": "420000", "name": "Kovács Anna",
                  "account_number": ACCOUNT, "tax_number": TAX_NUMBER}, kind="salaries")
-    html = client.get(signed_in(client, company, "salaries")).get_data(as_text=True)
+    html = client.get(signed_in(client, company, "salaries/")).get_data(as_text=True)
     block = _month_block(html, "2024-05")
     assert "Kovács Anna" in block and TAX_NUMBER in block and 'month__count muted">1<' in block
     assert "May 10, 2024" in block and "HUF\xa0420,000" in block
 
 
 def test_filters_become_the_upstream_query(client, company, sandbox_log):
-    base = signed_in(client, company)
+    base = signed_in(client, company, "taxes/")
     response = client.get(base + "?from=2024-03&to=2024-04&paid=no&partial=yes&source=manual")
     assert response.status_code == 200
     sent = sandbox_log.entries(company_id=company.id, path="/2/monthly-taxes/")[-1]["args"]
@@ -88,14 +88,15 @@ def test_any_integration_asks_for_every_known_integration_label(client, company,
                                                                 sandbox_log):
     create(api, {"month": "2024-03", "amount": "100", "code": "103"})
     sync(api, {"month": "2024-03", "amount": "5", "code": "104"}, source="kulcs-ber")
-    html = client.get(signed_in(client, company) + "?source=integration").get_data(as_text=True)
+    base = signed_in(client, company, "taxes/")
+    html = client.get(base + "?source=integration").get_data(as_text=True)
     sent = sandbox_log.entries(company_id=company.id, path="/2/monthly-taxes/")[-1]["args"]
     assert sent["source"] == [",".join(present.INTEGRATIONS)]
     assert 'month__count muted">1<' in _summary(html, "2024-03") and "Kulcs-Bér" in html
 
 
 def test_the_source_filter_offers_only_known_values(client, company):
-    html = client.get(signed_in(client, company)).get_data(as_text=True)
+    html = client.get(signed_in(client, company, "taxes/")).get_data(as_text=True)
     select = html[html.index('name="source"'):]
     select = select[:select.index("</select>")]
     values = re.findall(r'<option[^>]*value="([^"]*)"', select)
@@ -104,7 +105,7 @@ def test_the_source_filter_offers_only_known_values(client, company):
 
 def test_an_unknown_source_in_the_url_is_refused_without_asking_the_upstream(
         client, company, sandbox_log):
-    response = client.get(signed_in(client, company) + "?source=bogus")
+    response = client.get(signed_in(client, company, "taxes/") + "?source=bogus")
     assert response.status_code == 400
     assert "Pick a source from the list." in response.get_data(as_text=True)
     assert sandbox_log.entries(company_id=company.id, path="/2/monthly-taxes/") == []
@@ -113,7 +114,7 @@ def test_an_unknown_source_in_the_url_is_refused_without_asking_the_upstream(
 def test_the_upstreams_400_on_a_source_is_shown_as_a_message(client, company, monkeypatch):
     # A label the frontend knows but the upstream does not (yet, or any more).
     monkeypatch.setitem(present.INTEGRATIONS, "retired-payroll", "Retired payroll")
-    response = client.get(signed_in(client, company) + "?source=retired-payroll")
+    response = client.get(signed_in(client, company, "taxes/") + "?source=retired-payroll")
     html = response.get_data(as_text=True)
     assert response.status_code == 400
     assert "is not one of the available choices" in html and "list-problems" in html
@@ -125,7 +126,7 @@ def test_upstream_rejects_an_unrecognised_source_filter(api):
 
 
 def test_an_unreadable_month_is_refused_before_asking(client, company, sandbox_log):
-    response = client.get(signed_in(client, company) + "?from=March")
+    response = client.get(signed_in(client, company, "taxes/") + "?from=March")
     assert response.status_code == 400
     assert "Enter a month, e.g. March 2024." in response.get_data(as_text=True)
     assert sandbox_log.entries(company_id=company.id, path="/2/monthly-taxes/") == []
@@ -133,7 +134,7 @@ def test_an_unreadable_month_is_refused_before_asking(client, company, sandbox_l
 
 def test_htmx_filter_gets_only_the_months_fragment(client, company, api):
     create(api, {"month": "2024-03", "amount": "100", "code": "103"})
-    response = client.get(signed_in(client, company) + "?paid=no",
+    response = client.get(signed_in(client, company, "taxes/") + "?paid=no",
                           headers={"HX-Request": "true"})
     html = response.get_data(as_text=True)
     assert html.lstrip().startswith("<section") and 'id="tax-months"' in html
@@ -142,10 +143,10 @@ def test_htmx_filter_gets_only_the_months_fragment(client, company, api):
 
 def test_with_many_months_only_the_newest_starts_open(client, company, api):
     create(api, *[{"month": f"2024-0{n}", "amount": "1", "code": "103"} for n in range(1, 6)])
-    html = client.get(signed_in(client, company)).get_data(as_text=True)
+    html = client.get(signed_in(client, company, "taxes/")).get_data(as_text=True)
     opened = re.findall(r'data-month="([\d-]+)" open', html)
     assert opened == ["2024-05"]
-    html = client.get(signed_in(client, company) + "?open=2024-02").get_data(as_text=True)
+    html = client.get(signed_in(client, company, "taxes/") + "?open=2024-02").get_data(as_text=True)
     assert re.findall(r'data-month="([\d-]+)" open', html) == ["2024-02"]
 
 
@@ -156,7 +157,7 @@ def test_months_typed_in_the_pages_language_give_the_apis_rows_and_urls_keep_yyy
     listing = api.get("/2/monthly-taxes/", params={
         "from_date": "2024-03-01", "to_date": "2024-04-30", "fields": "taxes"}).json()
     wanted = {record["id"] for month in listing["monthly_taxes"] for record in month["taxes"]}
-    base = signed_in(client, company)
+    base = signed_in(client, company, "taxes/")
     typed = {"hu": ("2024. március", "2024. 04."), "en": ("March 2024", "2024-04-17")}
     for language, (first, last) in typed.items():
         client.get(f"/lang/{language}")
@@ -171,7 +172,7 @@ def test_months_typed_in_the_pages_language_give_the_apis_rows_and_urls_keep_yyy
 
 
 def test_the_month_filters_show_the_month_in_the_pages_words(client, company):
-    base = signed_in(client, company)
+    base = signed_in(client, company, "taxes/")
     client.get("/lang/hu")
     html = client.get(base + "?from=2024-03&to=2024-11").get_data(as_text=True)
     assert 'value="2024. március"' in html and 'value="2024. november"' in html

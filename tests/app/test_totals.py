@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from tests.app import expenses_helpers as exp
+from tests.app.conftest import signed_in
 from tests.app.incomes_helpers import (
     BrowserForm,
     catalogue,
@@ -12,7 +13,6 @@ from tests.app.incomes_helpers import (
     make_income,
     page_form,
     patches,
-    signed_in,
 )
 
 EN = {"Accept-Language": "en"}
@@ -55,7 +55,7 @@ def new_form(client, base: str, api, net: str = "1000", vat: str = "27%") -> Bro
 
 def test_the_live_request_computes_vat_gross_and_the_header_from_net_and_rate(client, company,
                                                                               api, sandbox_log):
-    base = signed_in(client, company)
+    base = signed_in(client, company, "incomes/")
     answer = live(client, base + "totals", new_form(client, base, api, net="1 000"))
     assert answer["values"] == {"assignments-0-vat_amount": "270.00",
                                 "assignments-0-gross_amount": "1270.00",
@@ -67,7 +67,7 @@ def test_the_live_request_computes_vat_gross_and_the_header_from_net_and_rate(cl
 
 
 def test_forints_are_rounded_to_whole_and_euros_to_cents(client, company, api):
-    base = signed_in(client, company)
+    base = signed_in(client, company, "incomes/")
     form = new_form(client, base, api, net="1001")
     huf = live(client, base + "totals", form)["values"]
     assert huf["assignments-0-vat_amount"] == "270.00"  # 270.27 Ft, whole forints
@@ -79,7 +79,7 @@ def test_forints_are_rounded_to_whole_and_euros_to_cents(client, company, api):
 
 
 def test_a_typed_vat_is_kept_and_flagged_while_a_computed_one_follows_net(client, company, api):
-    base = signed_in(client, company)
+    base = signed_in(client, company, "incomes/")
     form = new_form(client, base, api, net="2000").set("assignments-0-vat_amount", "300")
     answer = live(client, base + "totals", form)
     assert "assignments-0-vat_amount" not in answer["values"]
@@ -93,7 +93,7 @@ def test_a_typed_vat_is_kept_and_flagged_while_a_computed_one_follows_net(client
 
 def test_a_vat_that_disagrees_with_the_rate_is_refused_on_its_field_and_nothing_is_sent(
         client, company, api, sandbox_log):
-    base = signed_in(client, company)
+    base = signed_in(client, company, "incomes/")
     partner = api.post("/2/partners/create/", json={"name": "Kiválasztott Kft.",
                                                      "is_customer": True}).json()
     form = new_form(client, base, api).set("assignments-0-vat_amount", "300")
@@ -114,7 +114,7 @@ def test_a_vat_that_disagrees_with_the_rate_is_refused_on_its_field_and_nothing_
 
 
 def test_net_plus_vat_other_than_gross_is_refused_on_gross(client, company, api, sandbox_log):
-    base = signed_in(client, company)
+    base = signed_in(client, company, "incomes/")
     form = new_form(client, base, api).set("assignments-0-vat_amount", "270")
     form.set("assignments-0-gross_amount", "1370")
     html = refused(client, base + "new", form)
@@ -123,7 +123,7 @@ def test_net_plus_vat_other_than_gross_is_refused_on_gross(client, company, api,
 
 
 def test_a_header_that_differs_from_its_rows_is_refused(client, company, api, sandbox_log):
-    base = signed_in(client, company)
+    base = signed_in(client, company, "incomes/")
     form = new_form(client, base, api).set("assignments-0-vat_amount", "270")
     form.set("assignments-0-gross_amount", "1270").set("net_amount", "2000")
     form.set("vat_amount", "540").set("gross_amount", "2540")
@@ -135,7 +135,7 @@ def test_a_header_that_differs_from_its_rows_is_refused(client, company, api, sa
 
 def test_a_negative_amount_on_an_ordinary_document_is_refused(client, company, api,
                                                               sandbox_log):
-    base = signed_in(client, company)
+    base = signed_in(client, company, "incomes/")
     form = new_form(client, base, api, net="-1000").set("assignments-0-gross_amount", "-1270")
     html = refused(client, base + "new", form)
     assert "Negative amounts belong on a storno only" in cell(html, "assignments-0-net_amount")
@@ -147,7 +147,7 @@ def test_a_negative_amount_on_an_ordinary_document_is_refused(client, company, a
 
 def test_a_storno_with_positive_amounts_is_refused_and_negative_ones_are_sent(
         client, company, api, sandbox_log):
-    base = signed_in(client, company)
+    base = signed_in(client, company, "incomes/")
     form = new_form(client, base, api).set("referred_invoice_number", "EREDETI-1")
     form.set("assignments-0-gross_amount", "1270")
     response = client.post(base + "new", data=form.data(), headers=EN)
@@ -168,7 +168,7 @@ def edit_page(client, company, api, vat: str, gross: str) -> tuple[str, BrowserF
     created = make_income(api, assignments=[{
         "revenue_type": catalogue(api).revenue_types[0], "net_amount": "1000",
         "vat_amount": vat, "gross_amount": gross, "vat": vat_id(api, "27%")}])
-    path = f"{signed_in(client, company)}{created['id']}/edit"
+    path = f"{signed_in(client, company, 'incomes/')}{created['id']}/edit"
     return path, page_form(client, path)
 
 
@@ -209,7 +209,7 @@ def test_an_expense_row_that_does_not_add_up_is_refused_before_the_patch(client,
                                                                          sandbox_log):
     ids = exp.catalogue(api)
     created = exp.make_expense(api, ids)
-    base = exp.signed_in(client, company)
+    base = signed_in(client, company, "expenses/")
     path = f"{base}{created['id']}/edit"
     form = page_form(client, path).set("assignments-0-gross_amount", "1290")
     sandbox_log.reset()
@@ -222,7 +222,7 @@ def test_an_expense_row_that_does_not_add_up_is_refused_before_the_patch(client,
 
 
 def test_forms_carry_the_live_request_on_their_amounts(client, company, api):
-    base = signed_in(client, company)
+    base = signed_in(client, company, "incomes/")
     html = client.get(base + "new").get_data(as_text=True)
     net = html.split('id="assignments-0-net_amount"')[0].rsplit("<input", 1)[1]
     assert f'hx-post="{base}totals"' in net and 'hx-trigger="input changed delay:300ms"' in net

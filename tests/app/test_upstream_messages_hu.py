@@ -24,7 +24,7 @@ from app.upstream import partners as partners_api
 from app.upstream import taxes as taxes_api
 from app.upstream.client import UpstreamClient
 from app.upstream.errors import upstream_messages, upstream_text
-from tests.app.conftest import csrf_token, sign_in
+from tests.app.conftest import csrf_token, signed_in
 from tests.app.expenses_helpers import catalogue as expense_catalogue
 from tests.app.expenses_helpers import make_expense
 from tests.app.incomes_helpers import make_income, page_form
@@ -243,9 +243,9 @@ def test_a_known_text_keeps_its_value_in_the_translation(app):
 
 def hungarian_client(client, company) -> str:
     """Sign in and switch the session to Hungarian; returns the company's base path."""
-    assert sign_in(client, company).status_code == 303
+    base = signed_in(client, company)
     client.get("/lang/hu")
-    return f"/c/{company.id}/"
+    return base
 
 
 def test_partner_collision_on_the_partner_form_reads_hungarian(client, company, api,

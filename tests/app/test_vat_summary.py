@@ -3,20 +3,18 @@ from every record the API lists (filtered by fulfilment day here, not by the API
 period; each cell's documents are the ones in it; the XLSX opens with numeric cells."""
 from __future__ import annotations
 
-import io
 import re
 from collections import defaultdict
 from datetime import date
 from decimal import Decimal
 
-import openpyxl
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.numbers import company_today
-from tests.app.conftest import sign_in
 from tests.app.incomes_helpers import catalogue
+from tests.app.list_pages import csv_rows, xlsx_rows
 from tests.sandbox import expense_support
 from tests.sandbox.expense_support import assignment, make_expense
 from tests.sandbox.incomes_support import make_income
@@ -67,13 +65,6 @@ def books(api, ecat):
     make_expense(api, ecat, invoice_number="EXP-out", fulfilled_at="2026-03-11",
                  issued_at="2026-03-11", excluded_from_accounting=True,
                  assignments=[assignment(ecat, "999.00", "99.00", "1098.00")])
-
-
-@pytest.fixture
-def signed(client, company):
-    """The test client signed in as the company's admin."""
-    assert sign_in(client, company).status_code == 303
-    return client
 
 
 def every(api, path: str, key: str | None) -> list[dict]:
@@ -173,8 +164,7 @@ def test_a_cells_documents_are_exactly_the_ones_in_it(signed, company, api, book
 def test_xlsx_export_opens_with_numeric_cells(signed, company, api, books):
     response = signed.get(f"/c/{company.id}/vat/export?period=2026-03&format=xlsx")
     assert response.status_code == 200
-    sheet = openpyxl.load_workbook(io.BytesIO(response.get_data())).active
-    lines = list(sheet.iter_rows(values_only=True))
+    lines = xlsx_rows(response.get_data())
     assert lines[0][:3] == ("Period", "Side", "VAT category")
     want = expected(api, date(2026, 3, 1), date(2026, 3, 31))
     cells = [line for line in lines[1:] if line[2] not in ("Total",) and line[3] is not None]
@@ -194,7 +184,7 @@ def test_csv_export_in_hungarian_has_the_balance(signed, company, api, books):
     want = expected(api, date(2026, 3, 1), date(2026, 3, 31))
     balance = (sum(v[1] for (s, _k), v in want.items() if s == "incomes")
                - sum(v[1] for (s, _k), v in want.items() if s == "expenses"))
-    last = text.strip().splitlines()[-1].split(";")
+    last = csv_rows(text, ";")[-1]
     assert Decimal(last[4].replace(",", ".")) == balance
     assert len(last[4].split(",")[1]) == 2, "two decimals, not the rate's eight"
 

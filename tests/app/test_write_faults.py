@@ -24,7 +24,8 @@ import requests
 
 from app import create_app
 from sandbox.core.demo_files import minimal_pdf
-from tests.app.incomes_helpers import BrowserForm, catalogue, page_form, signed_in
+from tests.app.conftest import signed_in
+from tests.app.incomes_helpers import BrowserForm, catalogue, page_form
 from tests.app.test_policy_editor_kit import Editor, config, policy, set_stored, stored
 from tests.support.htmx import post_forms
 from tests.support.routes import RouteSampler, SampleContext
@@ -326,7 +327,7 @@ def clear_outcome_problems(ctx: Ctx, response, form: BrowserForm, marker: str) -
                          ids=lambda c: c.name)
 def test_a_lost_write_response_gives_a_message_keeps_the_input_and_stores_once(
         case, client, company, api, faults, sandbox_log):
-    ctx = Ctx(client, company, api, signed_in(client, company))
+    ctx = Ctx(client, company, api, signed_in(client, company, "incomes/"))
     marker = f"LOST-{case.endpoint.replace('.', '-')}-1"
     path, form = case.fill(ctx, marker)
     before = case.stored(ctx, marker)
@@ -366,7 +367,7 @@ def _status(client, path: str) -> int:
 def test_ten_percent_503s_and_five_percent_resets_on_reads_never_reach_the_user(
         retrying_app, sandbox_url, company, faults):
     client = retrying_app.test_client()
-    signed_in(client, company)
+    signed_in(client, company, "incomes/")
     routes = [r for r in RouteSampler(retrying_app, SampleContext(sandbox_url, company))
               .get_routes() if not any(word in r.endpoint for word in NOT_PAGES)]
     baseline = {r.path: _status(client, r.path) for r in routes}

@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from tests.app.conftest import sign_in
+from tests.app.conftest import signed_in
 from tests.support.routes import RouteSampler, SampleContext
 
 SCRIPT = "<script>alert(1)</script>"
@@ -74,7 +74,7 @@ def live_payloads(html: str) -> list[str]:
 
 
 def test_payloads_are_escaped_on_the_income_pages(app, client, company, records):
-    assert sign_in(client, company).status_code == 303
+    signed_in(client, company)
     for path in (f"/c/{company.id}/incomes/", f"/c/{company.id}/incomes/{records.made['income']}"):
         html = client.get(path).get_data(as_text=True)
         assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html, f"{path} does not show the data"
@@ -82,7 +82,7 @@ def test_payloads_are_escaped_on_the_income_pages(app, client, company, records)
 
 
 def test_no_page_or_fragment_renders_upstream_payloads_as_markup(app, client, company, records):
-    assert sign_in(client, company).status_code == 303
+    signed_in(client, company)
     routes = [r for r in RouteSampler(app, records).get_routes()
               if r.endpoint not in SKIPPED_ENDPOINTS]
     found, rendered = [], 0
@@ -101,6 +101,6 @@ def test_no_page_or_fragment_renders_upstream_payloads_as_markup(app, client, co
 
 
 def test_a_search_term_is_echoed_escaped(client, company, records):
-    assert sign_in(client, company).status_code == 303
+    signed_in(client, company)
     response = client.get(f"/c/{company.id}/incomes/?q={BREAKER}&partner_q={BREAKER}")
     assert not live_payloads(response.get_data(as_text=True))

@@ -7,8 +7,6 @@ watch. Screenshots of the running progress go to tests/artifacts/ (360 and 1280 
 """
 from __future__ import annotations
 
-import csv
-import io
 import re
 from pathlib import Path
 
@@ -16,6 +14,7 @@ import pytest
 
 from app.numbers import company_today
 from tests.app.incomes_helpers import make_income
+from tests.app.list_pages import csv_rows
 
 PAGE_SIZE = 3
 LIST_PATH = "/1/incomes"
@@ -80,6 +79,6 @@ def test_csv_export_that_completes_says_done_and_its_file_has_every_row(
     download = info.value
     assert download.suggested_filename == f"incomes-{company_today().isoformat()}.csv"
     text = Path(download.path()).read_text(encoding="utf-8-sig")
-    rows = list(csv.reader(io.StringIO(text, newline=""), delimiter=";"))[1:]
+    rows = csv_rows(text, ";")[1:]
     assert sorted(row[0] for row in rows) == [f"P-{number:03}" for number in range(7)]
     page.bookdesk_log.assert_clean()

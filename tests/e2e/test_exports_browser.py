@@ -2,14 +2,13 @@
 rows the list shows (incomes and expenses)."""
 from __future__ import annotations
 
-import csv
-import io
 import re
 from pathlib import Path
 
 from tests.app.expenses_helpers import catalogue as expense_catalogue
 from tests.app.expenses_helpers import make_expense
 from tests.app.incomes_helpers import make_income
+from tests.app.list_pages import csv_rows
 
 MARK = "window.__notReloaded = true"
 
@@ -18,8 +17,7 @@ def _downloaded_rows(page) -> list[list[str]]:
     with page.expect_download() as info:
         page.click("#export-csv")
     text = Path(info.value.path()).read_text(encoding="utf-8-sig")
-    delimiter = ";" if text.split("\r\n", 1)[0].count(";") > 3 else ","
-    return list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter))[1:]
+    return csv_rows(text)[1:]
 
 
 def _shown(page, area: str, link_cell: str) -> list[str]:
