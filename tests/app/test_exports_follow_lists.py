@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.app.conftest import sign_in
+from tests.app.conftest import sign_in, signed_in
 from tests.app.expenses_helpers import catalogue as expense_catalogue
 from tests.app.expenses_helpers import make_expense
 from tests.app.expenses_helpers import row as expense_row
@@ -120,8 +120,7 @@ def test_export_is_the_filtered_list_for_any_filter(client, company, api, area):
 def test_htmx_filter_swap_sends_an_export_link_with_that_filter(client, company, api):
     make_income(api, invoice_number="OPEN-1")
     make_income(api, invoice_number="PAID-1", payments=[{"amount": "1270.00"}])
-    sign_in(client, company)
-    base = f"/c/{company.id}/incomes/"
+    base = signed_in(client, company, "incomes/")
     page = client.get(base).get_data(as_text=True)
     assert _export_links(page) == [(f"{base}export", False)]
     fragment = client.get(base + "?paid_status=2", headers=HX).get_data(as_text=True)

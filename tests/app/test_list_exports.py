@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.app.conftest import csrf_token, sign_in
+from tests.app.conftest import csrf_token, sign_in, signed_in
 from tests.app.incomes_helpers import make_income, set_state
 from tests.app.list_pages import csv_rows, listed, xlsx_rows
 from tests.app.taxes_support import ACCOUNT, TAX_NUMBER, create
@@ -98,8 +98,7 @@ def _api_taxes(api, args: dict, kind: str = "taxes") -> list[dict]:
 
 def test_tax_export_is_the_filtered_listing_with_numbers_for_any_filter(client, company, api):
     create(api, *TAX_ITEMS)
-    sign_in(client, company)
-    base = f"/c/{company.id}/taxes/"
+    base = signed_in(client, company, "taxes/")
 
     @PROPERTY
     @given(TAX_FILTERS)
@@ -117,8 +116,7 @@ def test_tax_export_is_the_filtered_listing_with_numbers_for_any_filter(client, 
 
 def test_tax_export_xlsx_has_month_dates_numbers_and_the_page_filter(client, company, api):
     create(api, *TAX_ITEMS)
-    sign_in(client, company)
-    base = f"/c/{company.id}/taxes/"
+    base = signed_in(client, company, "taxes/")
     page = client.get(base + "?paid=no").get_data(as_text=True)
     assert f'href="{base}export?paid=no"' in page
     rows = _sheet(client.get(base + "export?paid=no&format=xlsx", headers=EN))
@@ -138,8 +136,7 @@ def test_salary_export_has_the_tax_number_and_due_date_cells(client, company, ap
                  "account_number": ACCOUNT, "tax_number": TAX_NUMBER},
            {"month": "2024-04", "amount": "380000.50", "name": "Nagy Béla",
             "account_number": ACCOUNT, "tax_number": "8412345684"}, kind="salaries")
-    sign_in(client, company)
-    base = f"/c/{company.id}/salaries/"
+    base = signed_in(client, company, "salaries/")
     assert f'href="{base}export"' in client.get(base).get_data(as_text=True)
     rows = _sheet(client.get(base + "export?format=xlsx", headers=EN))
     titles = [cell.value for cell in rows[0]]
@@ -183,8 +180,7 @@ def test_partner_export_is_every_page_of_the_list_for_any_search(client, company
         response = api.post("/2/partners/create/", json={
             "name": name, "is_customer": n % 3 != 0, "is_vendor": n % 3 != 1})
         assert response.status_code == 201, response.text
-    sign_in(client, company)
-    base = f"/c/{company.id}/partners/"
+    base = signed_in(client, company, "partners/")
 
     @PROPERTY
     @given(PARTNER_FILTERS)
@@ -204,8 +200,7 @@ def test_partner_export_is_every_page_of_the_list_for_any_search(client, company
 def test_partner_export_link_follows_the_search_and_has_translated_headers(client, company, api):
     api.post("/2/partners/create/", json={"name": "Árvíztűrő Kft.", "is_customer": True,
                                           "tax_number": "12345676-2-42"})
-    sign_in(client, company)
-    base = f"/c/{company.id}/partners/"
+    base = signed_in(client, company, "partners/")
     fragment = client.get(base + "?q=Kft", headers={"HX-Request": "true"}).get_data(as_text=True)
     assert f'id="export-csv" href="{base}export?q=Kft" download hx-swap-oob="true"' in fragment
     header, rows = _csv(client.get(base + "export?q=Kft", headers=HU))
@@ -250,8 +245,7 @@ def _api_transactions(api, args: dict) -> list[dict]:
 
 def test_bank_transaction_export_is_the_filtered_rows_and_adds_up_to_the_footer(
         client, company, api, bank):  # noqa: F811 (the fixture)
-    sign_in(client, company)
-    base = f"/c/{company.id}/bank/"
+    base = signed_in(client, company, "bank/")
 
     @PROPERTY
     @given(BANK_FILTERS)
@@ -274,8 +268,7 @@ def test_bank_transaction_export_is_the_filtered_rows_and_adds_up_to_the_footer(
 
 def test_bank_exports_have_number_and_date_cells_and_hungarian_headers(client, company, api,
                                                                        bank):  # noqa: F811
-    sign_in(client, company)
-    base = f"/c/{company.id}/bank/"
+    base = signed_in(client, company, "bank/")
     page = client.get(base + "?match=unmatched&page=1").get_data(as_text=True)
     assert f'href="{base}transactions/export?match=unmatched"' in page
     assert f'href="{base}accounts/export"' in page
@@ -326,8 +319,7 @@ def _api_incomes(api) -> list[dict]:
 def test_review_queue_export_is_the_queue_for_any_filter_and_adds_up(client, company, api):
     _queue(api, 26)
     waiting = {i["invoice_number"]: i["gross_amount"] for i in _api_incomes(api)}
-    sign_in(client, company)
-    base = f"/c/{company.id}/review/"
+    base = signed_in(client, company, "review/")
 
     @PROPERTY
     @given(QUEUE_FILTERS)
@@ -344,8 +336,7 @@ def test_review_queue_export_is_the_queue_for_any_filter_and_adds_up(client, com
 
 def test_review_queue_export_link_keeps_the_filter_and_xlsx_has_cells(client, company, api):
     _queue(api, 3)
-    sign_in(client, company)
-    base = f"/c/{company.id}/review/"
+    base = signed_in(client, company, "review/")
     fragment = client.get(base + "?amount_min=1030", headers={"HX-Request": "true"})
     assert f'href="{base}export?amount_min=1030" download hx-swap-oob' in fragment.get_data(
         as_text=True)
@@ -363,8 +354,7 @@ def test_review_queue_export_link_keeps_the_filter_and_xlsx_has_cells(client, co
 
 def test_review_log_export_lists_the_actions_the_log_page_shows(client, company, api):
     _queue(api, 3)
-    sign_in(client, company)
-    base = f"/c/{company.id}/review/"
+    base = signed_in(client, company, "review/")
     page = client.get(base).get_data(as_text=True)
     boxes = re.findall(r'name="ids" value="(\d+:[0-9a-f]+)"', page)
     done = client.post(f"{base}bulk", data={"csrf_token": csrf_token(page), "scope": "selected",
