@@ -8,7 +8,7 @@ from functools import partial
 
 import pytest
 
-from app.upstream import UpstreamClient, catalog
+from app.upstream import UpstreamClient, catalog, partners
 from app.upstream.catalog import ScopedCache
 
 TAGS = [{"id": 1, "name": "Q1"}, {"id": 2, "name": "Rent"}]
@@ -147,3 +147,21 @@ def test_currencies_are_named_by_code_unless_another_field_is_asked(stub):
 def test_unknown_catalogue_is_refused(stub_client):
     with pytest.raises(ValueError, match="unknown catalogue"):
         catalog.get(stub_client, "partners")
+
+
+def test_two_cold_partner_scans_read_the_partner_pages_once(stub):
+    stub.default = stub.reply(body={"count": 1, "next": None, "previous": None,
+                                    "results": [{"id": 1, "name": "Kovács Kft"}]}, delay=0.2)
+    client = UpstreamClient(stub.url, "t", 1)
+    found = []
+    threads = [threading.Thread(target=lambda: found.append(partners.everyone(client)))
+               for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert found == [[{"id": 1, "name": "Kovács Kft"}]] * 2
+    assert len(stub.requests) == 1
+    partners.forget(1)
+    partners.everyone(client)
+    assert len(stub.requests) == 2
