@@ -53,9 +53,9 @@ class ScopedCache:
         key = (*client.scope, name)
         with self._lock:
             entry = self._entries.get(key)
+            if entry is not None:
+                return entry[1]
             lock = self._loading.setdefault(key, threading.Lock())
-        if entry is not None:
-            return entry[1]
         with lock:  # a second reader of a cold key waits for the first one's load
             with self._lock:
                 entry = self._entries.get(key)
