@@ -1,5 +1,6 @@
 """What templates get: Jinja helpers, htmx responses, list cells formatted in Python, and the
-labels of the API's enumerations that several areas show (payment state and method, source).
+labels of the API's enumerations that several areas show (income kind, payment state and method,
+source), registered once for every template.
 
 Small Jinja helpers behind the form and table macros.
 
@@ -53,7 +54,9 @@ def init_app(app: Flask) -> None:
     """Expose the helpers to templates."""
     app.jinja_env.globals.update(field_attrs=field_attrs, field_display=field_display,
                                 missing_parts=missing_parts, day_input=day_input,
-                                month_input=month_input)
+                                month_input=month_input, is_fragment=is_htmx,
+                                kind_label=kind_label, paid_label=paid_label,
+                                paid_badge=paid_badge, method_label=method_label)
     app.jinja_env.filters.update(tax_number=show_tax_number, account_number=show_bank_account,
                                  source_label=source_label, paid_label=paid_label,
                                  method_label=method_label)
@@ -285,6 +288,9 @@ class Days(dict):
         return text
 
 
+# The income kinds (spec 2.2 "type"); expenses carry no kind.
+KINDS = {1: _l("Invoice"), 2: _l("Accounting document"), 6: _l("Cash receipt"),
+         7: _l("Collective receipt")}
 PAID_STATUS = {1: _l("Unpaid"), 2: _l("Paid"), 3: _l("Partially paid")}
 PAID_BADGE = {1: "warn", 2: "ok", 3: "attention"}
 PAYMENT_METHODS = {"transfer": _l("Bank transfer"), "cash": _l("Cash"), "card": _l("Card"),
@@ -303,6 +309,11 @@ def source_label(source) -> str:
         return str(SOURCES["manual"])
     known = SOURCES.get(source) or SOURCES.get(str(source).lower())
     return str(known) if known else str(_l("Integration (%(code)s)", code=source))
+
+
+def kind_label(kind) -> str:
+    """An income's kind as words (type 1, 2, 6, 7)."""
+    return str(KINDS.get(kind, kind))
 
 
 def paid_label(status) -> str:

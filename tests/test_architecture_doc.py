@@ -1,6 +1,6 @@
 """docs/architecture.md says what the tree is: its module count and median size are those of
-app/, every area it lists is a folder of app/ with the modules it names, and each path count in
-its Measures table is what tools/path_modules.py prints for that action."""
+app/, every area it lists is a folder of app/ with the modules it names, and each path count and
+line total in its Measures table is what tools/path_modules.py prints for that action."""
 from __future__ import annotations
 
 import re
@@ -14,9 +14,9 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 DOC = (REPO / "docs" / "architecture.md").read_text(encoding="utf-8")
 MODULES = [p for p in (REPO / "app").rglob("*.py") if "migrations" not in p.parts]
-# | action | `app/x/views.py:fn` | `tests/...::test_y` | 31 |
+# | action | `app/x/views.py:fn` | `tests/...::test_y` | 31 | 9,100 |
 MEASURE = re.compile(r"^\| [^|]+ \| `(app/[\w/]+\.py:\w+)` "
-                     r"\| `(tests/[\w/]+\.py::\w+)` \| (\d+) \|$", re.M)
+                     r"\| `(tests/[\w/]+\.py::\w+)` \| (\d+) \| ([\d,]+) \|$", re.M)
 # | `review` | ... | `actions.py`, `prefetch.py` ... |
 AREA_ROW = re.compile(r"^\| `(\w+)`(?:, `(\w+)`)? \|(.*)\|$", re.M)
 
@@ -44,15 +44,16 @@ def test_every_area_listed_is_a_folder_with_the_modules_named():
                 assert (REPO / "app" / area / module).is_file(), f"app/{area}/{module}"
 
 
-@pytest.mark.parametrize("view, test, count", MEASURE.findall(DOC))
-def test_each_path_count_is_what_the_tool_prints(view, test, count):
+@pytest.mark.parametrize("view, test, count, lines", MEASURE.findall(DOC))
+def test_each_path_count_is_what_the_tool_prints(view, test, count, lines):
     run = subprocess.run([sys.executable, "tools/path_modules.py", view, test], cwd=REPO,
                          capture_output=True, text=True, timeout=600)
-    printed = re.search(r"^(\d+) project modules on the path of", run.stdout, re.M)
+    printed = re.search(r"^(\d+) project modules on the path of \S+, (\d+) lines", run.stdout,
+                        re.M)
     assert run.returncode == 0 and printed, run.stdout[-2000:] + run.stderr[-2000:]
-    assert int(printed[1]) == int(count)
+    assert (int(printed[1]), int(printed[2])) == (int(count), int(lines.replace(",", "")))
 
 
 def test_the_measures_table_has_both_actions():
-    views = {view for view, _test, _count in MEASURE.findall(DOC)}
+    views = {view for view, *_rest in MEASURE.findall(DOC)}
     assert views == {"app/review/views.py:act", "app/policies/views.py:save"}

@@ -3,6 +3,7 @@ one imported (an import cycle through a package's __init__ breaks exactly that).
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -64,3 +65,28 @@ def test_every_module_imports_first():
     run = subprocess.run([sys.executable, "-c", FIRST_IMPORTS, *MODULES], cwd=REPO,
                          capture_output=True, text=True, timeout=300, check=True)
     assert run.stdout.splitlines() == []
+
+
+def listed_modules(docstring: str) -> set[str] | None:
+    """The module names an area's docstring lists after "Modules:", None without such a list."""
+    _, found, rest = docstring.partition("Modules:")
+    if not found:
+        return None
+    listing = rest.split("\n\n")[0]
+    while "(" in listing:  # innermost brackets first: what a module does may hold brackets too
+        listing = re.sub(r"\([^()]*\)", "", listing)
+    return {name.strip(" .\n") for name in listing.split(",")}
+
+
+def test_every_areas_docstring_lists_exactly_its_modules():
+    for init in sorted((REPO / "app").glob("*/__init__.py")):
+        listed = listed_modules(ast.get_docstring(ast.parse(init.read_text("utf-8"))) or "")
+        present = {path.stem for path in init.parent.glob("*.py")} - {"__init__"}
+        assert (init.parent.name, listed) == (init.parent.name, present)
+
+
+def test_the_module_list_reader_skips_what_is_in_brackets():
+    text = ("Intro.\n\nModules: views (request -> response), flow (the walk (its cache)),\n"
+            "forms.\n\nMore.")
+    assert listed_modules(text) == {"views", "flow", "forms"}
+    assert listed_modules("No list here.") is None

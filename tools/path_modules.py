@@ -6,9 +6,9 @@
 Runs the named tests (they drive the action against the sandbox, as in `make test`) with a
 profiler that switches on when the view function is entered and off when it returns, in the
 request thread and in the worker threads that run the view's concurrent reads. It prints every
-module of app/ whose code ran in between, and their count. App-wide request hooks (session,
-CSRF, headers) run outside the view function and are not counted: they are the same for
-every page.
+module of app/ whose code ran in between with its length, then their count and their lines.
+App-wide request hooks (session, CSRF, headers) run outside the view function and are not
+counted: they are the same for every page.
 """
 from __future__ import annotations
 
@@ -70,9 +70,13 @@ def main(argv: list[str]) -> int:
     if not tracer.calls:
         print(f"{argv[0]} was never called by the tests named")
         return 1
+    lines = 0
     for module in sorted(tracer.modules):
-        print(module)
-    print(f"{len(tracer.modules)} project modules on the path of {argv[0]}")
+        count = len((ROOT / module).read_text(encoding="utf-8").splitlines())
+        lines += count
+        print(f"{count:5d} {module}")
+    print(f"{len(tracer.modules)} project modules on the path of {argv[0]}, "
+          f"{lines} lines between them")
     return int(code)
 
 

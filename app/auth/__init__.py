@@ -1,5 +1,9 @@
 """Sign-in, server-side sessions and company-scoped blueprints.
 
+Modules: views (sign-in, demo sign-in, sign-out), forms (the sign-in forms), session (server-side
+sessions, the signed-in companies, OAuth2 sign-in and its tokens), flow (company-scoped
+blueprints, the client of a signed-in company, learned refusals, sign-in failure limits).
+
 Public helpers for areas:
     company_blueprint(name, import_name, url_prefix="") -> Blueprint under /c/<company_id>/
     company_client(company_id) -> upstream client of a signed-in company (token or OAuth2)

@@ -1,6 +1,9 @@
 """The company dashboard at /c/<company_id>/: count cards linking to their lists, and the
 latest incomes; the practice page at /practice: one row per signed-in company.
 
+Modules: views (the dashboard and practice pages), service (their reads), present (figures
+in HUF, the VAT due, the chart's bars).
+
 The practice page lives here, not in app/auth: its figures are the dashboard's own queries
 (each row is a company's dashboard in brief and links into it), while app/auth is about who is
 signed in. It sits outside the company scope, on a blueprint of its own.

@@ -1,11 +1,15 @@
 """Expenses: list with every filter and CSV export, detail with the artifact, edit from
 editable_fields, exclusion from accounting, upload of files (URLs under /c/<company_id>/expenses/,
-docs/architecture.md; spec 2.3, 3, 4.3)."""
+docs/architecture.md; spec 2.3, 3, 4.3).
+
+Modules: views (request -> response), forms (list filters, the edit form's rules), flow (the
+reads side by side, exclusion, bulk actions), present (labels, detail groups, list rows, CSV
+columns).
+"""
 from __future__ import annotations
 
 from app.auth import company_blueprint
 from app.expenses import present, views
-from app.templating import method_label, paid_badge, paid_label
 
 bp = company_blueprint("expenses", __name__, url_prefix="/expenses")
 
@@ -25,6 +29,4 @@ for rule, endpoint, view, methods in ROUTES:
 
 @bp.context_processor
 def _helpers() -> dict:
-    return {"paid_label": paid_label, "paid_badge": paid_badge,
-            "status_label": present.status_label, "status_badge": present.status_badge,
-            "method_label": method_label}
+    return {"status_label": present.status_label, "status_badge": present.status_badge}

@@ -1,10 +1,14 @@
 """Incomes: list with filters and CSV export, detail, edit from editable_fields, new accounting
-documents and stornos, cancelling (URLs under /c/<company_id>/incomes/, docs/architecture.md)."""
+documents and stornos, cancelling (URLs under /c/<company_id>/incomes/, docs/architecture.md).
+
+Modules: views (request -> response), forms (list filters and API parameters), flow (the reads
+side by side, stornos, cancelling, new accounting documents), present (states, detail groups,
+list rows, CSV columns).
+"""
 from __future__ import annotations
 
 from app.auth import company_blueprint
 from app.incomes import present, views
-from app.templating import method_label, paid_badge, paid_label
 
 bp = company_blueprint("incomes", __name__, url_prefix="/incomes")
 
@@ -26,7 +30,5 @@ for rule, endpoint, view, methods in ROUTES:
 
 @bp.context_processor
 def _labels() -> dict:
-    return {"kind_label": present.type_label, "paid_label": paid_label,
-            "paid_badge": paid_badge, "payment_method_label": method_label,
-            "accounting_label": present.ACCOUNTING_STATUS.get,
+    return {"accounting_label": present.ACCOUNTING_STATUS.get,
             "cancel_label": present.cancel_label}

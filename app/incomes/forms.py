@@ -34,9 +34,8 @@ from app.forms.filters import (
     page_size,
 )
 from app.i18n import search_text
-from app.incomes.present import TYPES
 from app.numbers import company_today
-from app.templating import PAID_STATUS
+from app.templating import KINDS, PAID_STATUS
 
 # Columns GET /1/incomes can order by (sandbox incomes_filters.ORDERING; DRF `ordering`).
 ORDERABLE = ("issued_at", "fulfilled_at", "due_at", "invoice_number", "gross_amount",
@@ -60,7 +59,7 @@ class FilterForm(ListFilterForm):
         [ANY, *[(str(k), v) for k, v in PAID_STATUS.items()],
          SelectChoice(OPEN, _l("Unpaid or partially paid"))]))
     type = SelectField(_l("Kind"), choices=select_choices(
-        [ANY, *[(str(k), v) for k, v in TYPES.items()]]))
+        [ANY, *[(str(k), v) for k, v in KINDS.items()]]))
     review = SelectField(_l("Review"), choices=select_choices([
         ANY, ("to_review", _l("To review")), ("reviewed", _l("Reviewed")),
         ("none", _l("No review needed"))]))

@@ -1,4 +1,4 @@
-"""What the income pages show: names of kinds and states, the detail's field groups, the list's
+"""What the income pages show: names of states, the detail's field groups, the list's
 rows (formatted once in Python, app/templating.py says why) and the CSV export's columns.
 
 Payment state and method labels are shared with the other record lists: app/templating.py.
@@ -18,6 +18,7 @@ from app.forms.display import currency_code, truthy
 from app.forms.registry import field_label, group_label
 from app.numbers import days_between
 from app.templating import (
+    KINDS,
     PAID_STATUS,
     Amount,
     Days,
@@ -26,14 +27,13 @@ from app.templating import (
     amount,
     amount_cells,
     date_cells,
+    kind_label,
     overdue_mark,
     paid_badge,
     paid_label,
     vat_text,
 )
 
-TYPES = {1: _l("Invoice"), 2: _l("Accounting document"), 6: _l("Cash receipt"),
-         7: _l("Collective receipt")}
 ACCOUNTING_STATUS = {"not_processed": _l("Not processed"), "processed": _l("Processed"),
                      "booked": _l("Booked")}
 # A cancelled document says how it was cancelled: reversed by a storno document, or directly.
@@ -41,11 +41,6 @@ CANCEL_STATES = {"reversed": _l("Reversed"), "cancelled": _l("Cancelled")}
 ACCOUNTING_DOCUMENT = 2
 STORNO = 1
 AMOUNT_FIELDS = ("net_amount", "vat_amount", "gross_amount")
-
-
-def type_label(kind) -> str:
-    """The income kind's name (type 1, 2, 6, 7)."""
-    return str(TYPES.get(kind, kind))
 
 
 def review_state(income: dict) -> str | None:
@@ -183,7 +178,7 @@ def list_rows(items: list[dict], codes: dict, tag_names: dict, today: str,
 
     reversed_numbers: the numbers a storno names (app.incomes.flow.reversed_numbers).
     """
-    words = Words(kinds=TYPES, paid=PAID_STATUS, to_review=_("To review"),
+    words = Words(kinds=KINDS, paid=PAID_STATUS, to_review=_("To review"),
                   reviewed=_("Reviewed"), overdue=overdue_mark(_("Overdue")))
     days = Days(words.locale)
     return [_row(income, codes, tag_names, today, words, days, reversed_numbers)
@@ -233,7 +228,7 @@ def export_row(income: dict, lookups: dict) -> list:
     """One income as export cells (dates as dates, amounts as numbers)."""
     tags = lookups.get("tags", {})
     yes, no = _("Yes"), _("No")
-    return [income.get("invoice_number") or "", type_label(income.get("type")),
+    return [income.get("invoice_number") or "", kind_label(income.get("type")),
             yes if income.get("invoice_type") == 1 else no, income.get("partner_name") or "",
             income.get("partner_tax_number") or "", day(income.get("issued_at")),
             day(income.get("fulfilled_at")), day(income.get("due_at")),

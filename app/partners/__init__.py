@@ -1,12 +1,15 @@
 """Partners (customers and vendors): searchable list, create, edit, the partner card and its
-statement (URLs under /c/<company_id>/partners/, docs/architecture.md)."""
+statement (URLs under /c/<company_id>/partners/, docs/architecture.md).
+
+Modules: views (request -> response), forms (the partner form and its bodies), flow (the list's
+query, collisions, limits), present (the partner card, ageing, the statement).
+"""
 from __future__ import annotations
 
 from flask import request, url_for
 
 from app.auth import company_blueprint
 from app.partners import views
-from app.templating import is_htmx, paid_badge, paid_label
 
 bp = company_blueprint("partners", __name__, url_prefix="/partners")
 bp.add_url_rule("/", "index", views.index, methods=["GET"])
@@ -18,13 +21,8 @@ bp.add_url_rule("/<int:partner_id>/statement", "statement", views.statement, met
 
 
 @bp.context_processor
-def _labels() -> dict:
-    return {"paid_label": paid_label, "paid_badge": paid_badge}
-
-
-@bp.context_processor
 def _export() -> dict:
-    return {"is_fragment": is_htmx, "partner_export_url": _export_url}
+    return {"partner_export_url": _export_url}
 
 
 def _export_url() -> str:

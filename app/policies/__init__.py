@@ -1,6 +1,12 @@
 """The income policies under /c/<company_id>/policies/ (issue 7; docs/architecture.md): the
 editor, its preview, history and files, and the engine the sandbox and the review queue run too.
 
+Modules: views (request -> response), forms (one rule's form, the file upload), flow (the
+stored configuration, the draft, the writing checks), editing (changes to the rule lists),
+engine (evaluate), validate (every problem of a configuration), labels (the vocabulary and
+its words), history (what a save changes, the saved versions), present (rule cards, the
+preview, the history pages).
+
 The engine (engine.py, validate.py, and the vocabulary and messages in labels.py) needs no
 request, HTTP or database. The editor around it:
 - The working draft lives in the server-side session, per company (flow.py). Every change is a

@@ -4,15 +4,13 @@
 Modules: views (request -> response), forms (queue filters; what the reviewer saw and
 PATCH-shaped values), flow (the queue, the walk through it, what a step shows), prefetch (the
 incomes read ahead on a thread pool), actions (the writes and their log: done, save and done,
-skip, bulk, undo), required (what must be filled before Done), present (reasons, rows, the
-screen's form, document, log).
+skip, bulk, undo, and what must be filled before Done), present (reasons, rows, the screen's
+form, document, log).
 """
 from __future__ import annotations
 
 from app.auth import company_blueprint
-from app.incomes import present as incomes_present
 from app.review import present, views
-from app.templating import is_htmx
 
 bp = company_blueprint("review", __name__, url_prefix="/review")
 
@@ -33,9 +31,4 @@ for rule, endpoint, view_func, methods in ROUTES:
 
 @bp.context_processor
 def _helpers() -> dict:
-    return {"kind_label": incomes_present.type_label, "action_label": present.action_label}
-
-
-@bp.context_processor
-def _export() -> dict:
-    return {"is_fragment": is_htmx}
+    return {"action_label": present.action_label}

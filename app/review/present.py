@@ -31,13 +31,12 @@ from app.exports import day
 from app.forms import build_edit_form
 from app.forms.tables import base_rows, base_values, rows_changed
 from app.identifiers import show_tax_number
-from app.incomes import present as labels
 from app.numbers import company_zone
 from app.policies.engine import evaluate_valid
 from app.policies.validate import InvalidConfig, ensure_valid, rules
 from app.review.forms import ROW_KEYS, STATE_KEYS, describe, fingerprint, label, payload_row
 from app.store.history import recent_actions
-from app.templating import Amount, Days, Words, amount
+from app.templating import KINDS, Amount, Days, Words, amount, kind_label
 from app.upstream.responses import id_names, ref
 
 # Why an income needs attention.
@@ -181,7 +180,7 @@ class Row:
 
 def queue_rows(items: list[dict], context: Context, codes: dict, tag_names: dict) -> list[Row]:
     """Rows for the queue table, with why each income waits and its fingerprint for bulk."""
-    words = Words(kinds=labels.TYPES, reasons=REASON_LABELS, select=SELECT)
+    words = Words(kinds=KINDS, reasons=REASON_LABELS, select=SELECT)
     days = Days()
     return [_row(income, context, codes, tag_names, words, days) for income in items]
 
@@ -363,7 +362,7 @@ def queue_row(context: Context, income: dict, lookups: dict) -> list:
     why = [f"{reason.label}: {reason.detail}" if reason.detail else str(reason.label)
            for reason in reasons(income, context)]
     return [income.get("invoice_number") or f"#{income['id']}",
-            labels.type_label(income.get("type")) if income.get("type") else "",
+            kind_label(income.get("type")) if income.get("type") else "",
             income.get("partner_name") or "", show_tax_number(income.get("partner_tax_number")),
             day(income.get("issued_at")), amount_cell(income.get("gross_amount")),
             lookups.get("codes", {}).get(income.get("currency"), ""), "; ".join(why),

@@ -1,4 +1,8 @@
-"""Bookdesk's own records (SQLAlchemy models + Alembic migrations)."""
+"""Bookdesk's own records (SQLAlchemy models + Alembic migrations).
+
+Modules: db (the tables, the engine, migrations, per-request sessions), history (actors, the
+review log, policy versions), idempotency (one-time form keys).
+"""
 
 from flask import Flask
 

@@ -1,5 +1,8 @@
 """Taxes and salaries (spec 2.9, 2.10, 4.5): one blueprint per kind, the same pages each.
 
+Modules: views (request -> response), forms (list filters, grid rows), flow (the create and edit
+grids, their rules and refusals), present (the record kinds and their words, the months).
+
     GET       /c/<id>/taxes/          months by payment month, totals, records with detail
     GET       /c/<id>/taxes/export    the filtered list as CSV or XLSX (?format=xlsx)
     GET/POST  /c/<id>/taxes/new       the create grid (several records, sent once)
@@ -16,7 +19,6 @@ from flask import Blueprint
 from app.auth import company_blueprint
 from app.taxes import present, views
 from app.taxes.present import SALARIES, TAXES, Kind
-from app.templating import is_htmx, paid_badge, paid_label
 
 ROUTES = (
     ("/", "index", views.index, ["GET"]),
@@ -43,9 +45,8 @@ def _bound(view, kind: Kind):
 
 def _context(kind: Kind) -> dict:
     return {"kind": kind, "column": partial(present.column, kind_name=kind.name),
-            "paid_label": paid_label, "paid_badge": paid_badge,
             "count_label": partial(present.count_label, kind.name),
-            "month_label": present.month_label, "is_fragment": is_htmx}
+            "month_label": present.month_label}
 
 
 blueprints = (make_blueprint(TAXES), make_blueprint(SALARIES))

@@ -1,4 +1,10 @@
-"""The only door to the upstream API: client, typed errors, pagination, accounting (parallel.py)."""
+"""The only door to the upstream API: client, typed errors, pagination, accounting (parallel.py).
+
+Modules: client (URLs, sessions, headers, timeouts, retries), responses (successful answers),
+errors (typed errors), parallel (reads side by side, Server-Timing), oauth (the authorization
+server), catalog (catalogues, documents and ScopedCache), incomes, expenses, partners,
+company, taxes, bank (these six: one upstream resource each).
+"""
 
 from __future__ import annotations
 
