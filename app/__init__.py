@@ -295,12 +295,13 @@ def _area_blueprints() -> list:
         exports,
         incomes,
         partners,
-        policies,
         review,
         settings,
         taxes,
         vat,
     )
+    from app.policies import editor as policy_editor
 
     return [*dashboard.blueprints, incomes.bp, review.bp, expenses.bp, bank.bp, partners.bp,
-            *taxes.blueprints, vat.bp, *catalog.blueprints, settings.bp, policies.bp, exports.bp]
+            *taxes.blueprints, vat.bp, *catalog.blueprints, settings.bp, policy_editor.bp,
+            exports.bp]

@@ -28,7 +28,6 @@ import app.policies.labels as M
 from app.numbers import to_decimal
 from app.policies.labels import LEDGER_NUMBERS, NUMERIC_FIELDS, REVENUE_TYPES, TAGS, TARGET_KEYS
 from app.policies.validate import Problem, ensure_valid, is_enabled, rules, warning
-from app.upstream.responses import ref
 
 
 @dataclass
@@ -273,10 +272,15 @@ def _normalized(assignment):
         "vat": None,
     }
     result.update(assignment)
-    result["revenue_type"] = ref(result["revenue_type"])
-    result["tags"] = [ref(tag) for tag in result["tags"] or []]
+    result["revenue_type"] = _id_of(result["revenue_type"])
+    result["tags"] = [_id_of(tag) for tag in result["tags"] or []]
     result.update({key: money_text(value) for key, value in _totals(result).items()})
     return result
+
+
+def _id_of(value):
+    # Not app.upstream.responses.ref: the sandbox imports this engine, never the HTTP client.
+    return value.get("id") if isinstance(value, dict) else value
 
 
 def set_targets(assignment, values):

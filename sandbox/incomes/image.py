@@ -2,7 +2,8 @@
 
 JSON: {"invoice_image": {"filename": "szamla.pdf", "content": "<base64>"}, ...}.
 Multipart: a part `data` holding the JSON payload and a file part `invoice_image`.
-The content must really be PDF, JPEG, PNG or XML, whatever the filename says.
+The content must really be PDF, JPEG, PNG or XML, whatever the filename says: the sandbox's one
+sniffer, sandbox/core/filesniff.py, tells.
 """
 from __future__ import annotations
 
@@ -15,10 +16,9 @@ from flask import request
 
 from sandbox.catalog.rules import json_object
 from sandbox.core.errors import validation_error
+from sandbox.core.filesniff import sniff
 from sandbox.incomes.model import IncomeArtifact
 
-SIGNATURES = ((b"%PDF", "pdf"), (b"\x89PNG\r\n\x1a\n", "png"), (b"\xff\xd8\xff", "jpg"),
-              (b"<?xml", "xml"))
 KIND_MSG = "The file is not a valid PDF, JPEG, PNG or XML document."
 
 
@@ -51,12 +51,6 @@ def _decode(image: Any) -> tuple[str, bytes]:
     except (binascii.Error, ValueError):
         raise validation_error({"invoice_image": ["Invalid base64 content."]}) from None
     return str(image.get("filename") or "invoice"), content
-
-
-def sniff(content: bytes) -> str | None:
-    """pdf, png, jpg or xml from the content's first bytes, or None."""
-    head = content.lstrip(b"\xef\xbb\xbf \t\r\n")[:16]
-    return next((kind for magic, kind in SIGNATURES if head.startswith(magic)), None)
 
 
 def build_artifact(image: tuple[str, bytes], errors: dict) -> IncomeArtifact | None:

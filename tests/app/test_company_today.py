@@ -10,8 +10,8 @@ import pytest
 
 from app import exports
 from app.incomes import flow as income_flow
-from app.policies import history as policy_history
-from app.policies import views as policy_views
+from app.policies.editor import history as policy_history
+from app.policies.editor import views as policy_views
 from app.taxes import flow as tax_flow
 from app.taxes import views as tax_views
 from app.vat import views as vat_views

@@ -108,8 +108,9 @@ def test_switching_split_on_starts_with_two_halves(client, company, api):
     set_stored(api, config(policy("Egyben")))
     editor = Editor(client, company)
     html = editor.rule("policies", 0, {"use_split": "y"}, op="check").get_data(as_text=True)
-    assert 'id="split-0-share"' in html and 'id="split-1-share"' in html
-    assert html.count('value="50"') == 2
+    shares = {tag[1]: re.search(r'value="([^"]*)"', tag[0])[1]
+              for tag in re.findall(r'(<input[^>]*id="split-(\d+)-share"[^>]*>)', html)}
+    assert shares == {"0": "50", "1": "50"}
 
 
 def test_typed_names_of_new_records_are_marked_and_existing_ones_become_ids(

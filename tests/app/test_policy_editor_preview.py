@@ -8,8 +8,8 @@ from io import BytesIO
 import pytest
 
 from app.numbers import company_today
+from app.policies.editor.present import fetch_incomes, months_ago
 from app.policies.engine import evaluate
-from app.policies.present import fetch_incomes, months_ago
 from app.upstream.client import UpstreamClient
 from tests.app.test_policy_editor_kit import Editor, config, policy
 from tests.conftest import Api

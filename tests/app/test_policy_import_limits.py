@@ -7,7 +7,7 @@ from io import BytesIO
 
 import pytest
 
-from app.policies.history import MAX_DEPTH, MAX_RULES, MAX_TEXT, limit_problems
+from app.policies.editor.history import MAX_DEPTH, MAX_RULES, MAX_TEXT, limit_problems
 from tests.app.test_policy_editor_kit import Editor, config, policy
 
 DRAFTBAR = 'class="draftbar'

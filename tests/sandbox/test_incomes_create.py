@@ -56,6 +56,18 @@ def test_create_rejects_invoice_image_that_is_not_pdf_jpeg_png_or_xml(api, cat):
     assert listing(api)["count"] == 0
 
 
+@pytest.mark.parametrize("content, accepted", [
+    (b"<Invoice><Number>1</Number></Invoice>", True),  # XML without a declaration
+    (b"\xef\xbb\xbf<?xml version='1.0'?><Invoice/>", True),
+    (b"<!DOCTYPE html><html><body>1</body></html>", False),
+])
+def test_invoice_image_is_sniffed_as_uploaded_expense_files_are(api, cat, content, accepted):
+    image = {"filename": "szamla.xml", "content": base64.b64encode(content).decode()}
+    resp = api.post("/2/incomes/create/", json=income_body(cat, invoice_image=image))
+    assert (resp.status_code, "invoice_image" in resp.json()) == (
+        (201, False) if accepted else (400, True)), resp.text
+
+
 def test_create_rejects_other_income_types(api, cat):
     resp = api.post("/2/incomes/create/", json=income_body(cat, income_type=1))
     assert resp.status_code == 400

@@ -3,7 +3,7 @@
 import copy
 
 from app.policies import labels as M
-from app.policies.history import Change, diff_configs
+from app.policies.editor.history import Change, diff_configs
 from app.policies.validate import empty_config
 
 ACME = [{"field": "partner_name", "op": "contains", "value": "acme"}]

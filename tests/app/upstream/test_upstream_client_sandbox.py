@@ -17,6 +17,7 @@ from app.upstream import (
 )
 
 INFO = "/2/company-info/"
+COMPANY_HEADERS = ("Service-Company-Id", "Quick-Company-Id")
 
 
 def logged_once_settled(sandbox_log, method: str, path: str) -> list[dict]:
@@ -31,6 +32,29 @@ def logged_once_settled(sandbox_log, method: str, path: str) -> list[dict]:
             break
         time.sleep(0.05)
     return entries
+
+
+class CompanyLog:
+    """The sandbox log of one company: a read another test left running is not this test's."""
+
+    def __init__(self, log, company_id: int):
+        self.log, self.company_id = log, company_id
+
+    def entries(self, **filters) -> list[dict]:
+        """The company's requests since the test began, filtered as SandboxLog.entries.
+
+        By the company the sandbox found, else the company header the client sent: a request a
+        fault answered never reached the company lookup, so its company_id is empty."""
+        sent = {str(self.company_id)}
+        return [entry for entry in self.log.entries(**filters)
+                if entry["company_id"] == self.company_id
+                or sent & {entry["headers"].get(name) for name in COMPANY_HEADERS}]
+
+
+@pytest.fixture
+def sandbox_log(sandbox_log, company):
+    """Overrides the shared fixture: only the test company's requests."""
+    return CompanyLog(sandbox_log, company.id)
 
 
 @pytest.fixture

@@ -10,24 +10,24 @@ from functools import partial
 from flask import abort, flash, g, render_template, request, url_for
 from flask_babel import gettext as _
 
-import app.policies.editing as editing
-import app.policies.flow as flow
-import app.policies.history as history
+import app.policies.editor.editing as editing
+import app.policies.editor.flow as flow
+import app.policies.editor.history as history
 from app.auth import current_actor
 from app.errors import lost_write_response
 from app.forms.filters import arg_choice, arg_int
 from app.numbers import company_today
-from app.policies.editing import Located, open_edit, posted_edit
-from app.policies.flow import (
+from app.policies.editor.editing import Located, open_edit, posted_edit
+from app.policies.editor.flow import (
     editor_url,
     refuse_if_misshapen,
     refuse_if_readonly,
     refuse_if_stale,
     target,
 )
-from app.policies.forms import ImportForm
-from app.policies.history import diff_configs
-from app.policies.present import (
+from app.policies.editor.forms import ImportForm
+from app.policies.editor.history import diff_configs
+from app.policies.editor.present import (
     DEFAULT_MONTHS,
     FILTERS,
     MONTH_CHOICES,

@@ -25,9 +25,9 @@ from flask_babel import gettext as _
 import app.policies.labels as M
 from app.auth import ADMIN, WRITE, forget_refusal, refusal, remember_refusal
 from app.forms.filters import whole
-from app.policies.editing import SECTIONS
+from app.policies.editor.editing import SECTIONS
+from app.policies.editor.history import diff_configs, limit_problems
 from app.policies.engine import names_in_config
-from app.policies.history import diff_configs, limit_problems
 from app.policies.labels import LEDGER_NUMBERS, REVENUE_TYPES, TAGS, Catalogs
 from app.policies.validate import empty_config, validate
 from app.templating import redirect_to

@@ -12,9 +12,9 @@ from decimal import Decimal
 from flask_babel import gettext as _
 
 from app.numbers import format_amount, format_number, format_percent, to_decimal
-from app.policies.editing import SECTIONS, Located, locate, rule_list, split_by_rule
+from app.policies.editor.editing import SECTIONS, Located, locate, rule_list, split_by_rule
+from app.policies.editor.forms import value_text
 from app.policies.engine import evaluate_valid
-from app.policies.forms import value_text
 from app.policies.labels import (
     INCOME_TYPES,
     NEW,

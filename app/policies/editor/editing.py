@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from flask_babel import gettext as _
 
 import app.policies.labels as M
-from app.policies.forms import RuleForm, build_form, input_errors, rule_from_form
+from app.policies.editor.forms import RuleForm, build_form, input_errors, rule_from_form
 from app.policies.labels import TARGET_LABELS
 from app.policies.validate import ERROR, empty_config, validate
 
