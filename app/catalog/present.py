@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
 
 from flask import g
 from flask_babel import lazy_gettext as _l
@@ -68,14 +67,6 @@ def _name(names: dict[int, str], item_id: int) -> str:
 FILTERS = (("", _l("All documents")), ("true", _l("Attached to a record")),
            ("false", _l("Not attached")))
 RECORD_PATHS = {"income": "incomes", "expense": "expenses"}
-
-
-def cursor_of(link: str | None) -> str | None:
-    """The cursor inside an API `next`/`previous` link (the page builds its own links)."""
-    if not link:
-        return None
-    values = parse_qs(urlsplit(link).query).get("cursor")
-    return values[0] if values else None
 
 
 def record_url(target: dict | None) -> str | None:

@@ -20,7 +20,7 @@ from flask_babel import gettext as _
 
 from app.catalog import forms, service
 from app.catalog.forms import NameForm, TagFilterForm
-from app.catalog.present import FILTERS, cursor_of, delete_report, record_url, size_label
+from app.catalog.present import FILTERS, delete_report, record_url, size_label
 from app.forms import company_settings
 from app.forms.filters import small_int
 from app.i18n import collated
@@ -246,6 +246,6 @@ def documents_index():
                                           "page_size": DOCUMENTS_PAGE_SIZE,
                                           "cursor": request.args.get("cursor") or None})
     return render("catalog/documents.html", "catalog/_documents.html", page=page,
-                  attached=attached, filters=FILTERS, next_cursor=cursor_of(page.next),
-                  prev_cursor=cursor_of(page.previous), record_url=record_url,
+                  attached=attached, filters=FILTERS, next_cursor=page.next_cursor,
+                  prev_cursor=page.previous_cursor, record_url=record_url,
                   size_label=size_label)

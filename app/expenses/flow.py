@@ -10,7 +10,6 @@ the reason.
 from __future__ import annotations
 
 from functools import partial
-from urllib.parse import parse_qs, urlsplit
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
@@ -69,12 +68,6 @@ def needs_resync(error: ValidationError) -> bool:
     codes = [error.extra.get("code"), *error.field_errors.get("code", [])]
     return RESYNC in codes or any("resync" in m for m in error.field_errors.get(
         "updated_since", []))
-
-
-def cursor_of(link: str | None) -> str | None:
-    """The cursor inside an API `next`/`previous` link (the page builds its own links)."""
-    values = parse_qs(urlsplit(link).query).get("cursor") if link else None
-    return values[0] if values else None
 
 
 def selected_ids(values: list[str]) -> list[int]:

@@ -50,8 +50,8 @@ def index():
                "totals": _totals(params, page, codes, problems or resync),
                "rows": present.list_rows(page.items, codes, page.lookups, today),
                "resync": resync, "full_reload_url": full_reload_url(), "filtered":
-               form.is_filtered(), "next_cursor": flow.cursor_of(page.next),
-               "prev_cursor": flow.cursor_of(page.previous),
+               form.is_filtered(), "next_cursor": page.next_cursor,
+               "prev_cursor": page.previous_cursor,
                "export_url": forms.list_query(filter_args(request.args)).url(".export"),
                "fragment": is_htmx(), **bulk_context()}
     status = 400 if params is None or problems or form.errors or resync else 200

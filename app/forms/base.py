@@ -49,6 +49,7 @@ from app.forms.tables import (
     template_row,
 )
 from app.forms.totals_page import page_inputs
+from app.upstream.responses import ref
 
 
 @dataclass
@@ -319,20 +320,15 @@ def _choices(spec: FieldSpec, layout: Layout) -> list:
     raw = layout.record.get(spec.name)
     if spec.widget_name == "partner":
         label = ref_label(layout.record.get("partner")) or layout.record.get("partner_name")
-        return with_current([EMPTY_CHOICE], ref_label_id(raw), label)
+        return with_current([EMPTY_CHOICE], ref(raw), label)
     choices = catalog_choices(spec, layout.catalogs)
     if spec.kind == "refs":
-        return with_current(choices, [ref_label_id(v) for v in raw or []], ref_label(raw or []))
+        return with_current(choices, [ref(v) for v in raw or []], ref_label(raw or []))
     # A text choice (payment method, paid through) is its own label when no option names it.
     label = display_text(spec, raw, layout.record, layout.catalogs) if spec.kind == "choice" \
         else ref_label(raw)
-    choices = with_current(choices, ref_label_id(raw), label)
+    choices = with_current(choices, ref(raw), label)
     return choices if spec.required or spec.kind == "bool" else [EMPTY_CHOICE, *choices]
-
-
-def ref_label_id(raw: Any) -> Any:
-    """The id inside a reference value (object or plain), for keeping it selectable."""
-    return raw.get("id") if isinstance(raw, dict) else raw
 
 
 def _render_kw(spec: FieldSpec, layout: Layout, options: Options) -> dict:

@@ -14,12 +14,12 @@ from decimal import Decimal
 
 from flask_babel import lazy_gettext as _l
 
-from app.expenses.present import totals as expense_totals
 from app.exports import amount as amount_cell
 from app.exports import day
 from app.identifiers import show_bank_account, show_tax_number
 from app.numbers import to_decimal
 from app.templating import paid_label
+from app.totals import expense_amounts
 
 ZERO = Decimal(0)
 # (key, label, last day past due it holds; None: no upper end)
@@ -47,7 +47,7 @@ class Ageing:
 def gross(record: dict) -> Decimal:
     """A document's gross amount: an income's own, an expense's summed over its rows."""
     if record.get("kind") == "expense":
-        return expense_totals(record)["gross_amount"]
+        return expense_amounts(record)["gross_amount"]
     return to_decimal(record.get("gross_amount")) or ZERO
 
 

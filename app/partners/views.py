@@ -6,7 +6,6 @@ from flask import flash, g, render_template, request, url_for
 from flask_babel import gettext as _
 
 from app.errors import lost_write_response
-from app.expenses.flow import cursor_of
 from app.exports import download, first_page_now
 from app.forms.filters import arg_page
 from app.numbers import company_today
@@ -156,8 +155,8 @@ def card(partner_id: int):
         expenses=[present.document_row(r, codes, today) for r in expenses],
         income_page=found["income_page"], page_number=arg_page(request.args),
         page_size=flow.CARD_PAGE_SIZE,
-        next_cursor=cursor_of(found["expense_page"].next),
-        prev_cursor=cursor_of(found["expense_page"].previous))
+        next_cursor=found["expense_page"].next_cursor,
+        prev_cursor=found["expense_page"].previous_cursor)
 
 
 def statement(partner_id: int):

@@ -1,5 +1,5 @@
-"""The incomes resource: every /1/incomes and /2/incomes path, its artifacts, and the partner
-search of the income and expense forms. Plain functions taking the client first."""
+"""The incomes resource: every /1/incomes and /2/incomes path and its artifacts. Plain
+functions taking the client first."""
 from __future__ import annotations
 
 import json

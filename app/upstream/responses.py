@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 import orjson
 import requests
@@ -135,6 +135,21 @@ class Page:
     next: str | None = None
     previous: str | None = None
     lookups: dict[str, dict[Any, str]] = field(default_factory=dict)
+
+    @property
+    def next_cursor(self) -> str | None:
+        """The cursor inside the `next` link of a cursor list (pages build their own links)."""
+        return _cursor(self.next)
+
+    @property
+    def previous_cursor(self) -> str | None:
+        """The cursor inside the `previous` link of a cursor list."""
+        return _cursor(self.previous)
+
+
+def _cursor(link: str | None) -> str | None:
+    values = parse_qs(urlsplit(link).query).get("cursor") if link else None
+    return values[0] if values else None
 
 
 class MalformedPage(ValueError):

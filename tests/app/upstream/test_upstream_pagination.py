@@ -27,6 +27,14 @@ def test_cursor_style_has_no_count():
     assert page.count is None and page.next.endswith("cursor=x") and page.items == []
 
 
+def test_a_cursor_page_reads_its_cursors_out_of_the_links():
+    page = parse_page({"next": "http://u/2/expenses?page_size=50&cursor=cD0y%2B&x=1",
+                       "previous": "http://u/2/expenses?cursor=cj0x", "results": []}, "expenses")
+    assert (page.next_cursor, page.previous_cursor) == ("cD0y+", "cj0x")
+    assert Page(items=[], next="http://u/2/expenses?page=2").next_cursor is None
+    assert Page(items=[]).previous_cursor is None
+
+
 def test_nested_results_with_lookup_tables():
     body = {
         "count": 1, "next": None, "previous": None,
