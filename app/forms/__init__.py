@@ -1,9 +1,9 @@
 """Forms built from the API's own metadata: the field registry, edit/create forms, diffing.
 
-Modules: registry (field specs and kinds), base (RecordForm and its builders), display (how a
-field shows, company settings), check (a submitted form and the body it sends), tables (row
-tables and the rendered snapshot), totals (totals that add up), totals_page (the live
-totals request), filters (typed URL parameters and list filters).
+Modules: registry (field specs and kinds), base (RecordForm and its builders; PageForm, the
+plain page forms' base), display (how a field shows, company settings), check (a submitted form
+and the body it sends), tables (row tables and the rendered snapshot), totals (totals that add
+up), totals_page (the live totals request), filters (typed URL parameters and list filters).
 
 Field registry (app.forms.registry, fields registered in app.forms.registry)
     REGISTRY[name] -> FieldSpec(name, label (lazy), kind, group, widget, catalog, choices,

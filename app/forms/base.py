@@ -1,8 +1,14 @@
-"""RecordForm and the builders that make one per request from a record's fields.
+"""The two base forms: RecordForm with the builders that make one per request from a record's
+fields, and PageForm for the plain forms of the catalogue, partner and settings pages.
 
 RecordForm: the form class every built form derives from, and its template views.
 
 build_edit_form / build_new_form: a form class made per request from the record's fields.
+
+PageForm is a FlaskForm with messages above it (`form_errors`), a one-time key for creates
+(`form_key`, see app.once) and `place(error)` that puts an upstream ValidationError's
+field messages on the inputs of the same name; everything else goes above the form.
+PageForm.place() passes every upstream message through app.upstream.errors.upstream_text.
 """
 
 from __future__ import annotations
@@ -13,7 +19,8 @@ from typing import Any
 
 from flask_babel import gettext as _
 from flask_wtf import FlaskForm
-from wtforms import HiddenField
+from wtforms import HiddenField, StringField
+from wtforms.validators import InputRequired, Length
 
 from app.forms.check import apply_upstream, changes, check_form, create_payload, default_currency_id
 from app.forms.display import (
@@ -33,11 +40,13 @@ from app.forms.display import (
 from app.forms.registry import (
     INCOME_ASSIGNMENT_FIELDS,
     INCOME_FIELDS,
+    TOO_LONG,
     FieldSpec,
     group_label,
     spec_for,
 )
 from app.forms.tables import (
+    REQUIRED_MSG,
     RowView,
     Table,
     initial_rows,
@@ -49,6 +58,8 @@ from app.forms.tables import (
     template_row,
 )
 from app.forms.totals_page import page_inputs
+from app.store import idempotency
+from app.upstream.errors import NOT_ACCEPTED, upstream_text
 from app.upstream.responses import ref
 
 
@@ -359,3 +370,56 @@ def _initial_data(layout: Layout) -> dict:
             data[table.name] = initial_rows(table)
     data["base_state"] = json.dumps(snapshot(layout), separators=(",", ":"))
     return data
+
+
+class PageForm(FlaskForm):
+    """A FlaskForm whose upstream refusals land on its own fields."""
+
+    form_key = HiddenField()
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.form_errors: list[str] = []
+        if not self.form_key.data:
+            self.form_key.data = idempotency.new_key()
+
+    def add_error(self, name: str, message: str) -> None:
+        """A message on a field's input, or above the form when there is no such input."""
+        if name in self and name not in ("csrf_token", "form_key"):
+            self[name].errors = [*self[name].errors, message]
+        else:
+            self.form_errors.append(message)
+
+    def place(self, error, aliases: dict[str, str] | None = None) -> None:
+        """Distribute an upstream ValidationError: fields first, the rest above the form."""
+        for message in error.non_field_errors:
+            self.form_errors.append(upstream_text(message))
+        for key, messages in error.field_errors.items():
+            name = (aliases or {}).get(key, key)
+            for message in messages:
+                self.add_error(name, upstream_text(message))
+        if not error.non_field_errors and not error.field_errors:
+            self.form_errors.append(str(NOT_ACCEPTED))
+
+    def has_errors(self) -> bool:
+        """True when a field or the form itself carries a message."""
+        return bool(self.form_errors or any(field.errors for field in self))
+
+
+def name_field(label, max_length: int = 100) -> StringField:
+    """A required, trimmed name input."""
+    return StringField(label, filters=[strip],
+                       validators=[InputRequired(message=REQUIRED_MSG),
+                                   Length(max=max_length, message=TOO_LONG)],
+                       render_kw={"maxlength": max_length, "autocomplete": "off"})
+
+
+def strip(value):
+    """Trim surrounding spaces of submitted text (None stays None)."""
+    return value.strip() if isinstance(value, str) else value
+
+
+def empty_to_none(value):
+    """Trimmed text, or None for nothing at all (the API refuses empty strings)."""
+    value = strip(value)
+    return value or None

@@ -13,7 +13,8 @@ from wtforms import BooleanField, HiddenField, StringField
 from wtforms.validators import Length, Optional, Regexp
 
 from app import identifiers
-from app.catalog.forms import TOO_LONG, PageForm, empty_to_none, name_field
+from app.forms.base import PageForm, empty_to_none, name_field
+from app.forms.registry import TOO_LONG
 
 EMAIL = Regexp(r"^[^@\s]+@[^@\s]+\.[^@\s]+$", message=_l("Enter a valid e-mail address."))
 # name -> (label, max length, extra validators, help)

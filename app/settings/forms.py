@@ -4,7 +4,7 @@ from __future__ import annotations
 from flask_babel import lazy_gettext as _l
 from wtforms import BooleanField
 
-from app.catalog.forms import PageForm
+from app.forms.base import PageForm
 
 SWITCHES = {
     "enable_vat_period": (
