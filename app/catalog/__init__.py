@@ -1,8 +1,8 @@
 """Catalogues: tags, expense and revenue types, VAT categories, currencies and documents.
 
-Modules: views (request -> response), forms (the page and VAT category forms, refusal texts),
-service (the catalogues read from the cache and written upstream), present (bulk delete
-reports, the document list).
+Modules: views (request -> response), forms (the name, tag filter and VAT category forms,
+refusal texts), service (the catalogues read from the cache and written upstream), present
+(bulk delete reports, the document list).
 
 One blueprint per page group (tags, expense_types, revenue_types, vat_categories, currencies,
 documents), each under /c/<company_id>/<slug>/ listed in the catalogue menu of app/nav.py.
