@@ -104,7 +104,7 @@ def test_upstream_down_at_sign_in_keeps_name_and_company_but_not_token(client, c
 def test_sign_in_without_company_id_uses_the_tokens_company(client, company, sandbox_log):
     response = sign_in(client, company)
     assert response.headers["Location"] == f"/c/{company.id}/"
-    (entry,) = sandbox_log.entries(path="/2/company-info/")
+    (entry,) = sandbox_log.entries(path="/2/company-info/", sent_for=company.id)
     assert entry["company_id"] == company.id
 
 
@@ -118,7 +118,7 @@ def test_adding_a_second_company_also_changes_the_session_id(client, app, compan
 
 def test_sign_in_without_company_id_sends_no_company_header(client, company, sandbox_log):
     sign_in(client, company)
-    (entry,) = sandbox_log.entries(path="/2/company-info/")
+    (entry,) = sandbox_log.entries(path="/2/company-info/", sent_for=company.id)
     assert "Service-Company-Id" not in entry["headers"]
 
 

@@ -189,7 +189,7 @@ def test_upstream_unavailable_on_htmx_request_retargets_message_area(client, com
 def test_make_client_uses_url_company_header(app, company, sandbox_log):
     with app.test_request_context():
         make_client(company.id, company.tokens["admin"]).get("/2/company-info/")
-    (entry,) = sandbox_log.entries(path="/2/company-info/")
+    (entry,) = sandbox_log.entries(path="/2/company-info/", sent_for=company.id)
     assert entry["headers"]["Service-Company-Id"] == str(company.id)
 
 

@@ -37,7 +37,7 @@ def test_many_wrong_tokens_from_one_client_are_refused_after_the_limit(app, comp
     assert THROTTLED in refused.get_data(as_text=True)
     assert 1 <= int(refused.headers["Retry-After"]) <= 60
     assert sign_in(client, company).status_code == 429
-    assert not sandbox_log.entries(path="/2/company-info")
+    assert not sandbox_log.entries(path="/2/company-info", sent_for=company.id)
 
 
 def test_a_right_token_from_another_client_still_signs_in(app, company):

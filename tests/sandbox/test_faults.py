@@ -36,7 +36,7 @@ def test_reset_after_commits_the_write_but_loses_the_response(api, faults, sandb
     with pytest.raises(requests.ConnectionError):
         api.patch(f"/2/company-info/update/{api.company.id}/", json={"enable_vat_period": True})
     assert api.get("/2/company-info/").json()["enable_vat_period"] is True
-    assert len(sandbox_log.entries(method="PATCH")) == 1
+    assert len(sandbox_log.entries(method="PATCH", sent_for=api.company.id)) == 1
 
 
 def test_malformed_fault_returns_broken_json(api, faults):

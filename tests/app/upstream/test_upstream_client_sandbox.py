@@ -15,9 +15,9 @@ from app.upstream import (
     Unavailable,
     UpstreamClient,
 )
+from tests.conftest import SandboxLog
 
 INFO = "/2/company-info/"
-COMPANY_HEADERS = ("Service-Company-Id", "Quick-Company-Id")
 
 
 def logged_once_settled(sandbox_log, method: str, path: str) -> list[dict]:
@@ -34,27 +34,10 @@ def logged_once_settled(sandbox_log, method: str, path: str) -> list[dict]:
     return entries
 
 
-class CompanyLog:
-    """The sandbox log of one company: a read another test left running is not this test's."""
-
-    def __init__(self, log, company_id: int):
-        self.log, self.company_id = log, company_id
-
-    def entries(self, **filters) -> list[dict]:
-        """The company's requests since the test began, filtered as SandboxLog.entries.
-
-        By the company the sandbox found, else the company header the client sent: a request a
-        fault answered never reached the company lookup, so its company_id is empty."""
-        sent = {str(self.company_id)}
-        return [entry for entry in self.log.entries(**filters)
-                if entry["company_id"] == self.company_id
-                or sent & {entry["headers"].get(name) for name in COMPANY_HEADERS}]
-
-
 @pytest.fixture
-def sandbox_log(sandbox_log, company):
-    """Overrides the shared fixture: only the test company's requests."""
-    return CompanyLog(sandbox_log, company.id)
+def sandbox_log(sandbox_url, company):
+    """Overrides the shared fixture: only the test company's requests are counted."""
+    return SandboxLog(sandbox_url, sent_for=company.id)
 
 
 @pytest.fixture
@@ -224,3 +207,11 @@ def test_request_headers_name_the_company_and_the_application(sandbox_url, compa
     [entry] = sandbox_log.entries(method="GET", path=INFO, company_id=company.id)
     assert entry["status"] == 200
     assert entry["company_id"] == company.id
+
+
+def test_the_log_here_counts_only_this_companys_requests(sandbox_url, company, make_company,
+                                                        sandbox_log):
+    other = make_company()
+    UpstreamClient(sandbox_url, other.tokens["admin"], other.id).get(INFO)
+    UpstreamClient(sandbox_url, company.tokens["admin"], company.id).get(INFO)
+    assert [entry["company_id"] for entry in sandbox_log.entries(path=INFO)] == [company.id]
