@@ -16,7 +16,9 @@ def test_two_companies_in_one_session_each_page_acts_on_its_url_company(
     for target in (company, other, company):
         sandbox_log.reset()
         assert client.get(f"/c/{target.id}/").status_code == 200
-        entries = sandbox_log.entries()
+        # Both companies of the session: a request sent to the wrong one must show up here.
+        entries = [entry for signed in (company, other)
+                   for entry in sandbox_log.entries(sent_for=signed.id)]
         assert entries, "the dashboard read nothing upstream"
         assert {e["headers"].get("Service-Company-Id") for e in entries} == {str(target.id)}
         # Requests the sandbox authenticated carry the company the token was checked for.

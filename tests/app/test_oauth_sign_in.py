@@ -124,7 +124,8 @@ def test_companies_are_switched_by_the_company_header_with_one_access_token(
         page = client.get(f"/c/{company.id}/")
         assert page.status_code == 200, page.get_data(as_text=True)[:500]
         assert company.name in page.get_data(as_text=True)
-    reads = sandbox_log.entries(method="GET", path="/2/expenses")
+    reads = [read for company in (first, second)
+             for read in sandbox_log.entries(method="GET", path="/2/expenses", sent_for=company.id)]
     assert {(r["company_id"], r["headers"].get("Service-Company-Id")) for r in reads} == \
         {(first.id, str(first.id)), (second.id, str(second.id))}
     assert not sandbox_log.entries(method="POST", path="/oauth/token/"), "no new token was needed"
@@ -161,7 +162,7 @@ def test_a_v1_page_under_oauth_says_an_api_token_is_needed_and_keeps_the_sign_in
     page = client.get(f"/c/{company.id}/incomes/")
     assert page.status_code == 403
     assert "API token" in page.get_data(as_text=True)
-    assert not sandbox_log.entries(path="/1/"), "a Bearer token is never sent to /1/"
+    assert not sandbox_log.entries(path="/1/", sent_for=company.id), "no Bearer token to /1/"
     assert client.get(f"/c/{company.id}/").status_code == 200, "still signed in"
 
 
@@ -180,7 +181,7 @@ def test_access_token_is_refreshed_before_it_expires(
     grant, old = stored_pair(oauth_app, client)
     _move_clock(monkeypatch, 90, old)
     assert client.get(f"/c/{company.id}/").status_code == 200
-    assert sandbox_log.entries(path="/2/"), "the page's reads are in the log"
+    assert sandbox_log.entries(path="/2/", sent_for=company.id), "the page's reads are logged"
     assert not sandbox_log.entries(method="POST", path="/oauth/token/"), "90 s left: kept"
 
     _move_clock(monkeypatch, 30, old)
@@ -190,7 +191,7 @@ def test_access_token_is_refreshed_before_it_expires(
     _, new = stored_pair(oauth_app, client)
     assert len(refreshed) == 1 and new["access_token"] != old["access_token"]
     assert new["refresh_token"] != old["refresh_token"], "refresh tokens rotate"
-    first_read = min(r["seq"] for r in sandbox_log.entries(path="/2/"))
+    first_read = min(r["seq"] for r in sandbox_log.entries(path="/2/", sent_for=company.id))
     assert refreshed[0]["seq"] < first_read, "refreshed before the page's first read"
     # The old token had not expired yet: it was refreshed early, then retired by the rotation.
     assert bearer_get(sandbox_url, "/2/companies/", old["access_token"]).status_code == 401

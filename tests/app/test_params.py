@@ -79,7 +79,7 @@ def test_a_malformed_partner_on_the_income_list_is_a_400_page_naming_it(client, 
     response = client.get(f"/c/{company.id}/incomes/?partner=abc")
     assert response.status_code == 400
     assert "“partner” must be a whole number" in response.get_data(as_text=True)
-    assert not sandbox_log.entries(path="/1/incomes")
+    assert not sandbox_log.entries(path="/1/incomes", sent_for=company.id)
 
 
 def test_an_htmx_request_gets_the_message_in_the_message_area(client, company):
