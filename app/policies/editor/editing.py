@@ -117,7 +117,7 @@ def set_switch(config, on: bool) -> dict:
 
 # -- where problems belong ------------------------------------------------------------------------
 
-RULE_KEYS = {"policies": "policies", "ignore_policies": "ignore"}
+RULE_KEYS = {key: section for section, key in SECTIONS.items()}
 TARGETS = ("revenue_type", "ledger_number", "job_number", "tags")
 CONDITION_PARTS = ("field", "op", "value")
 
