@@ -1,5 +1,6 @@
-"""The layout of app/ holds: no two modules import each other, and every module can be the first
-one imported (an import cycle through a package's __init__ breaks exactly that)."""
+"""The layout of app/ holds: no two modules import each other, every module can be the first
+one imported (an import cycle through a package's __init__ breaks exactly that), every package
+says which modules it has, and the sandbox and app/ meet only where DESIGN.md lets them."""
 from __future__ import annotations
 
 import ast
