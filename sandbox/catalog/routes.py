@@ -30,9 +30,9 @@ from sandbox.core.query import flag
 TAG_DUPLICATE = "A tag with this name already exists."
 
 
-def tag_json(tag: Tag) -> dict:
-    """The tag object of spec 2.5."""
-    return {"id": tag.id, "name": tag.name, "is_external": tag.is_external}
+def named_json(row) -> dict:
+    """A tag (spec 2.5) or an expense or revenue type (spec 2.6): the same three keys."""
+    return {"id": row.id, "name": row.name, "is_external": row.is_external}
 
 
 def list_tags():
@@ -44,7 +44,7 @@ def list_tags():
     if external is not None:
         tags = [t for t in tags if t.is_external == external]
     tags.sort(key=lambda t: name_sort_key(t.name))
-    return jsonify([tag_json(t) for t in tags])
+    return jsonify([named_json(t) for t in tags])
 
 
 def create_tags():
@@ -52,7 +52,7 @@ def create_tags():
     require_write()
     items, as_list = items_of(json_body(), "tags")
     created = create_named(Tag, items, as_list, TAG_DUPLICATE)
-    body = [tag_json(t) for t in created]
+    body = [named_json(t) for t in created]
     return jsonify(body if as_list else body[0])  # 200, as live answers
 
 
@@ -70,7 +70,7 @@ def update_tags():
             tag.name, tag.is_external = item["name"].strip(), True
             updated.append(tag)
     raise_item_errors(errors, as_list)
-    body = [tag_json(t) for t in updated]
+    body = [named_json(t) for t in updated]
     return jsonify(body if as_list else body[0])
 
 
@@ -106,16 +106,11 @@ POLICY_KEYS = {"revenue-types": "revenue_type"}
 TYPE_DUPLICATE = "A type with this name already exists."
 
 
-def type_json(row) -> dict:
-    """The type object of spec 2.6."""
-    return {"id": row.id, "name": row.name, "is_external": row.is_external}
-
-
 def list_types(kind: str):
     """Plain list sorted by name, case- and accent-insensitively."""
     rows = sorted(company_rows(MODELS[kind], current_company().id),
                   key=lambda r: name_sort_key(r.name))
-    return jsonify([type_json(r) for r in rows])
+    return jsonify([named_json(r) for r in rows])
 
 
 def create_types(kind: str):
@@ -123,7 +118,7 @@ def create_types(kind: str):
     require_write()
     items, as_list = items_of(json_body(), kind.replace("-", "_"))
     created = create_named(MODELS[kind], items, as_list, TYPE_DUPLICATE)
-    body = [type_json(r) for r in created]
+    body = [named_json(r) for r in created]
     return jsonify(body if as_list else body[0]), 201
 
 
@@ -144,7 +139,7 @@ def update_types(kind: str):
             continue
         row = by_id[item["id"]]
         row.name, row.is_external = item["name"].strip(), True
-        updated.append(type_json(row))
+        updated.append(named_json(row))
     return jsonify({"updated": updated, "failed_ids": failed, "errors": errors})
 
 

@@ -11,7 +11,7 @@ from sandbox.catalog.model import RevenueType
 from sandbox.company.model import Company
 from sandbox.incomes.model import Income, IncomeAssignment
 from sandbox.incomes.payload import INVALID_PK, owned, parse_id_list
-from sandbox.incomes.values import FieldError, parse_int, parse_money
+from sandbox.incomes.values import FieldError, int_or_none, parse_int, parse_money
 
 LOCKED_MSG = "Not editable on this income: within assignments only revenue_type can change."
 AMOUNTS = ("net_amount", "vat_amount", "gross_amount")
@@ -42,18 +42,11 @@ def _pairs(income: Income, value: Any, errors: dict):
         return None
     if all("id" in item for item in value):
         by_id = {row.id: row for row in rows}
-        if {_safe_int(item["id"]) for item in value} != set(by_id):
+        if {int_or_none(item["id"]) for item in value} != set(by_id):
             errors["assignments"] = [f"{LOCKED_MSG} Unknown or repeated assignment ids."]
             return None
-        return [(item, by_id[_safe_int(item["id"])]) for item in value]
+        return [(item, by_id[int_or_none(item["id"])]) for item in value]
     return list(zip(value, rows, strict=True))
-
-
-def _safe_int(value: Any) -> int | None:
-    try:
-        return parse_int(value)
-    except FieldError:
-        return None
 
 
 def _check(item: dict, row: IncomeAssignment, company: Company) -> dict:

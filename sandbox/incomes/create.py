@@ -24,7 +24,7 @@ from sandbox.incomes.rules import (
     check_settings,
     check_vat_period,
 )
-from sandbox.incomes.values import REQUIRED_MSG, FieldError, parse_int
+from sandbox.incomes.values import REQUIRED_MSG, int_or_none
 from sandbox.partners.model import Partner
 
 REQUIRED = ("invoice_number", "issued_at", "net_amount", "gross_amount")
@@ -38,7 +38,7 @@ DUPLICATE_MSG = "An income with this invoice number already exists."
 def create_income(data: dict, image: tuple[str, bytes] | None, company: Company) -> Income:
     """Validate the whole payload, then add the income with its parts; stornos cancel."""
     errors: dict = {}
-    if _income_type(data.get("income_type", 2)) != 2:
+    if int_or_none(data.get("income_type", 2)) != 2:
         errors["income_type"] = ["Only accounting documents (income_type 2) can be created."]
     values = parse_header(data, company, errors)
     _check_required(data, values, errors)
@@ -58,13 +58,6 @@ def create_income(data: dict, image: tuple[str, bytes] | None, company: Company)
     if income.invoice_type == 1:
         cancel_original(income, company)
     return income
-
-
-def _income_type(value) -> int | None:
-    try:
-        return parse_int(value)
-    except FieldError:
-        return None
 
 
 def _check_required(data: dict, values: dict, errors: dict) -> None:

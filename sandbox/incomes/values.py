@@ -122,6 +122,14 @@ def parse_int(value: Any, nullable: bool = True) -> int | None:
     raise FieldError(INT_MSG)
 
 
+def int_or_none(value: Any) -> int | None:
+    """parse_int's integer, or None where it would refuse the value."""
+    try:
+        return parse_int(value)
+    except FieldError:
+        return None
+
+
 def parse_text(value: Any, max_length: int, nullable: bool = True) -> str | None:
     """A non-blank string up to max_length; null clears when nullable."""
     if value is None:
