@@ -26,9 +26,6 @@ def data_dir(name: str) -> str:
 ENV_PREFIX = "BOOKDESK"
 # The spec's name and the one public clients of the live service send.
 COMPANY_HEADERS = ("Service-Company-Id", "Quick-Company-Id")
-SANDBOX_OAUTH_PATHS = {"OAUTH_AUTHORIZE_URL": "/oauth/authorize/",
-                       "OAUTH_TOKEN_URL": "/oauth/token/",
-                       "OAUTH_REVOKE_URL": "/oauth/revoke/"}
 # The sandbox's demo OAuth2 client (sandbox/oauth/seed.py): the default in demo mode only.
 DEMO_OAUTH_CLIENT = {"OAUTH_CLIENT_ID": "bookdesk-demo",
                      "OAUTH_CLIENT_SECRET": "bookdesk-demo-secret"}  # noqa: S105
@@ -123,6 +120,8 @@ def load_config(app: Flask, overrides: dict | None = None) -> None:
 
 
 def _derive(app: Flask) -> None:
+    from app.upstream.oauth import PATHS as OAUTH_PATHS  # here: `import app` needs no Authlib
+
     cfg = app.config
     cfg["SECRET_KEY"] = str(cfg["SECRET_KEY"]) if cfg.get("SECRET_KEY") else None
     cfg["SESSION_IDLE_MINUTES"] = float(cfg["SESSION_IDLE_MINUTES"])
@@ -136,7 +135,7 @@ def _derive(app: Flask) -> None:
         cfg[key] = cfg.get(key) or value
     if cfg.get("UPSTREAM_URL"):
         cfg["UPSTREAM_URL"] = str(cfg["UPSTREAM_URL"]).rstrip("/")
-        for key, path in SANDBOX_OAUTH_PATHS.items():
+        for key, path in OAUTH_PATHS.items():
             cfg[key] = cfg.get(key) or cfg["UPSTREAM_URL"] + path
 
 

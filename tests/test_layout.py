@@ -130,3 +130,35 @@ def _imports_anything(path: Path) -> set[str]:
         elif isinstance(node, ast.ImportFrom) and not node.level:
             found.add(node.module or "")
     return found
+
+
+HTTP_LIBRARIES = ("requests", "authlib", "urllib3", "httpx")
+# A path of the accounting API: its two versions and its OAuth2 server (not Bookdesk's own
+# /oauth/callback route).
+API_PATH = re.compile(r"^/(1|2)/|^/oauth/(authorize|token|revoke)")
+
+
+def _http_and_paths(path: Path) -> list[str]:
+    """The HTTP libraries a module imports and the API paths its string literals spell."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            found += [node.value] if API_PATH.match(node.value) else []
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else [
+                node.module or ""]
+            found += [name for name in names if name.split(".")[0] in HTTP_LIBRARIES]
+    return found
+
+
+def test_only_app_upstream_talks_http_or_spells_an_api_path():
+    found = {name: _http_and_paths(path) for name, path in MODULES.items()
+             if not name.startswith("app.upstream")}
+    assert {name: hits for name, hits in found.items() if hits} == {}
+
+
+def test_the_http_and_path_reader_sees_imports_and_literals(tmp_path):
+    module = tmp_path / "m.py"
+    module.write_text('import requests\nfrom authlib.x import y\nURL = "/2/incomes/"\n'
+                      'OWN = "/oauth/callback"\nTOKEN = "/oauth/token/"\n')
+    assert _http_and_paths(module) == ["requests", "authlib.x", "/2/incomes/", "/oauth/token/"]

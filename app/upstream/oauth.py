@@ -22,6 +22,11 @@ from flask import Flask, current_app
 
 from .errors import AuthenticationError, Unavailable
 
+# The authorization server's endpoints under the upstream's base URL (the live service's and the
+# sandbox's): the settings' defaults when they are not set.
+PATHS = {"OAUTH_AUTHORIZE_URL": "/oauth/authorize/", "OAUTH_TOKEN_URL": "/oauth/token/",
+         "OAUTH_REVOKE_URL": "/oauth/revoke/"}
+
 CLIENT_NAME = "upstream"
 TOKEN_TIMEOUT = (3.05, 15)
 AUTH_METHOD = "client_secret_basic"
