@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tools import same_bodies
+
 REPO = Path(__file__).resolve().parent.parent
 MODULES = {
     ".".join(path.relative_to(REPO).with_suffix("").parts).removesuffix(".__init__"): path
@@ -162,3 +164,14 @@ def test_the_http_and_path_reader_sees_imports_and_literals(tmp_path):
     module.write_text('import requests\nfrom authlib.x import y\nURL = "/2/incomes/"\n'
                       'OWN = "/oauth/callback"\nTOKEN = "/oauth/token/"\n')
     assert _http_and_paths(module) == ["requests", "authlib.x", "/2/incomes/", "/oauth/token/"]
+
+
+def test_the_same_body_finder_groups_copies_under_other_names(tmp_path):
+    (tmp_path / "a.py").write_text('def tag_json(tag):\n    """A tag."""\n'
+                                   '    return {"id": tag.id, "name": tag.name, "x": tag.x}\n')
+    (tmp_path / "b.py").write_text('def type_json(row: object):\n'
+                                   '    return {"id": row.id, "name": row.name, "x": row.x}\n\n'
+                                   'def other(row):\n'
+                                   '    return {"id": row.id, "name": row.name, "y": row.y}\n')
+    [(_size, places)] = same_bodies.groups([str(tmp_path)])
+    assert [place.split()[-1] for place in places] == ["tag_json", "type_json"]
