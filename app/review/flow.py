@@ -22,6 +22,7 @@ from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from functools import cached_property, partial
 
+from cachetools import TTLCache
 from flask import g, request, session, url_for
 
 from app.auth import current_actor
@@ -155,7 +156,10 @@ SCAN_CAP = 1000
 SELECTION_PAGE = 500
 NEW_PARTNER_DAYS = 30
 PARTNER_TTL = 60.0
-_partners: dict[tuple, tuple[float, frozenset]] = {}
+# A step shows the last list read up to PARTNER_STALE seconds old while a fresh one is read.
+PARTNER_STALE = 10 * 60.0
+# (read at, ids) per token scope: cachetools bounds the scopes kept and drops the too old.
+_partners: TTLCache = TTLCache(512, PARTNER_STALE, timer=time.monotonic)
 _partners_lock = threading.Lock()
 
 
@@ -265,24 +269,23 @@ def new_partners(api) -> frozenset:
 
     Partners without created_at (not every upstream sends it) are never called new.
     """
-    key = api.scope
     with _partners_lock:
-        cached = _partners.get(key)
-    if cached and cached[0] > time.monotonic():
+        cached = _partners.get(api.scope)
+    if cached and time.monotonic() - cached[0] < PARTNER_TTL:
         return cached[1]
     page = partner_api.recent(api)
     since = datetime.now(UTC) - timedelta(days=NEW_PARTNER_DAYS)
     ids = frozenset(p["id"] for p in page.items if _after(p.get("created_at"), since))
     with _partners_lock:
-        _partners[key] = (time.monotonic() + PARTNER_TTL, ids)
+        _partners[api.scope] = (time.monotonic(), ids)
     return ids
 
 
 def cached_partners(api) -> frozenset:
-    """The recent partners as cached (even when stale), refreshed in the background."""
+    """The recent partners as cached (stale up to PARTNER_STALE), refreshed in the background."""
     with _partners_lock:
         cached = _partners.get(api.scope)
-    if cached is None or cached[0] <= time.monotonic():
+    if cached is None or time.monotonic() - cached[0] >= PARTNER_TTL:
         prefetch.submit(new_partners, prefetch.background_client(api))
     return cached[1] if cached else frozenset()
 

@@ -3,9 +3,10 @@
 When the review screen shows an income, the next ones in the walk (and the previous one) are
 read on a small thread pool after the view returns: the detail and, when it has a file, its
 artifact record. The step that follows finds them here. A read still under way is waited for;
-a missing or failed one is read on the spot. Entries live PREFETCH_TTL seconds: an older copy
-is read again. Freshness is not trusted for writing anyway: every write compares what the
-reviewer saw with the record the API returns (forms.changes).
+a missing or failed one is read on the spot. Entries live PREFETCH_TTL seconds in a
+cachetools TTLCache (an older copy is read again; past MAX_ENTRIES the least recently used
+go). Freshness is not trusted for writing anyway: every write compares what the reviewer saw
+with the record the API returns (forms.changes).
 
 The cache is per process; with several worker processes a step that lands on another process
 reads the income itself (one more read, same result).
@@ -14,9 +15,9 @@ from __future__ import annotations
 
 import copy
 import threading
-import time
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+
+from cachetools import TTLCache
 
 from app.upstream import CallStats, UpstreamError
 from app.upstream import incomes as income_api
@@ -25,14 +26,8 @@ DETAIL_FIELDS = "items"
 PREFETCH_TTL = 120.0
 MAX_ENTRIES = 2000
 _pool = ThreadPoolExecutor(2, thread_name_prefix="review-prefetch")
-_entries: dict[tuple, _Entry] = {}
+_entries: TTLCache = TTLCache(MAX_ENTRIES, PREFETCH_TTL)
 _lock = threading.Lock()
-
-
-@dataclass
-class _Entry:
-    future: Future
-    expires: float
 
 
 def read(api, income_id: int, with_artifact: bool = True) -> tuple[dict, dict | None]:
@@ -46,11 +41,11 @@ def read(api, income_id: int, with_artifact: bool = True) -> tuple[dict, dict | 
 def cached(api, income_id: int, wait: float = 15.0) -> tuple[dict, dict | None] | None:
     """The prefetched pair, waiting for one under way; None when absent, stale or failed."""
     with _lock:
-        entry = _entries.get((*api.scope, income_id))
-    if entry is None or entry.expires < time.monotonic():
+        future = _entries.get((*api.scope, income_id))
+    if future is None:
         return None
     try:
-        return entry.future.result(timeout=wait)
+        return future.result(timeout=wait)
     except (UpstreamError, TimeoutError):
         return None
 
@@ -80,9 +75,8 @@ def ahead(api, income_ids: list[int]) -> None:
     for income_id in income_ids:
         key = (*api.scope, income_id)
         with _lock:
-            entry = _entries.get(key)
-        if entry is not None and entry.expires > time.monotonic():
-            continue
+            if key in _entries:
+                continue
         client = client or background_client(api)
         _store(key, _pool.submit(read, client, income_id))
 
@@ -108,11 +102,13 @@ def background_client(api):
 
 def _store(key: tuple, future: Future) -> None:
     with _lock:
-        if len(_entries) >= MAX_ENTRIES:
-            now = time.monotonic()
-            for old in [k for k, e in _entries.items() if e.expires < now] or list(_entries)[:100]:
-                del _entries[old]
-        _entries[key] = _Entry(future, time.monotonic() + PREFETCH_TTL)
+        _entries[key] = future
+
+
+def under_way() -> int:
+    """How many background reads have not finished yet."""
+    with _lock:
+        return sum(not future.done() for future in _entries.values())
 
 
 def clear() -> None:

@@ -1,5 +1,5 @@
 """Catalogues (currencies, tags, types, VAT, ledger numbers) and documents: the paths, the
-short-lived per-token cache (the one Bookdesk has: ScopedCache), and the writes, each dropping
+short-lived per-token cache (ScopedCache, over cachetools), and the writes, each dropping
 the list it touched."""
 
 from __future__ import annotations

@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import re
+import time
 
+from app.review import flow
 from sandbox.core.demo_files import minimal_pdf, tiny_png
 from tests.app.incomes_helpers import catalogue, income_with_file, set_state, upstream_calls
 from tests.app.test_review_support import (
@@ -236,3 +238,26 @@ def test_incomes_reviewed_elsewhere_are_read_in_one_round_not_one_after_another(
                and e["path"].rstrip("/") in following]
     assert sorted(e["path"].rstrip("/") for e in details) == sorted(following), "each once"
     assert in_flight_together(details), [(e["path"], e["at"], e["duration_ms"]) for e in details]
+
+
+def test_a_step_shows_new_partners_from_the_last_list_while_a_fresh_one_is_read(
+        client, company, api, sandbox_log, monkeypatch):
+    partner = api.post("/2/partners/create/", json={"name": "Friss Kft.",
+                                                    "is_customer": True}).json()
+    created = waiting(api, partner_id=partner["id"], partner_name="Friss Kft.")
+    base = review_base(client, company)
+    assert client.get(base).status_code == 200  # the queue reads the recent partners
+    monkeypatch.setattr(flow, "PARTNER_TTL", 0.0)  # from now on that list is stale
+    sandbox_log.reset()
+    screen = open_screen(client, f"{base}{created['id']}")
+    assert "New partner" in screen.html
+    assert not [path for path in reads(sandbox_log, company.id) if "partners" in path]
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and not _partner_reads_ahead(sandbox_log, company.id):
+        time.sleep(0.05)
+    assert _partner_reads_ahead(sandbox_log, company.id) == ["/1/partners/"]
+
+
+def _partner_reads_ahead(sandbox_log, company_id: int) -> list[str]:
+    return [path for path in reads(sandbox_log, company_id, background=True)
+            if "partners" in path]

@@ -62,9 +62,7 @@ def settle(timeout: float = 5.0) -> None:
     """Wait until the prefetch pool has nothing under way (a reviewer's think time)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        with prefetch._lock:
-            pending = [e for e in prefetch._entries.values() if not e.future.done()]
-        if not pending:
+        if not prefetch.under_way():
             return
         time.sleep(0.02)
 
