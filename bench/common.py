@@ -1,8 +1,8 @@
 """Shared bench helpers: a demo sandbox with added latency, Bookdesk on a real port, sign-in,
 Server-Timing parsing and percentiles.
 
-    sandbox = start_sandbox(latency_ms=50)          # demo seed, latency on every API call
-    bookdesk = start_bookdesk(sandbox.url)          # werkzeug threads, in this process
+    upstream = start_sandbox(latency_ms=50)         # demo seed, latency on every API call
+    bookdesk = start_bookdesk(upstream.url)         # werkzeug threads, in this process
     http = signed_in(bookdesk.url, "demo-admin")    # requests.Session with a session cookie
     timing = server_timing(response)                # Timing(upstream_ms, calls, app_ms)
 """

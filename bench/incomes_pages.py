@@ -5,8 +5,8 @@
 Starts a sandbox with one company and N incomes, signs a Bookdesk test client in, and reads
 every page's Server-Timing (`upstream;dur=..;desc="N calls"`). Prints, per page: calls on the
 first (cold) request, calls with a warm cache (max over the runs), median and p95 app time.
-The budget (DESIGN.md, issue 5) is at most 2 upstream calls for the list and the detail with
-a warm cache; it asserts nothing.
+The budget is at most 2 upstream calls for the list and the detail with a warm cache; the bench
+asserts nothing.
 """
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
     BENCH_SANDBOX_DB=/tmp/x/sandbox.db BENCH_LATENCY_MS=50 gunicorn -w 3 bench.sandbox_wsgi:app
 
 The file is seeded once beforehand (`seed`), so workers start with `seed="empty"` on it: SQLite
-in WAL mode (sandbox/db.py) lets them read side by side. Fault rules live in each process, so
+in WAL mode (sandbox/core/db.py) lets them read side by side. Fault rules live in each process, so
 each worker adds the latency rule to itself through the public /_sandbox/faults/ control.
 """
 from __future__ import annotations

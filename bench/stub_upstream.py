@@ -1,7 +1,7 @@
 """A fixed-latency upstream that does no work: canned JSON captured from the sandbox, replayed.
 
-    python -m bench.stub_upstream --port 9001 --record http://127.0.0.1:8001 --canned c.json
-    python -m bench.stub_upstream --port 9001 --replay c.json --latency-ms 50
+    python -m bench.stub_upstream --port 9001 --record http://127.0.0.1:8001 --canned /tmp/c.json
+    python -m bench.stub_upstream --port 9001 --replay /tmp/c.json --latency-ms 50
 
 Record mode forwards every request to the sandbox and keeps each answer, keyed by method, path
 and query; at exit (SIGTERM) it writes them to --canned. Replay mode sleeps --latency-ms and

@@ -1,6 +1,7 @@
-"""Docstrings and comments of app/ and sandbox/, comments of static/js/*.js and static/css/*.css,
-and {# #} comments of templates/ point only at files and modules that exist here; so do the
-paths and app.x.y names that README.md and docs/*.md write in their text and `code`."""
+"""Docstrings and comments of app/, sandbox/, bench/ and tools/, comments of static/js/*.js and
+static/css/*.css, and {# #} comments of templates/ point only at files and modules that exist
+here; so do the paths and app.x.y names that README.md and docs/*.md write in their text and
+`code`."""
 from __future__ import annotations
 
 import ast
@@ -13,7 +14,8 @@ import pytest
 from markdown_it import MarkdownIt
 
 REPO = Path(__file__).resolve().parent.parent
-SOURCES = sorted(p for root in ("app", "sandbox") for p in (REPO / root).rglob("*.py")
+SOURCES = sorted(p for root in ("app", "sandbox", "bench", "tools")
+                 for p in (REPO / root).rglob("*.py")
                  if "migrations" not in p.parts)
 WEB_SOURCES = sorted([*(REPO / "static").glob("js/*.js"), *(REPO / "static").glob("css/*.css"),
                       *(REPO / "templates").rglob("*.html")])

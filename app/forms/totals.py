@@ -26,7 +26,13 @@ from flask import request
 from flask_babel import gettext as _
 
 from app.forms.tables import base_rows, base_values, load_rows
-from app.numbers import WHOLE_CURRENCIES, amount_places, format_amount, format_number
+from app.numbers import (
+    WHOLE_CURRENCIES,
+    amount_places,
+    format_amount,
+    format_number,
+    to_decimal,
+)
 
 AMOUNTS = ("net_amount", "vat_amount", "gross_amount")
 RATE = "vat"
@@ -173,9 +179,9 @@ def _percent(rate: Decimal) -> str:
 
 def rates_by_id(catalogs: dict) -> dict[int, Decimal]:
     """{VAT category id: percent} from the VAT category catalogue."""
-    return {item["id"]: Decimal(str(item["percent"]))
+    return {item["id"]: to_decimal(item["percent"])
             for item in catalogs.get("vat_categories") or []
-            if isinstance(item, dict) and item.get("percent") is not None}
+            if isinstance(item, dict) and to_decimal(item.get("percent")) is not None}
 
 
 def currency_code(value: Any, catalogs: dict) -> str | None:
@@ -200,10 +206,8 @@ def record_sign(record: dict, storno: bool, new: bool) -> int:
 
 
 def _negative(value: Any) -> bool:
-    try:
-        return Decimal(str(value)) < 0
-    except ArithmeticError:
-        return False
+    number = to_decimal(value)
+    return number is not None and number < 0
 
 
 # --- A submitted form (app.forms.check) -------------------------------------------------------

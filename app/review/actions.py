@@ -41,7 +41,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
 from functools import partial
 
 from flask_babel import gettext as _
@@ -49,6 +48,7 @@ from flask_babel import lazy_gettext as _l
 
 from app.forms import spec_for
 from app.forms.filters import whole
+from app.numbers import to_decimal
 from app.review.forms import STATE_KEYS, before_values, changes, fingerprint, stands, state, view
 from app.review.prefetch import DETAIL_FIELDS
 from app.review.present import can_undo
@@ -129,18 +129,12 @@ def _period(record: dict) -> list[Missing]:
 def _exchange_rate(record: dict, settings: dict) -> list[Missing]:
     currency, own = record.get("currency"), settings.get("default_currency_name")
     code = currency.get("code") if isinstance(currency, dict) else None
-    if not code or not own or code == own or _rate(record.get("exchange_rate")) not in (None, 1):
+    rate = to_decimal(record.get("exchange_rate"))
+    if not code or not own or code == own or rate not in (None, 1):
         return []
     return [Missing(None, "exchange_rate", _(
         "Enter the actual exchange rate: the currency is not %(code)s, the company's own.",
         code=own))]
-
-
-def _rate(value) -> Decimal | None:
-    try:
-        return None if value in (None, "") else Decimal(str(value))
-    except InvalidOperation:
-        return None
 
 
 def show(form, found: list[Missing]) -> None:
