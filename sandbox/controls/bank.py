@@ -14,7 +14,7 @@ POST /_sandbox/bank/transactions/ {"account_id", "date", "amount", "partner", "i
 from __future__ import annotations
 
 from datetime import date
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
 from flask import jsonify
 from sqlalchemy import select
@@ -30,6 +30,7 @@ from sandbox.core.errors import validation_error
 from sandbox.core.model import money_str
 from sandbox.expenses.fields import MAX_ID
 from sandbox.expenses.model import Expense
+from sandbox.incomes.values import FieldError, parse_number
 
 
 def create_bank_account():
@@ -89,9 +90,6 @@ def _row(model, spec: dict, key: str):
 
 def _decimal(spec: dict, key: str, default: str) -> Decimal:
     try:
-        value = Decimal(str(spec.get(key, default)))
-    except InvalidOperation:
+        return parse_number(spec.get(key, default))
+    except FieldError:
         raise validation_error({key: ["A decimal number is required."]}) from None
-    if not value.is_finite():
-        raise validation_error({key: ["A decimal number is required."]})
-    return value

@@ -4,6 +4,7 @@ from __future__ import annotations
 from datetime import date
 from decimal import Decimal
 
+import pytest
 import requests
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -142,6 +143,15 @@ def test_an_unmatched_transaction_needs_a_day(api):
         "account_id": account["id"], "date": "tegnap", "amount": "1"})
     assert resp.status_code == 400 and "date" in resp.json()
 
+
+
+@pytest.mark.parametrize("amount", ["sok", "NaN", "Infinity", True, [1]])
+def test_an_unmatched_transaction_needs_a_finite_amount(api, amount):
+    account = open_account(api)
+    resp = requests.post(f"{api.base}/_sandbox/bank/transactions/", timeout=10, json={
+        "account_id": account["id"], "date": "2026-02-03", "amount": amount})
+    assert resp.status_code == 400
+    assert resp.json() == {"amount": ["A decimal number is required."]}
 
 def test_expense_payment_history_lists_the_transactions_that_paid_it(api, ecat):
     account = open_account(api)
