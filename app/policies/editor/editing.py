@@ -11,7 +11,7 @@ from flask_babel import gettext as _
 import app.policies.labels as M
 from app.policies.editor.forms import RuleForm, build_form, input_errors, rule_from_form
 from app.policies.labels import TARGET_LABELS
-from app.policies.validate import ERROR, empty_config, validate
+from app.policies.validate import ERROR, empty_config, rules, validate
 
 # -- the rule lists -------------------------------------------------------------------------------
 
@@ -31,8 +31,7 @@ def section_key(section: str) -> str:
 
 def rule_list(config, section: str) -> list:
     """The section's rules (empty when absent)."""
-    found = config.get(section_key(section)) if isinstance(config, dict) else None
-    return found if isinstance(found, list) else []
+    return rules(config, section_key(section))
 
 
 def get_rule(config, section: str, index: int) -> dict:
@@ -247,6 +246,12 @@ class RuleEdit:
         """Whether the rule is not in the draft yet."""
         return self.index is None
 
+    @property
+    def position(self) -> int:
+        """The rule's index in config: its own, or the last one for a new rule."""
+        return self.index if self.index is not None else len(rule_list(self.config,
+                                                                        self.section)) - 1
+
 
 def open_edit(state, section: str, index: int | None) -> RuleEdit:
     """The form of a stored rule (problems shown), or of a new one (no problems yet)."""
@@ -305,15 +310,13 @@ def apply_row_op(rule: dict, op: str, arg: str) -> str | None:
 
 def finish(state, section, index, rule, *, quiet=False, focus=None) -> RuleEdit:
     """Validate rule in place of (or after) the draft's rules and build its form."""
-    config = put_rule(state.config, section, index, rule)
-    position = index if index is not None else len(rule_list(config, section)) - 1
-    by_rule, _ = split_by_rule(validate(config))
-    located = [] if quiet else [locate(p) for p in by_rule.get((section, position), [])]
-    form = build_form(rule, state.catalogs)
-    notes = attach(form, located)
-    has_errors = not quiet and any(p.level == "error"
-                                   for p in by_rule.get((section, position), []))
-    return RuleEdit(section, index, rule, config, form, notes, has_errors, focus)
+    edit = RuleEdit(section, index, rule, put_rule(state.config, section, index, rule),
+                    build_form(rule, state.catalogs), focus=focus)
+    by_rule, _ = split_by_rule(validate(edit.config))
+    found = [] if quiet else by_rule.get((section, edit.position), [])
+    edit.notes = attach(edit.form, [locate(p) for p in found])
+    edit.has_errors = any(p.level == "error" for p in found)
+    return edit
 
 
 def attach(form, located) -> Notes:

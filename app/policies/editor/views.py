@@ -150,8 +150,7 @@ def _posted(state, section, index):
     flow.update_draft(state, edit.config)
     flash(_("%(name)s is in your draft. Review and save to make it take effect.",
             name=edit.rule.get("name")), "success")
-    position = index if index is not None else len(edit.config[editing.section_key(section)]) - 1
-    return redirect_to(editor_url(section, position))
+    return redirect_to(editor_url(section, edit.position))
 
 
 def _opened(state, section, index):
