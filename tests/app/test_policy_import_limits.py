@@ -7,6 +7,7 @@ from io import BytesIO
 
 import pytest
 
+from app.policies.editor.flow import shape_problems
 from app.policies.editor.history import MAX_DEPTH, MAX_RULES, MAX_TEXT, limit_problems
 from tests.app.test_policy_editor_kit import Editor, config, policy
 
@@ -118,3 +119,9 @@ def test_a_rule_form_with_a_text_over_the_limit_is_not_applied(client, company):
     assert response.status_code == 400
     assert f"longer than {MAX_TEXT} characters" in response.get_data(as_text=True)
     assert DRAFTBAR not in editor.html()
+
+
+@pytest.mark.parametrize(("split", "stops"), [("fele", True), ({}, True), ([], False)])
+def test_only_a_split_that_is_not_a_list_stops_the_editor(split, stops):
+    found = shape_problems(config(policy("Osztott", split=split)))
+    assert any(problem.path[-1:] == ("split",) for problem in found) == stops

@@ -165,13 +165,12 @@ def shape_problems(config) -> list:
     broken = limit_problems(config)
     if broken:
         return broken
-    problems = [p for p in validate(config) if p.message in STRUCTURAL]
+    found = validate(config)
+    problems = [p for p in found if p.message in STRUCTURAL]
     if config is None:
         return problems
-    for problem in validate(config):
-        if problem.message == M.SPLIT_EMPTY and problem.path[-1:] == ("split",):
-            problems += [problem] if not _is_list_at(config, problem.path) else []
-    return problems
+    return problems + [p for p in found if p.message == M.SPLIT_EMPTY
+                       and p.path[-1:] == ("split",) and not _is_list_at(config, p.path)]
 
 
 def _is_list_at(config, path) -> bool:
