@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import pytest
 import requests
 
+from app import COMPANY_HEADERS
 from sandbox.core.server import start
 
 
@@ -131,9 +132,6 @@ class SandboxLog:
     def reset(self) -> None:
         """Move the mark to now."""
         self.mark = self._last_seq()
-
-
-COMPANY_HEADERS = ("Service-Company-Id", "Quick-Company-Id")
 
 
 def _sent_for(entry: dict, company_id: int) -> bool:
