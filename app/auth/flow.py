@@ -56,8 +56,10 @@ READ_ONLY_ID = "read-only-reason"
 
 
 
-def company_blueprint(name: str, import_name: str, url_prefix: str = "", **kwargs) -> Blueprint:
-    """A Blueprint mounted at /c/<company_id><url_prefix> that requires that company's sign-in.
+def company_blueprint(name: str, import_name: str, url_prefix: str = "",
+                      routes: tuple = (), **kwargs) -> Blueprint:
+    """A Blueprint mounted at /c/<company_id><url_prefix> that requires that company's sign-in,
+    with the area's route table: (rule, endpoint, view, methods) rows.
 
     Views take no `company_id` argument: it is in `g.company_id`, with `g.company` (dict: id,
     name, user_name) and `g.api` (upstream client for this company). `url_for` fills
@@ -66,6 +68,8 @@ def company_blueprint(name: str, import_name: str, url_prefix: str = "", **kwarg
     bp = Blueprint(name, import_name, url_prefix=COMPANY_PREFIX + url_prefix, **kwargs)
     bp.url_value_preprocessor(_pull_company_id)
     bp.before_request(_require_company)
+    for rule, endpoint, view, methods in routes:
+        bp.add_url_rule(rule, endpoint, view, methods=methods)
     return bp
 
 

@@ -12,15 +12,12 @@ from flask import request, url_for
 from app.auth import company_blueprint
 from app.bank import views
 
-bp = company_blueprint("bank", __name__, url_prefix="/bank")
-
 ROUTES = (
     ("/", "index", views.index, ["GET"]),
     ("/accounts/export", "export_accounts", views.export_accounts, ["GET"]),
     ("/transactions/export", "export_transactions", views.export_transactions, ["GET"]),
 )
-for rule, endpoint, view_func, methods in ROUTES:
-    bp.add_url_rule(rule, endpoint, view_func, methods=methods)
+bp = company_blueprint("bank", __name__, url_prefix="/bank", routes=ROUTES)
 
 
 @bp.context_processor

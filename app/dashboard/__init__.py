@@ -15,8 +15,7 @@ from flask import Blueprint
 from app.auth import company_blueprint
 from app.dashboard import views
 
-bp = company_blueprint("dashboard", __name__)
-bp.add_url_rule("/", "index", views.index, methods=["GET"])
+bp = company_blueprint("dashboard", __name__, routes=(("/", "index", views.index, ["GET"]),))
 
 practice_bp = Blueprint("practice", __name__)
 practice_bp.add_url_rule("/practice", "index", views.practice, methods=["GET"])

@@ -11,8 +11,6 @@ from __future__ import annotations
 from app.auth import company_blueprint
 from app.expenses import present, views
 
-bp = company_blueprint("expenses", __name__, url_prefix="/expenses")
-
 ROUTES = (
     ("/", "index", views.index, ["GET"]),
     ("/export", "export", views.export, ["GET"]),
@@ -23,8 +21,7 @@ ROUTES = (
     ("/<int:expense_id>/edit", "edit", views.edit, ["GET", "POST"]),
     ("/new", "new", views.new, ["GET", "POST"]),
 )
-for rule, endpoint, view, methods in ROUTES:
-    bp.add_url_rule(rule, endpoint, view, methods=methods)
+bp = company_blueprint("expenses", __name__, url_prefix="/expenses", routes=ROUTES)
 
 
 @bp.context_processor

@@ -10,8 +10,6 @@ from __future__ import annotations
 from app.auth import company_blueprint
 from app.incomes import present, views
 
-bp = company_blueprint("incomes", __name__, url_prefix="/incomes")
-
 ROUTES = (
     ("/", "index", views.index, ["GET"]),
     ("/export", "export", views.export, ["GET"]),
@@ -24,8 +22,7 @@ ROUTES = (
     ("/totals", "totals", views.totals, ["POST"]),
     ("/new", "new", views.new, ["GET", "POST"]),
 )
-for rule, endpoint, view, methods in ROUTES:
-    bp.add_url_rule(rule, endpoint, view, methods=methods)
+bp = company_blueprint("incomes", __name__, url_prefix="/incomes", routes=ROUTES)
 
 
 @bp.context_processor

@@ -11,13 +11,15 @@ from flask import request, url_for
 from app.auth import company_blueprint
 from app.partners import views
 
-bp = company_blueprint("partners", __name__, url_prefix="/partners")
-bp.add_url_rule("/", "index", views.index, methods=["GET"])
-bp.add_url_rule("/export", "export", views.export, methods=["GET"])
-bp.add_url_rule("/new", "new", views.new, methods=["GET", "POST"])
-bp.add_url_rule("/<int:partner_id>/", "edit", views.edit, methods=["GET", "POST"])
-bp.add_url_rule("/<int:partner_id>/card", "card", views.card, methods=["GET"])
-bp.add_url_rule("/<int:partner_id>/statement", "statement", views.statement, methods=["GET"])
+ROUTES = (
+    ("/", "index", views.index, ["GET"]),
+    ("/export", "export", views.export, ["GET"]),
+    ("/new", "new", views.new, ["GET", "POST"]),
+    ("/<int:partner_id>/", "edit", views.edit, ["GET", "POST"]),
+    ("/<int:partner_id>/card", "card", views.card, ["GET"]),
+    ("/<int:partner_id>/statement", "statement", views.statement, ["GET"]),
+)
+bp = company_blueprint("partners", __name__, url_prefix="/partners", routes=ROUTES)
 
 
 @bp.context_processor

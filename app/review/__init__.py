@@ -12,8 +12,6 @@ from __future__ import annotations
 from app.auth import company_blueprint
 from app.review import present, views
 
-bp = company_blueprint("review", __name__, url_prefix="/review")
-
 ROUTES = (
     ("/", "index", views.index, ["GET"]),
     ("/export", "export", views.export, ["GET"]),
@@ -25,8 +23,7 @@ ROUTES = (
     ("/actions/export", "export_log", views.export_log, ["GET"]),
     ("/undo", "undo_action", views.undo_action, ["POST"]),
 )
-for rule, endpoint, view_func, methods in ROUTES:
-    bp.add_url_rule(rule, endpoint, view_func, methods=methods)
+bp = company_blueprint("review", __name__, url_prefix="/review", routes=ROUTES)
 
 
 @bp.context_processor

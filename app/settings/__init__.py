@@ -9,5 +9,5 @@ from __future__ import annotations
 from app.auth import company_blueprint
 from app.settings import views
 
-bp = company_blueprint("settings", __name__, url_prefix="/settings")
-bp.add_url_rule("/", "index", views.index, methods=["GET", "POST"])
+ROUTES = (("/", "index", views.index, ["GET", "POST"]),)
+bp = company_blueprint("settings", __name__, url_prefix="/settings", routes=ROUTES)

@@ -14,12 +14,9 @@ from __future__ import annotations
 from app.auth import company_blueprint
 from app.vat import views
 
-bp = company_blueprint("vat", __name__, url_prefix="/vat")
-
 ROUTES = (
     ("/", "index", views.index, ["GET"]),
     ("/export", "export", views.export, ["GET"]),
     ("/month-end", "checklist", views.checklist, ["GET"]),
 )
-for rule, endpoint, view_func, methods in ROUTES:
-    bp.add_url_rule(rule, endpoint, view_func, methods=methods)
+bp = company_blueprint("vat", __name__, url_prefix="/vat", routes=ROUTES)

@@ -26,8 +26,6 @@ from app.auth import company_blueprint
 from app.policies import labels
 from app.policies.editor import present, views
 
-bp = company_blueprint("policy_editor", __name__, url_prefix="/policies")
-
 ROUTES = (
     ("/", "index", views.index, ["GET"]),
     ("/act", "act", views.act, ["POST"]),
@@ -44,8 +42,7 @@ ROUTES = (
     ("/export", "export", views.export, ["GET"]),
     ("/import", "import_file", views.import_file, ["GET", "POST"]),
 )
-for rule, endpoint, view, methods in ROUTES:
-    bp.add_url_rule(rule, endpoint, view, methods=methods)
+bp = company_blueprint("policy_editor", __name__, url_prefix="/policies", routes=ROUTES)
 
 
 @bp.context_processor
