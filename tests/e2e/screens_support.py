@@ -159,6 +159,28 @@ OVERLAPS_JS = """
 
 PAGE_WIDTH_JS = "() => [document.scrollingElement.scrollWidth, window.innerWidth]"
 
+# Boxes whose content runs out past their own edge (text crossing a card's border), unless an
+# ancestor below <body> scrolls it (a wide table inside its scrolling wrapper is not counted).
+SPILL_JS = """
+() => {
+  const visible = s => s.overflowX === 'visible';
+  const scrolled = el => {
+    for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+      if (['auto', 'scroll'].includes(getComputedStyle(p).overflowX)) return true;
+    }
+    return false;
+  };
+  return [...document.querySelectorAll('body *')].filter(el => {
+    if (el.closest('.visually-hidden, .skip-link, template, svg')) return false;
+    const s = getComputedStyle(el);
+    if (s.display === 'inline' || !visible(s) || !el.checkVisibility()) return false;
+    return el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1 && !scrolled(el);
+  }).map(el => el.tagName.toLowerCase() + '.' +
+    String(el.className).trim().split(/\\s+/).join('.') + ' ' + el.scrollWidth + 'px in ' +
+    el.clientWidth + 'px "' + (el.innerText || '').trim().slice(0, 30) + '"').slice(0, 20);
+}
+"""
+
 # The focused element shows a ring: an outline or a box-shadow (on itself or, for a visually
 # hidden input, on the label that wraps it).
 FOCUS_RING_JS = """

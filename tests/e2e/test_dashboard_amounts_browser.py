@@ -1,6 +1,7 @@
 """Browser tests of the dashboard's amounts and chart, and of a list's totals footer following its
 filter; screenshots of the dashboard in Hungarian and English at 1280 and 360 pixels wide
-(tests/artifacts/dashboard-<lang>-<width>.png)."""
+(tests/artifacts/dashboard-<lang>-<width>.png), and with amounts in the billions at four widths
+(tests/artifacts/dashboard-billions-<lang>-<width>.png)."""
 from __future__ import annotations
 
 from datetime import timedelta
@@ -14,6 +15,7 @@ from app.numbers import company_today
 from tests.app.expenses_helpers import catalogue as expense_catalogue
 from tests.app.expenses_helpers import make_expense, row
 from tests.app.incomes_helpers import make_income
+from tests.e2e.screens_support import SPILL_JS
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 
@@ -82,6 +84,26 @@ def test_dashboard_shows_amounts_chart_and_table_in_both_languages(books, signed
             assert overflow <= 0, (lang, width, overflow)
             page.screenshot(path=str(ARTIFACTS / f"dashboard-{lang}-{width}.png"), full_page=True)
         page.set_viewport_size({"width": 1280, "height": 900})
+
+
+def test_amounts_in_the_billions_stay_inside_their_cards_at_every_width(signed_in_page,
+                                                                        company, api):
+    make_income(api, invoice_number="NAGY-1", issued_at=_day(0), fulfilled_at=_day(0),
+                due_at=_day(0), net_amount="9876543210.00", vat_amount="2666666667.00",
+                gross_amount="12543209877.00")
+    page = signed_in_page(company)
+    ARTIFACTS.mkdir(exist_ok=True)
+    problems = []
+    for lang in ("hu", "en"):
+        page.goto(f"/lang/{lang}")
+        for width in (360, 1024, 1280, 1440):
+            page.set_viewport_size({"width": width, "height": 900})
+            page.goto(f"/c/{company.id}/")
+            assert "543" in page.locator("#figure-revenue_year .stat__value").inner_text()
+            problems += [f"{lang} {width}px: {box}" for box in page.evaluate(SPILL_JS)]
+            page.screenshot(path=str(ARTIFACTS / f"dashboard-billions-{lang}-{width}.png"))
+    page.set_viewport_size({"width": 1280, "height": 900})
+    assert not problems, "\n".join(problems)
 
 
 def test_a_figure_opens_the_list_whose_footer_says_the_same_amount(books, signed_in_page,

@@ -1,6 +1,7 @@
 """Every page type at phone and desktop widths: no sideways page scroll, no overlapping boxes
-(measured from element rectangles), a full-page screenshot each; axe-core finds no serious or
-critical problem in Hungarian or English; Tab shows a focus ring on every stop.
+(measured from element rectangles), no content running out of its box, a full-page screenshot
+each; axe-core finds no serious or critical problem in Hungarian or English; Tab shows a focus
+ring on every stop.
 
 One signed-in browser context serves the whole module (the pages only read), so the tests are
 grouped on one xdist worker. Screenshots: tests/artifacts/screens/<lang>-<page>-<width>.png.
@@ -20,6 +21,7 @@ from tests.e2e.screens_support import (
     OVERLAPS_JS,
     PAGE_WIDTH_JS,
     SCREENS,
+    SPILL_JS,
     WIDTHS,
     page_types,
     seed,
@@ -65,7 +67,7 @@ def test_every_page_type_is_measured(seeded):
 
 
 @pytest.mark.parametrize("name", PAGE_NAMES)
-def test_page_fits_every_width_without_sideways_scroll_or_overlaps(screens, name):
+def test_page_fits_every_width_without_sideways_scroll_overlaps_or_spills(screens, name):
     SCREENS.mkdir(parents=True, exist_ok=True)
     page = _open(screens, name)
     problems = []
@@ -80,6 +82,7 @@ def test_page_fits_every_width_without_sideways_scroll_or_overlaps(screens, name
             if scroll_width > inner:
                 problems.append(f"{width}px: page is {scroll_width}px wide")
             problems += [f"{width}px: {overlap}" for overlap in page.evaluate(OVERLAPS_JS)]
+            problems += [f"{width}px: spills out: {box}" for box in page.evaluate(SPILL_JS)]
     finally:  # the page is shared by the module's tests
         page.set_viewport_size({"width": 1280, "height": HEIGHT})
     assert not problems, "\n".join(problems)
