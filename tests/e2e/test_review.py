@@ -1,4 +1,5 @@
-"""Browser test of the review loop: keyboard only, five incomes done, the last one undone."""
+"""Browser tests of the review loop: keyboard only, five incomes done, the last one undone; the
+queue by keyboard; the categorisation table whole beside the document on a 1280-pixel screen."""
 from __future__ import annotations
 
 import re
@@ -90,4 +91,24 @@ def test_the_queue_moves_selects_and_opens_rows_by_keyboard(signed_in_page, comp
     expect(page.locator("#bulk-done")).to_contain_text("1")
     page.keyboard.press("Enter")
     page.wait_for_url(re.compile(rf"/review/{order[1]}$"))
+    page.bookdesk_log.assert_clean()
+
+
+def test_the_categorisation_table_fits_beside_the_document_at_1280_pixels(signed_in_page,
+                                                                          company, api):
+    income = waiting(api, invoice_number="WIDE-1", partner_name="Tisza Vendéglátó Bt.")
+    page = signed_in_page(company)
+    page.set_viewport_size({"width": 1280, "height": 900})
+    hidden = {}
+    for lang in ("hu", "en"):
+        page.goto(f"/lang/{lang}")
+        page.goto(f"/c/{company.id}/review/{income['id']}")
+        expect(page.locator(".review-doc")).to_be_visible()
+        hidden[lang] = page.evaluate("""() => {
+          const table = document.querySelector('.review-form table');
+          let box = table.parentElement;
+          while (getComputedStyle(box).overflowX === 'visible') box = box.parentElement;
+          return table.offsetWidth - box.clientWidth;
+        }""")
+    assert max(hidden.values()) <= 0, f"pixels of the table scrolled out of view: {hidden}"
     page.bookdesk_log.assert_clean()
