@@ -179,9 +179,8 @@ def _percent(rate: Decimal) -> str:
 
 def rates_by_id(catalogs: dict) -> dict[int, Decimal]:
     """{VAT category id: percent} from the VAT category catalogue."""
-    return {item["id"]: to_decimal(item["percent"])
-            for item in catalogs.get("vat_categories") or []
-            if isinstance(item, dict) and to_decimal(item.get("percent")) is not None}
+    return {item["id"]: rate for item in catalogs.get("vat_categories") or []
+            if isinstance(item, dict) and (rate := to_decimal(item.get("percent"))) is not None}
 
 
 def currency_code(value: Any, catalogs: dict) -> str | None:

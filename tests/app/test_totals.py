@@ -3,7 +3,9 @@ checks on submit, on the new-document, income edit and expense edit forms."""
 from __future__ import annotations
 
 import json
+from decimal import Decimal
 
+from app.forms.totals import rates_by_id
 from tests.app import expenses_helpers as exp
 from tests.app.conftest import signed_in
 from tests.app.incomes_helpers import (
@@ -249,3 +251,11 @@ def test_on_an_edit_form_a_stored_vat_off_the_rate_is_kept_and_flagged(client, c
                   form.set("assignments-0-net_amount", "2000"))
     assert "assignments-0-vat_amount" not in answer["values"]
     assert "At 27% the VAT on" in answer["errors"]["assignments-0-vat_amount"]
+
+
+def test_vat_rates_are_read_exactly_and_a_category_without_a_readable_percent_is_left_out():
+    catalogs = {"vat_categories": [
+        {"id": 1, "percent": "27.00"}, {"id": 2, "percent": 5}, {"id": 3, "percent": None},
+        {"id": 4, "percent": "NaN"}, {"id": 5, "percent": "sok"}, {"id": 6}, "not a category"]}
+    assert rates_by_id(catalogs) == {1: Decimal("27.00"), 2: Decimal(5)}
+    assert str(rates_by_id(catalogs)[1]) == "27.00"

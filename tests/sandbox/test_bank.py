@@ -144,7 +144,6 @@ def test_an_unmatched_transaction_needs_a_day(api):
     assert resp.status_code == 400 and "date" in resp.json()
 
 
-
 @pytest.mark.parametrize("amount", ["sok", "NaN", "Infinity", True, [1]])
 def test_an_unmatched_transaction_needs_a_finite_amount(api, amount):
     account = open_account(api)
@@ -152,6 +151,7 @@ def test_an_unmatched_transaction_needs_a_finite_amount(api, amount):
         "account_id": account["id"], "date": "2026-02-03", "amount": amount})
     assert resp.status_code == 400
     assert resp.json() == {"amount": ["A decimal number is required."]}
+
 
 def test_expense_payment_history_lists_the_transactions_that_paid_it(api, ecat):
     account = open_account(api)
