@@ -1,6 +1,7 @@
 """Shared fixtures: a live sandbox over real HTTP, a fresh company per test, faults, request log."""
 from __future__ import annotations
 
+import gc
 import os
 from dataclasses import dataclass
 
@@ -144,6 +145,19 @@ def in_flight_together(entries: list[dict]) -> bool:
     entry's span: its end "at" less its "duration_ms"), i.e. they overlapped."""
     starts = [entry["at"] - entry["duration_ms"] / 1000 for entry in entries]
     return len(entries) > 1 and max(starts) < min(entry["at"] for entry in entries)
+
+
+@pytest.fixture
+def no_gc_pause():
+    """No automatic garbage collection while the test runs (one collected beforehand).
+
+    The sandbox, Bookdesk and the test share one process; late in a run a full collection of
+    its heap stops every thread for a few hundred milliseconds, and reads sent side by side
+    then look sent one after another to in_flight_together."""
+    gc.collect()
+    gc.disable()
+    yield
+    gc.enable()
 
 
 @pytest.fixture

@@ -222,6 +222,7 @@ def test_one_view_costs_the_same_reads_however_many_transactions(signed, company
     assert many == ["/1/accounts/", "/1/payments/", "/1/pulse/"], many
 
 
+@pytest.mark.usefixtures("no_gc_pause")
 def test_the_bank_reads_run_side_by_side(signed, company, bank, faults, sandbox_log):
     signed.get(f"/c/{company.id}/bank/")  # the company settings are cached after this view
     faults.add(path="/1/*", kind="latency", latency_ms=300)

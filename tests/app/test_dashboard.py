@@ -54,6 +54,7 @@ def test_dashboard_cards_link_to_the_fixed_list_urls(client, company):
     assert f'href="/c/{company.id}/expenses/?is_paid=false"' in html
 
 
+@pytest.mark.usefixtures("no_gc_pause")
 def test_dashboard_reads_run_in_one_parallel_round(client, company, sandbox_log, faults,
                                                    monkeypatch):
     sign_in(client, company)
@@ -94,6 +95,7 @@ def test_dashboard_money_uses_company_currency_format(client, company, sandbox_u
     assert "1\u00a0234\u00a0567\u00a0Ft" in html
 
 
+@pytest.mark.usefixtures("no_gc_pause")
 def test_period_kind_and_currencies_are_read_once_in_the_one_round(client, company, sandbox_log,
                                                                    faults, monkeypatch):
     sign_in(client, company)

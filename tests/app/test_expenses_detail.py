@@ -2,6 +2,8 @@
 inline through Bookdesk's own route (PDF framed, images shown, XML downloaded)."""
 from __future__ import annotations
 
+import pytest
+
 from tests.app.conftest import signed_in
 from tests.app.expenses_helpers import (
     PDF,
@@ -114,6 +116,7 @@ def test_unknown_expense_is_a_404_page(client, company, api):
     assert client.get(base + "999999").status_code == 404
 
 
+@pytest.mark.usefixtures("no_gc_pause")
 def test_detail_on_a_cold_cache_reads_everything_in_one_round_each_once(
         client, company, api, sandbox_log, faults):
     created = make_expense(api, catalogue(api))

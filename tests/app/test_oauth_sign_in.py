@@ -378,6 +378,7 @@ def test_a_company_listed_without_a_name_signs_in_under_its_id(oauth_app):
             == {"7": "7", "8": "Nyolc Kft"}
 
 
+@pytest.mark.usefixtures("no_gc_pause")
 def test_the_profile_and_the_companies_are_read_side_by_side(
         oauth_app, company, sandbox_url, sandbox_log, faults):
     user = oauth_user(sandbox_url, [company.id])

@@ -7,6 +7,7 @@ import re
 from datetime import date, timedelta
 from decimal import Decimal
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -155,6 +156,7 @@ def _invoice_numbers(api, partner: dict) -> list[str]:
             + [row["invoice_number"] for row in expenses if row["partner"] == partner["id"]])
 
 
+@pytest.mark.usefixtures("no_gc_pause")
 def test_card_reads_the_partner_side_by_side_with_its_incomes(client, company, api, ecat,
                                                              sandbox_log, faults):
     partner, _codes = seed(api, ecat)

@@ -155,6 +155,7 @@ def test_rows_are_read_side_by_side_each_with_its_company_client(
         assert reads and all(r["headers"]["Service-Company-Id"] == str(company.id) for r in reads)
 
 
+@pytest.mark.usefixtures("no_gc_pause")
 def test_a_rows_figures_are_read_side_by_side(signed_in_twice, client, sandbox_log, faults):
     faults.add(path="/1/*", kind="latency", latency_ms=300)
     faults.add(path="/2/*", kind="latency", latency_ms=300)

@@ -4,6 +4,8 @@ from __future__ import annotations
 import re
 import time
 
+import pytest
+
 from app.review import flow
 from sandbox.core.demo_files import minimal_pdf, tiny_png
 from tests.app.incomes_helpers import catalogue, income_with_file, set_state, upstream_calls
@@ -216,6 +218,7 @@ def test_the_next_income_shows_its_own_values_not_the_ones_just_posted(client, c
     assert f'"id":{row_id}' in following.form.get("base_state")
 
 
+@pytest.mark.usefixtures("no_gc_pause")
 def test_incomes_reviewed_elsewhere_are_read_in_one_round_not_one_after_another(
         client, company, api, sandbox_log, faults):
     for number in range(6):
