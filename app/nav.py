@@ -33,6 +33,7 @@ class NavEntry:
 
 
 _CATALOGUES = _l("Catalogues")
+_SETTINGS = _l("Settings")
 ENTRIES = (
     NavEntry(_l("Overview"), "dashboard.index"),
     NavEntry(_l("Incomes"), "incomes.index"),
@@ -50,8 +51,8 @@ ENTRIES = (
     NavEntry(_l("VAT categories"), "vat_categories.index", _CATALOGUES),
     NavEntry(_l("Currencies"), "currencies.index", _CATALOGUES),
     NavEntry(_l("Documents"), "documents.index", _CATALOGUES),
-    NavEntry(_l("Settings"), "settings.index"),
-    NavEntry(_l("Income policies"), "policy_editor.index"),
+    NavEntry(_l("Company settings"), "settings.index", _SETTINGS),
+    NavEntry(_l("Income policies"), "policy_editor.index", _SETTINGS),
 )
 
 

@@ -16,7 +16,7 @@ from tests.app.conftest import sign_in
 
 # The top-level navigation as designed, in its order (written out here, not read from app/nav.py).
 TOP_LEVEL = ["Overview", "Incomes", "Review", "Expenses", "Bank", "Partners", "Taxes",
-             "Salaries", "VAT summary", "Month-end", "Catalogues", "Settings", "Income policies"]
+             "Salaries", "VAT summary", "Month-end", "Catalogues", "Settings"]
 
 
 def _area(app, name):
@@ -74,6 +74,9 @@ def test_grouped_entries_share_one_menu(app, company):
     html = client.get(f"/c/{company.id}/").get_data(as_text=True)
     assert html.count("Catalogues") == 1
     assert "Tags" in html and "Currencies" in html and "VAT categories" in html
+    settings = html.split('<summary class="mainnav__link">Settings</summary>')[1].split("</ul>")[0]
+    assert f'href="/c/{company.id}/settings/"' in settings and "Company settings" in settings
+    assert f'href="/c/{company.id}/policies/"' in settings and "Income policies" in settings
 
 
 def test_htmx_request_gets_the_fragment_and_a_normal_one_the_page(app, company):

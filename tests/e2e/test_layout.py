@@ -45,3 +45,24 @@ def test_dashboard_stat_values_line_up_and_invoice_numbers_do_not_wrap(
     link = page.locator("td.nowrap a", has_text="HOSSZU-SZAMLA-2026-000123")
     line_height = float(link.evaluate("e => parseFloat(getComputedStyle(e).lineHeight)"))
     assert link.bounding_box()["height"] < line_height * 1.5
+
+
+NAV_ROWS_JS = """() => new Set([...document.querySelectorAll('.mainnav__item')]
+    .map(item => Math.round(item.getBoundingClientRect().top))).size"""
+
+
+def test_main_navigation_is_one_row_at_laptop_width_and_its_menus_open_inside_the_window(
+        signed_in_page, company):
+    page = signed_in_page(company)
+    page.set_viewport_size(LAPTOP)
+    for lang in ("hu", "en"):
+        page.goto("/lang/" + lang)
+        page.goto(f"/c/{company.id}/settings/")
+        assert page.evaluate(NAV_ROWS_JS) == 1, lang
+        for summary in page.locator(".mainnav summary").all():
+            summary.click()
+            menu = summary.locator("xpath=following-sibling::ul").bounding_box()
+            assert menu["x"] >= 0 and menu["x"] + menu["width"] <= LAPTOP["width"], (lang, menu)
+            summary.click()
+        assert page.evaluate("document.documentElement.scrollWidth") <= LAPTOP["width"]
+    page.bookdesk_log.assert_clean()
