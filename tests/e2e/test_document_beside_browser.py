@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from sandbox.core.demo_files import tiny_png
 from tests.app.incomes_helpers import income_with_file
 from tests.sandbox.expense_support import artifact, make_expense
-from tests.sandbox.incomes_support import set_state
+from tests.sandbox.incomes_support import make_income, set_state
 
 SHOTS = Path(__file__).resolve().parents[1] / "artifacts" / "document-beside"
 # Long enough that the page, the panel and the note's typing are surely done before the
@@ -108,4 +108,30 @@ def test_expense_edit_frames_its_pdf_beside_the_form_and_zooms_it(signed_in_page
     _beside(page, "form.record-form")
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "expense-edit-1280.png"))
+    page.bookdesk_log.assert_clean()
+
+
+def _whole_width_under_the_note(page, form: str) -> None:
+    expect(page.locator("#document-beside .doc-view__none")).to_be_visible()
+    note, fields, both = (page.locator(s).bounding_box()
+                          for s in ("#document-beside", form, ".beside"))
+    assert note["y"] + note["height"] <= fields["y"], (note, fields)
+    assert fields["width"] >= both["width"] - 1, (fields, both)
+    hidden = page.evaluate("""() => [...document.querySelectorAll('table.table--form')]
+        .map(t => t.scrollWidth - t.parentElement.clientWidth)""")
+    assert all(px <= 0 for px in hidden), hidden
+
+
+def test_without_a_document_the_form_takes_the_whole_width_under_a_one_line_note(
+        signed_in_page, company, api):
+    income = make_income(api, invoice_number="NO-FILE-1")
+    expense = make_expense(api)
+    page = signed_in_page(company)
+    page.set_viewport_size({"width": 1440, "height": 900})
+    page.goto(f"/c/{company.id}/incomes/{income['id']}/edit")
+    _whole_width_under_the_note(page, "form.record-form")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "income-edit-no-document-1440.png"), full_page=True)
+    page.goto(f"/c/{company.id}/expenses/{expense['id']}/edit")
+    _whole_width_under_the_note(page, "form.record-form")
     page.bookdesk_log.assert_clean()
