@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 
 from tests.app.incomes_helpers import catalogue, creates, income, make_income, patches
+from tests.conftest import create_company
 
 
 def _incomes(page, company) -> str:
@@ -160,4 +161,18 @@ def test_pick_a_partner_by_search_on_a_new_document(signed_in_page, company, api
     page.wait_for_url(re.compile(r"/incomes/\d+\?created=1$"))
     assert "Kereső Partner Kft." in page.inner_text(".income-summary")
     assert "Szeged" in page.inner_text(".income-facts")
+    page.bookdesk_log.assert_clean()
+
+
+def test_with_advanced_accounting_the_new_income_categorisation_table_is_whole_at_1280(
+        signed_in_page, sandbox_url):
+    advanced = create_company(sandbox_url, advanced_accounting=True)
+    page = signed_in_page(advanced)
+    page.set_viewport_size({"width": 1280, "height": 900})
+    for lang in ("hu", "en"):
+        page.goto(f"/lang/{lang}?next=/c/{advanced.id}/incomes/new")
+        table = page.locator("table.table--form").first
+        columns = table.locator("thead th").count()
+        hidden = table.evaluate("t => t.scrollWidth - t.parentElement.clientWidth")
+        assert columns >= 11 and hidden <= 0, (lang, columns, hidden)
     page.bookdesk_log.assert_clean()
