@@ -104,8 +104,8 @@ CHECK_LABELS = {
     "review": _l("Incomes in the review queue"),
     "unprocessed": _l("Unprocessed expenses"),
     "no_vat_period": _l("Expenses of the month without a VAT period"),
-    "taxes": _l("Taxes of the month"),
-    "salaries": _l("Salaries of the month"),
+    "taxes": _l("Taxes recorded for the month"),
+    "salaries": _l("Salaries recorded for the month"),
 }
 
 

@@ -115,6 +115,20 @@ def test_checklist_counts_equal_their_lists(client, company, api, ecat):  # noqa
     assert f'href="/c/{company.id}/salaries/new?copy=2026-03"' in html
 
 
+ITEM = re.compile(r'data-check="(\w+)" data-count="\d+">\s*<span class="badge[^"]*">([^<]+)'
+                  r'</span>\s*<a href="[^"]+">([^:<]+):', re.S)
+
+
+def test_taxes_and_salaries_are_done_once_recorded_and_the_items_say_recorded(client, company,
+                                                                             api):
+    create(api, {"month": "2026-03", "amount": "10", "code": "103"})
+    signed_in(client, company, "taxes/")
+    html = client.get(f"/c/{company.id}/vat/month-end?month=2026-03").get_data(as_text=True)
+    items = {name: (status, label) for name, status, label in ITEM.findall(html)}
+    assert items["taxes"] == ("Done", "Taxes recorded for the month")
+    assert items["salaries"] == ("To do", "Salaries recorded for the month")
+
+
 def test_the_checklist_and_the_taxes_pages_read_records_through_one_reader(client, company, api,
                                                                          monkeypatch):
     create(api, {"month": "2026-03", "amount": "10", "code": "103"},
