@@ -64,6 +64,29 @@
     }
   }, true);
 
+  // File inputs (macros/forms.html file_picker): the browser would label its control in its own
+  // language; the page's button and the chosen files' names show instead. The transparent input
+  // over them still takes the clicks, drops and keyboard focus.
+  function showFileNames(picker) {
+    var input = picker.querySelector("input[type=file]");
+    var names = Array.prototype.map.call(input.files || [], function (file) { return file.name; });
+    picker.querySelector(".filepick__names").textContent =
+      names.length ? names.join(", ") : picker.getAttribute("data-none");
+  }
+  function enhanceFilePickers(root) {
+    root.querySelectorAll("[data-file-picker]:not(.is-enhanced)").forEach(function (picker) {
+      picker.classList.add("is-enhanced");
+      picker.querySelectorAll("[hidden]").forEach(function (el) { el.hidden = false; });
+      showFileNames(picker);
+    });
+  }
+  enhanceFilePickers(document);
+  document.addEventListener("htmx:load", function (event) { enhanceFilePickers(event.target); });
+  document.addEventListener("change", function (event) {
+    var picker = event.target.closest("[data-file-picker]");
+    if (picker) { showFileNames(picker); }
+  });
+
   // A network failure on an htmx request: say so in the message area instead of doing nothing.
   function showMessage(text) {
     var area = document.getElementById(MESSAGES_ID);

@@ -1,6 +1,7 @@
 """In the browser, day fields follow the page's language, not the browser's: an English Chromium
 shows a Hungarian page's days the Hungarian way, reads what is typed that way, and the URL it
-makes reproduces the view."""
+makes reproduces the view. File pickers name their button and the chosen files in the page's
+language too."""
 from __future__ import annotations
 
 import re
@@ -9,6 +10,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 import requests
+from playwright.sync_api import expect
 
 from tests.e2e.conftest import DEFAULT_TIMEOUT_MS, sign_in
 
@@ -112,3 +114,37 @@ def test_months_and_date_times_follow_the_page_language_and_no_browser_picker_is
     _shoot(page, "expense-since-filter-hu")
     page.goto(page.url)  # the copied URL shows the same moment, in Hungarian again
     assert page.input_value("#since") == "2026. 11. 24. 14:30"
+
+
+def test_file_pickers_speak_the_page_language_in_an_english_browser(english_browser, company):
+    page = english_browser
+    sign_in(page, company)
+    page.goto(f"/lang/hu?next=/c/{company.id}/incomes/new")
+    picker = page.locator("[data-file-picker]")
+    expect(picker).to_have_text(re.compile(r"^\s*Fájl kiválasztása\s+Nincs kiválasztott fájl\s*$"))
+    assert page.locator("#invoice_image").evaluate("e => getComputedStyle(e).opacity") == "0"
+    with page.expect_file_chooser() as chooser:
+        picker.click()
+    chooser.value.set_files([{"name": "szamla-11.pdf", "mimeType": "application/pdf",
+                              "buffer": b"%PDF-1.4"}])
+    expect(picker.locator(".filepick__names")).to_have_text("szamla-11.pdf")
+    page.goto(f"/lang/en?next=/c/{company.id}/expenses/new")
+    expect(page.locator("[data-file-picker]")).to_have_text(
+        re.compile(r"^\s*Choose files\s+No file chosen\s*$"))
+    for _ in range(40):
+        if page.evaluate("document.activeElement.id") == "files":
+            break
+        page.keyboard.press("Tab")
+    ring = page.locator(".filepick__button").evaluate("e => getComputedStyle(e).outlineStyle")
+    assert page.evaluate("document.activeElement.id") == "files" and ring == "solid"
+
+
+def test_without_javascript_the_browser_file_control_shows(browser, bookdesk_url, company):
+    context = browser.new_context(base_url=bookdesk_url, java_script_enabled=False)
+    page = context.new_page()
+    sign_in(page, company)
+    page.goto(f"/c/{company.id}/incomes/new")
+    assert page.locator("#invoice_image").is_visible()
+    assert page.locator("#invoice_image").evaluate("e => getComputedStyle(e).opacity") == "1"
+    assert page.locator(".filepick__button").is_hidden()
+    context.close()
