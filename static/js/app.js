@@ -87,6 +87,27 @@
     if (picker) { showFileNames(picker); }
   });
 
+  // A required field left empty: the browser would say so in its own language. Fields the page
+  // already gave a message of its own (catalog.js, forms.js) keep theirs.
+  var MISSING = {file: "data-file-missing", checkbox: "data-check-missing", radio: "data-check-missing"};
+  var ownMessage = new WeakSet();
+  document.addEventListener("invalid", function (event) {
+    var field = event.target;
+    if (!field.validity.valueMissing || (field.validity.customError && !ownMessage.has(field))) {
+      return;
+    }
+    field.setCustomValidity(document.body.getAttribute(MISSING[field.type] || "data-value-missing"));
+    ownMessage.add(field);
+  }, true);
+  function clearOwnMessage(event) {
+    if (ownMessage.has(event.target)) {
+      event.target.setCustomValidity("");
+      ownMessage.delete(event.target);
+    }
+  }
+  document.addEventListener("input", clearOwnMessage);
+  document.addEventListener("change", clearOwnMessage);
+
   // A network failure on an htmx request: say so in the message area instead of doing nothing.
   function showMessage(text) {
     var area = document.getElementById(MESSAGES_ID);

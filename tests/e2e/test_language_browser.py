@@ -148,3 +148,28 @@ def test_without_javascript_the_browser_file_control_shows(browser, bookdesk_url
     assert page.locator("#invoice_image").evaluate("e => getComputedStyle(e).opacity") == "1"
     assert page.locator(".filepick__button").is_hidden()
     context.close()
+
+
+def _messages_on_submit(page, form: str, fields: tuple[str, ...]) -> list[str]:
+    return page.evaluate("""([form, fields]) => {
+        document.querySelector(form).requestSubmit();
+        return fields.map(f => document.querySelector(f).validationMessage);
+    }""", [form, list(fields)])
+
+
+def test_required_field_messages_follow_the_page_language_in_an_english_browser(
+        english_browser, company):
+    page = english_browser
+    sign_in(page, company)
+    page.goto(f"/lang/hu?next=/c/{company.id}/partners/new")
+    assert _messages_on_submit(page, "form.partner-form", ("#name",)) == ["Kötelező mező."]
+    page.fill("#name", "Próba Kft.")
+    assert page.evaluate("document.querySelector('#name').validationMessage") == ""
+    for box in ("#is_customer", "#is_vendor"):
+        page.set_checked(box, False)
+    roles = page.locator("form.partner-form").get_attribute("data-roles-message")
+    assert _messages_on_submit(page, "form.partner-form", ("#is_customer",)) == [roles]
+    page.goto(f"/lang/en?next=/c/{company.id}/policies/import")
+    assert _messages_on_submit(page, "form.import-form", ("#file",)) == ["Choose a file."]
+    page.goto(f"/lang/hu?next=/c/{company.id}/expenses/new")
+    assert _messages_on_submit(page, "form.upload__form", ("#files",)) == ["Válasszon fájlt."]
