@@ -55,12 +55,32 @@
     }
   });
 
-  // Buttons/links marked data-confirm ask first (htmx's hx-confirm covers htmx requests).
+  // Buttons/links marked data-confirm ask first, in the page's dialog (base.html): window.confirm
+  // would label its buttons in the browser's language. Confirmed, the click is made again.
+  var confirmDialog = document.getElementById("confirm-dialog");
+  function askThenRepeat(el) {
+    var text = confirmDialog.querySelector(".confirm-dialog__text");
+    text.textContent = el.getAttribute("data-confirm");
+    confirmDialog.returnValue = "";
+    confirmDialog.addEventListener("close", function () {
+      if (confirmDialog.returnValue !== "yes") { el.focus(); return; }
+      el.setAttribute("data-confirmed", "");
+      el.click();
+    }, {once: true});
+    confirmDialog.showModal();
+  }
   document.addEventListener("click", function (event) {
     var el = event.target.closest("[data-confirm]");
-    if (el && !window.confirm(el.getAttribute("data-confirm"))) {
-      event.preventDefault();
-      event.stopImmediatePropagation();
+    if (!el || el.hasAttribute("data-confirmed")) {
+      if (el) { el.removeAttribute("data-confirmed"); }
+      return;
+    }
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    if (confirmDialog) { askThenRepeat(el); return; }
+    if (window.confirm(el.getAttribute("data-confirm"))) {
+      el.setAttribute("data-confirmed", "");
+      el.click();
     }
   }, true);
 

@@ -92,7 +92,10 @@
   }
 
   document.addEventListener("keydown", function (event) {
-    if (event.defaultPrevented || event.isComposing) { return; }
+    // An open dialog (a confirmation) has the keys, not the queue behind it.
+    if (event.defaultPrevented || event.isComposing || document.querySelector("dialog[open]")) {
+      return;
+    }
     var target = event.target;
     if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
       var save = byKey("ctrl+Enter");
