@@ -104,6 +104,8 @@ def _expense(company: Company, refs: dict, rng: random.Random, today: date, n: i
     issued = today - timedelta(days=rng.randint(0, 364))
     created = datetime.combine(issued + timedelta(days=rng.randint(0, 6)), datetime.min.time(),
                                UTC) + timedelta(minutes=rng.randint(420, 1080))
+    # Days after a recent issue date may still be to come: such an expense came in just now.
+    created = min(created, datetime.now(UTC) - timedelta(minutes=1 + n % 120))
     gross = Decimal(rng.randint(low, high))
     expense = Expense(
         company_id=company.id, partner=partner, currency_id=company.default_currency_id,

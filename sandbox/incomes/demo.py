@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 
 from sqlalchemy import select
@@ -117,6 +117,9 @@ def header(ctx: DemoCtx, rng, kind: int, source: str, issued: date, **extra) -> 
     fulfilled = issued if kind in (6, 7) else issued - timedelta(days=rng.choice((0, 0, 1, 3)))
     due = issued if kind in (6, 7) else issued + timedelta(days=rng.choice((8, 15, 15, 30)))
     created = stamp(issued + timedelta(days=rng.choice((0, 0, 1, 2))), rng)
+    # Days after a recent issue date may still be to come: such an income came in just now.
+    now = datetime.now(UTC).replace(tzinfo=None)
+    created = min(created, now - timedelta(minutes=1 + created.minute))
     key = kind if kind in (6, 7) else "manual" if source == "api" else source
     row = {"company_id": ctx.company.id, "type": kind, "invoice_type": 0, "source": source,
            "invoice_number": ctx.number(key, issued), "issued_at": issued,
@@ -130,7 +133,7 @@ def header(ctx: DemoCtx, rng, kind: int, source: str, issued: date, **extra) -> 
     if source not in ("manual", "api"):
         row["integration_payment_method"] = INTEGRATION_WORDS.get(row["payment_method"])
     if kind in (1, 2):
-        row["user_saw"] = created + timedelta(hours=3)
+        row["user_saw"] = min(created + timedelta(hours=3), now)
     return row
 
 

@@ -1,5 +1,6 @@
 """Demo expenses (issue 4 items 1 and 4): volume, variety, real artifact files, speed."""
 import random
+from datetime import UTC, datetime
 
 import pytest
 import requests
@@ -91,3 +92,12 @@ def test_demo_expense_seed_reads_its_lookups_once_not_per_expense():
     assert made > 100
     assert verbs.count("SELECT") <= 12, [s for s in seeded if s.upper().startswith("SELECT")]
     assert set(verbs) <= {"SELECT", "INSERT"}, sorted(set(verbs))
+
+
+def test_no_demo_expense_came_in_or_changed_after_now(demo_expenses):
+    now = datetime.now(UTC)
+    for expense in demo_expenses:
+        created, updated = (datetime.fromisoformat(expense[key]) for key in ("created_at",
+                                                                            "updated_at"))
+        assert created <= updated <= now, expense["invoice_number"]
+        assert expense["filing_date"] <= now.date().isoformat(), expense["invoice_number"]

@@ -3,6 +3,7 @@ import random
 import re
 import time
 from collections import Counter
+from datetime import UTC, datetime
 
 import pytest
 from sqlalchemy import select
@@ -87,6 +88,15 @@ def test_company_1_has_about_400_incomes_over_the_last_12_months(demo):
 
     assert days[0] >= (date.today() - timedelta(days=366)).isoformat()
     assert days[-1] <= date.today().isoformat()
+
+
+def test_no_demo_income_came_in_changed_or_was_opened_after_now(demo):
+    now = datetime.now(UTC)
+    for income in _all(demo[0], "/1/incomes"):
+        created, updated = (datetime.fromisoformat(income[key]) for key in ("created_at",
+                                                                           "updated_at"))
+        seen = datetime.fromisoformat(income["user_saw"]) if income["user_saw"] else created
+        assert created <= updated <= now and created <= seen <= now, income["invoice_number"]
 
 
 def test_incomes_cover_all_types_and_currencies_with_exchange_rates(demo):
