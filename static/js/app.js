@@ -58,14 +58,16 @@
   // Buttons/links marked data-confirm ask first, in the page's dialog (base.html): window.confirm
   // would label its buttons in the browser's language. Confirmed, the click is made again.
   var confirmDialog = document.getElementById("confirm-dialog");
+  function clickConfirmed(el) {
+    el.setAttribute("data-confirmed", "");
+    el.click();
+  }
   function askThenRepeat(el) {
     var text = confirmDialog.querySelector(".confirm-dialog__text");
     text.textContent = el.getAttribute("data-confirm");
     confirmDialog.returnValue = "";
     confirmDialog.addEventListener("close", function () {
-      if (confirmDialog.returnValue !== "yes") { el.focus(); return; }
-      el.setAttribute("data-confirmed", "");
-      el.click();
+      if (confirmDialog.returnValue === "yes") { clickConfirmed(el); } else { el.focus(); }
     }, {once: true});
     confirmDialog.showModal();
   }
@@ -77,10 +79,10 @@
     }
     event.preventDefault();
     event.stopImmediatePropagation();
-    if (confirmDialog) { askThenRepeat(el); return; }
-    if (window.confirm(el.getAttribute("data-confirm"))) {
-      el.setAttribute("data-confirmed", "");
-      el.click();
+    if (confirmDialog) {
+      askThenRepeat(el);
+    } else if (window.confirm(el.getAttribute("data-confirm"))) {
+      clickConfirmed(el);
     }
   }, true);
 
@@ -109,14 +111,17 @@
 
   // A required field left empty: the browser would say so in its own language. Fields the page
   // already gave a message of its own (catalog.js, forms.js) keep theirs.
-  var MISSING = {file: "data-file-missing", checkbox: "data-check-missing", radio: "data-check-missing"};
+  var MISSING = {
+    file: "data-file-missing", checkbox: "data-check-missing", radio: "data-check-missing"
+  };
   var ownMessage = new WeakSet();
   document.addEventListener("invalid", function (event) {
     var field = event.target;
     if (!field.validity.valueMissing || (field.validity.customError && !ownMessage.has(field))) {
       return;
     }
-    field.setCustomValidity(document.body.getAttribute(MISSING[field.type] || "data-value-missing"));
+    var message = MISSING[field.type] || "data-value-missing";
+    field.setCustomValidity(document.body.getAttribute(message));
     ownMessage.add(field);
   }, true);
   function clearOwnMessage(event) {
