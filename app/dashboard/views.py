@@ -45,7 +45,7 @@ def _figures(today: date, found: dict, data: dict) -> dict:
 def _context(today: date, queries: dict, figures: dict, dues: dict, data: dict) -> dict:
     return {
         "counts": {key: data[key] for key in INCOME_CARDS},
-        "expenses": data["unpaid_expenses"], "recent": data["recent"],
+        "expenses": service.unpaid_expense_count(data), "recent": data["recent"],
         "cancelled": cancel_labels(g.api, data["recent"] or []),
         "currencies": data["currencies"], "links": links(queries), "today": today,
         "figures": figures,

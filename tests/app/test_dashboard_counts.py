@@ -21,6 +21,7 @@ from tests.app.list_pages import listed
 
 CARDS = ("needs_review", "unpaid", "overdue", "unpaid_expenses")
 OVERDUE_MANY = 52  # more than a list page of 50
+OPEN_EXPENSES = 105  # more than a page of /2/expenses at its largest (100)
 
 
 def _day(offset: int) -> str:
@@ -42,7 +43,7 @@ def _make_incomes(api) -> None:
 
 def _make_expenses(api) -> None:
     ids = expense_catalogue(api)
-    for n in range(55):
+    for n in range(OPEN_EXPENSES):
         make_expense(api, ids, invoice_number=f"OPEN-{n:03d}", paid_status=1 + 2 * (n % 2))
     for n in range(3):
         make_expense(api, ids, invoice_number=f"PAID-{n}", paid_status=2)
@@ -80,3 +81,9 @@ def test_overdue_card_counts_only_unpaid_incomes_due_before_today(client, dashbo
     rows, _pages = listed(client, link)
     assert number == OVERDUE_MANY + 1
     assert sorted(rows) == sorted([f"LATE-{n:03d}" for n in range(OVERDUE_MANY)] + ["DUE-1"])
+
+
+def test_unpaid_expenses_card_counts_past_one_upstream_page(client, dashboard):
+    number, link = card(dashboard, "unpaid_expenses")
+    rows, _pages = listed(client, link)
+    assert number == OPEN_EXPENSES == len(rows)
