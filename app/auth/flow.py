@@ -28,13 +28,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from urllib.parse import urlsplit
 
-from flask import Blueprint, Flask, current_app, g, request, session, url_for
+from flask import Blueprint, Flask, current_app, flash, g, request, session, url_for
+from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_limiter import Limiter, RequestLimit
 from flask_limiter.util import get_remote_address
 from markupsafe import Markup
 
-from app.auth.session import access_token, company_entry
+from app.auth.session import access_token, companies, company_entry
 from app.store.history import Actor, actor_for, fingerprint
 from app.templating import redirect_to
 from app.upstream import company as company_api
@@ -93,6 +94,8 @@ def _inject_company_id(endpoint, values) -> None:
 def _require_company():
     entry = company_entry(g.company_id)
     if entry is None:
+        flash(_("You are not signed in to company #%(id)s: add it with one of its API tokens.",
+                id=g.company_id) if companies() else _("Sign in to open this page."), "info")
         target = url_for("auth.login", company_id=g.company_id, next=_here())
         return redirect_to(target)
     g.company = {

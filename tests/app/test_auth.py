@@ -73,6 +73,7 @@ def test_company_page_without_sign_in_redirects_to_login_with_next(client, compa
     assert response.status_code == 303
     location = response.headers["Location"]
     assert location.startswith(f"/login?company_id={company.id}&next=")
+    assert "Sign in to open this page." in client.get(location).get_data(as_text=True)
 
 
 def test_next_is_followed_when_it_is_a_local_path(client, company):

@@ -49,6 +49,8 @@ def test_company_not_signed_in_in_this_session_redirects_to_login(client, compan
     response = client.get(f"/c/{other.id}/")
     assert response.status_code == 303
     assert response.headers["Location"].startswith(f"/login?company_id={other.id}")
+    page = client.get(response.headers["Location"]).get_data(as_text=True)
+    assert f"You are not signed in to company #{other.id}: add it with one of its API" in page
 
 
 @pytest.fixture
