@@ -7,6 +7,7 @@ import re
 from playwright.sync_api import expect
 
 from tests.app.test_review_support import income_now, queue_ids, waiting
+from tests.conftest import Api, create_company
 
 
 def test_a_reviewer_clears_five_incomes_by_keyboard_and_undoes_the_last(signed_in_page,
@@ -112,3 +113,29 @@ def test_the_categorisation_table_fits_beside_the_document_at_1280_pixels(signed
         }""")
     assert max(hidden.values()) <= 0, f"pixels of the table scrolled out of view: {hidden}"
     page.bookdesk_log.assert_clean()
+
+
+# Room a drop-down needs besides its text and padding: Chromium's arrow (a 141 px wide one cut
+# "Termékértékesítés", 115 px of text, and a 166 px one showed it whole).
+ARROW_PX = 20
+TYPE_NAME_CUT_JS = """(arrow) => {
+  const select = document.querySelector('.review-form select[name$=revenue_type]');
+  const style = getComputedStyle(select);
+  const pen = document.createElement('canvas').getContext('2d');
+  pen.font = [style.fontStyle, style.fontWeight, style.fontSize, style.fontFamily].join(' ');
+  const room = select.clientWidth - parseFloat(style.paddingLeft)
+    - parseFloat(style.paddingRight) - arrow;
+  return [...select.options].map(o => [o.text, Math.ceil(pen.measureText(o.text).width - room)])
+    .filter(([_, cut]) => cut > 0);
+}"""
+
+
+def test_every_revenue_type_name_is_whole_in_its_drop_down_at_1280_pixels(signed_in_page,
+                                                                           sandbox_url):
+    advanced = create_company(sandbox_url, advanced_accounting=True)  # the most columns
+    income = waiting(Api(sandbox_url, advanced), invoice_number="TYPES-1")
+    page = signed_in_page(advanced)
+    page.set_viewport_size({"width": 1280, "height": 900})
+    for lang in ("hu", "en"):
+        page.goto(f"/lang/{lang}?next=/c/{advanced.id}/review/{income['id']}")
+        assert page.evaluate(TYPE_NAME_CUT_JS, ARROW_PX) == [], lang
