@@ -84,3 +84,17 @@ def test_sign_in_with_the_accounting_service_and_open_the_practice_page(
         if url == f"{sandbox_url}/favicon.ico" and text in page.bookdesk_log.console_errors:
             page.bookdesk_log.console_errors.remove(text)
     page.bookdesk_log.assert_clean()
+
+
+def test_the_sign_in_page_with_both_ways_in_fits_a_phone_and_its_cards_line_up(oauth_page):
+    page = oauth_page
+    for lang in ("hu", "en"):
+        page.goto(f"/lang/{lang}?next=/login")
+        page.set_viewport_size({"width": 360, "height": 800})
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360, lang
+        button = page.locator("#oauth-sign-in").bounding_box()
+        assert button["x"] >= 0 and button["x"] + button["width"] <= 360, (lang, button)
+        page.set_viewport_size({"width": 1280, "height": 800})
+        cards = page.locator(".auth__card").evaluate_all(
+            "cards => cards.map(c => c.getBoundingClientRect().width)")
+        assert len(cards) >= 2 and max(cards) - min(cards) < 1, (lang, cards)
