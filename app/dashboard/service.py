@@ -58,15 +58,21 @@ RECENT_SIZE = 10
 INCOME_CARDS = ("needs_review", "unpaid", "overdue")
 
 
+def _unpaid_expenses() -> ListQuery:
+    """The unpaid expenses: one list behind the count card and the open payables figure."""
+    return expense_query({"is_paid": "false"})
+
+
 def cards(today: date) -> dict[str, ListQuery]:
-    """The list behind each count card: the card counts its rows and links to it."""
+    """The list behind each count card: the card counts its rows and links to it (the unpaid
+    expenses card takes its count from the open payables figure, the same list)."""
     yesterday = (today - timedelta(days=1)).isoformat()
     return {
         "needs_review": queue_query({}),
         "unpaid": income_query({"paid_status": "1"}),
         "overdue": income_query({"paid_status": "1", "date_field": "due_at",
                                  "date_to": yesterday}),
-        "unpaid_expenses": expense_query({"is_paid": "false"}),
+        "unpaid_expenses": _unpaid_expenses(),
     }
 
 
@@ -170,7 +176,7 @@ def figures(today: date) -> dict[str, Figure]:
                                "net_amount"),
         "receivables": Figure("incomes", _incomes({"paid_status": "open"}), "gross_amount"),
         "receivables_overdue": Figure("incomes", _incomes({"tab": "overdue"}), "gross_amount"),
-        "payables": Figure("expenses", expense_query({"is_paid": "false"}), "gross_amount"),
+        "payables": Figure("expenses", _unpaid_expenses(), "gross_amount"),
         "payables_overdue": Figure("expenses", expense_query({"tab": "overdue"}),
                                    "gross_amount"),
     }

@@ -1,5 +1,6 @@
 """Browser tests of the review loop: keyboard only, five incomes done, the last one undone; the
-queue by keyboard; the categorisation table whole beside the document on a 1280-pixel screen."""
+queue by keyboard; the categorisation table whole beside the document on a 1280-pixel screen,
+and every revenue type name whole in its drop-down there."""
 from __future__ import annotations
 
 import re
