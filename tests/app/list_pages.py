@@ -19,7 +19,7 @@ ROW_KEYS = {
     "expenses": re.compile(r'<tr[^>]*data-expense-id="\d+">\s*'
                            r'(?:<td class="cell-select">.*?</td>\s*)?'
                            r'<td class="cell-file">.*?</td>\s*'
-                           r'<td class="nowrap"><a [^>]*>([^<]*)</a>', re.S),
+                           r'<td class="nowrap cell-numbers"><a [^>]*>([^<]*)</a>', re.S),
     "review": re.compile(r'<tr data-row data-income-id="\d+">.*?<a data-open [^>]*>([^<]*)</a>',
                          re.S),
 }

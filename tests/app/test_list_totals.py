@@ -218,7 +218,7 @@ def test_the_footer_comes_with_the_filtered_fragment(books, client, api):
 OVERDUE_ROW = {
     "incomes": re.compile(r'data-income-id="\d+">.*?<a [^>]*>([^<]*)</a>.*?'
                           r'data-days-overdue="(\d+)"', re.S),
-    "expenses": re.compile(r'data-expense-id="\d+">.*?<td class="nowrap">([^<]*)</td>.*?'
+    "expenses": re.compile(r'data-expense-id="\d+">.*?<span class="cell-sub">([^<]*)</span>.*?'
                            r'data-days-overdue="(\d+)"', re.S),
 }
 

@@ -62,8 +62,7 @@ def test_expense_export_after_an_htmx_filter_holds_the_rows_shown(signed_in_page
     assert len(_downloaded_rows(page)) == 4
     _filter_by_htmx(page, "#is_paid", "true", r"is_paid=true")
     shown = page.locator("#expense-list .table--expenses tbody tr").evaluate_all(
-        "rows => rows.map(r => r.querySelector('td.cell-file')"
-        "  .nextElementSibling.nextElementSibling.innerText.trim())")
+        "rows => rows.map(r => r.querySelector('td.cell-numbers .cell-sub').innerText.trim())")
     assert shown == ["PAID-1"]
     assert [row[1] for row in _downloaded_rows(page)] == shown
     page.bookdesk_log.assert_clean()

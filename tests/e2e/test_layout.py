@@ -1,7 +1,15 @@
-"""Layout in a real browser: the top bar fits a phone, sign-in is centred, dashboard lines up."""
+"""Layout in a real browser: the top bar fits a phone, sign-in is centred, dashboard lines up,
+the income and expense lists fit a laptop screen."""
 from __future__ import annotations
 
+from datetime import date, timedelta
+
 import requests
+
+from tests.app.expenses_helpers import artifact, make_expense, row
+from tests.app.expenses_helpers import catalogue as expense_catalogue
+from tests.app.incomes_helpers import catalogue as income_catalogue
+from tests.app.incomes_helpers import make_income
 
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1280, "height": 800}
@@ -65,4 +73,47 @@ def test_main_navigation_is_one_row_at_laptop_width_and_its_menus_open_inside_th
             assert menu["x"] >= 0 and menu["x"] + menu["width"] <= LAPTOP["width"], (lang, menu)
             summary.click()
         assert page.evaluate("document.documentElement.scrollWidth") <= LAPTOP["width"]
+    page.bookdesk_log.assert_clean()
+
+
+SCROLLED_OUT_JS = """() => [...document.querySelectorAll('.table-wrap')]
+    .map(wrap => wrap.scrollWidth - wrap.clientWidth)"""
+COLUMN_WIDTHS_JS = """() => [...document.querySelectorAll('.table-wrap thead th')]
+    .map(th => `${th.innerText.replace(/\\s+/g, ' ')} ${Math.round(th.offsetWidth)}`).join(', ')"""
+LONG_NAME = "Hortobágyi Vendéglátó és Szolgáltató Korlátolt Felelősségű Társaság"
+
+
+def _widest_rows(api) -> None:
+    """Incomes and expenses with the widest cells their lists show: overdue, partly paid, two
+    tags, a long partner, 16-character numbers, amounts in the tens of millions, a file,
+    excluded from accounting."""
+    overdue = (date.today() - timedelta(days=400)).isoformat()
+    dates = {"issued_at": overdue, "fulfilled_at": overdue, "due_at": overdue}
+    tags = income_catalogue(api).tags[:2]
+    for review in (True, False):
+        make_income(api, invoice_number=f"PK-2026/0001234{int(review)}", partner_name=LONG_NAME,
+                    net_amount="9721007.09", vat_amount="2624671.91",
+                    gross_amount="12345679.00", payments=[{"amount": "1000.00"}],
+                    needs_review=review, tags=tags, **dates)
+    ids = expense_catalogue(api)
+    amounts = row(ids, net="9721007.09", vat="2624671.91", gross="12345679.00")
+    for excluded in (True, False):
+        make_expense(api, invoice_number=f"SZLA-2026-00123{int(excluded)}",
+                     partner_name=LONG_NAME, assignments=[amounts], paid_status=3,
+                     excluded_from_accounting=excluded, artifact=artifact(), **dates)
+
+
+def test_income_and_expense_lists_fit_a_laptop_screen_in_both_languages_and_both_tabs(
+        signed_in_page, company, api):
+    _widest_rows(api)
+    page = signed_in_page(company)
+    page.set_viewport_size(LAPTOP)
+    for lang in ("hu", "en"):
+        page.goto("/lang/" + lang)
+        for area in ("incomes", "expenses"):
+            for tab in ("", "?tab=overdue"):
+                page.goto(f"/c/{company.id}/{area}/{tab}")
+                assert page.locator(".table-wrap tbody tr").count() == 2, (area, tab)
+                widths = page.evaluate(COLUMN_WIDTHS_JS)
+                assert page.evaluate(SCROLLED_OUT_JS) == [0], (lang, area, tab, widths)
     page.bookdesk_log.assert_clean()
