@@ -125,6 +125,29 @@ def test_axe_finds_no_moderate_serious_or_critical_violation_on_any_page(screens
     assert not found, "\n".join(found)
 
 
+ALIGNMENT_JS = """() => {
+  const shown = el => el.checkVisibility() && el.getBoundingClientRect().width > 1;
+  const inset = el => el.getBoundingClientRect().left + parseFloat(getComputedStyle(el).paddingLeft)
+    - el.closest('.panel').getBoundingClientRect().left;
+  const left = [...document.querySelectorAll('th.num')].filter(shown)
+    .filter(th => getComputedStyle(th).textAlign !== 'right')
+    .map(th => `figure column titled on the left: "${th.innerText.trim()}"`);
+  const flush = [...document.querySelectorAll('.panel h2, .panel > p, .panel > .actions')]
+    .filter(shown).filter(el => inset(el) < 8)
+    .map(el => `on the panel's edge: "${el.innerText.trim().slice(0, 40)}"`);
+  return left.concat(flush);
+}"""
+
+
+def test_figure_columns_are_titled_on_the_right_and_panel_titles_stand_inside_their_panel(
+        screens):
+    found = []
+    for name in PAGE_NAMES:
+        page = _open(screens, name)
+        found += [f"{name}: {problem}" for problem in page.evaluate(ALIGNMENT_JS)]
+    assert not found, "\n".join(found)
+
+
 @pytest.mark.parametrize("name", ["income-list", "review-screen"])
 def test_every_tab_stop_shows_a_focus_ring(screens, name):
     page = _open(screens, name)
