@@ -135,11 +135,14 @@ ALIGNMENT_JS = """() => {
   const flush = [...document.querySelectorAll('.panel h2, .panel > p, .panel > .actions')]
     .filter(shown).filter(el => inset(el) < 8)
     .map(el => `on the panel's edge: "${el.innerText.trim().slice(0, 40)}"`);
-  return left.concat(flush);
+  const loose = [...document.querySelectorAll('td, th')].filter(shown)
+    .filter(cell => getComputedStyle(cell).display !== 'table-cell')
+    .map(cell => `a table cell out of its column: .${cell.className}`);
+  return left.concat(flush, [...new Set(loose)]);
 }"""
 
 
-def test_figure_columns_are_titled_on_the_right_and_panel_titles_stand_inside_their_panel(
+def test_figure_columns_are_titled_on_the_right_panel_titles_stand_inside_and_cells_stay_cells(
         screens):
     found = []
     for name in PAGE_NAMES:
