@@ -1,5 +1,5 @@
 """Layout in a real browser: the top bar fits a phone, sign-in is centred, dashboard lines up,
-the income and expense lists fit a laptop screen."""
+the income and expense lists fit a laptop screen, a record's short facts keep their line."""
 from __future__ import annotations
 
 from datetime import date, timedelta
@@ -116,4 +116,26 @@ def test_income_and_expense_lists_fit_a_laptop_screen_in_both_languages_and_both
                 assert page.locator(".table-wrap tbody tr").count() == 2, (area, tab)
                 widths = page.evaluate(COLUMN_WIDTHS_JS)
                 assert page.evaluate(SCROLLED_OUT_JS) == [0], (lang, area, tab, widths)
+    page.bookdesk_log.assert_clean()
+
+
+WRAPPED_FACTS_JS = """() => [...document.querySelectorAll('.facts__list dd')]
+    .filter(dd => dd.innerText.trim().length <= 20)
+    .filter(dd => dd.offsetHeight > 1.5 * parseFloat(getComputedStyle(dd).lineHeight))
+    .map(dd => `${dd.previousElementSibling.innerText}: ${dd.innerText}`)"""
+
+
+def test_a_records_dates_numbers_and_country_keep_their_line_on_a_laptop_screen(
+        signed_in_page, company, api):
+    income = make_income(api, invoice_number="PK-2026/000123", partner_name=LONG_NAME)
+    expense = make_expense(api, expense_catalogue(api), invoice_number="SZLA-2026-001234",
+                           partner_name=LONG_NAME, artifact=artifact())
+    page = signed_in_page(company)
+    page.set_viewport_size(LAPTOP)
+    for lang in ("hu", "en"):
+        page.goto("/lang/" + lang)
+        for path in (f"incomes/{income['id']}", f"expenses/{expense['id']}"):
+            page.goto(f"/c/{company.id}/{path}")
+            assert page.locator(".facts__list dd").count() >= 6, path
+            assert page.evaluate(WRAPPED_FACTS_JS) == [], (lang, path)
     page.bookdesk_log.assert_clean()
