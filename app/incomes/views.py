@@ -141,10 +141,10 @@ def artifact(income_id: int):
 
 def viewer(income_id: int):
     """The document panel beside the edit form (its own request, so the form never waits)."""
-    document = document_of(upstream.artifact(g.api, income_id))
+    document, number = document_of(upstream.artifact(g.api, income_id)), f"#{income_id}"
     return render_template("forms/_document_view.html", document=document,
                            src=url_for("review.document", income_id=income_id),
-                           title=_("The document of %(number)s", number=f"#{income_id}"))
+                           title=_("The document of %(number)s", number=number))
 
 
 def cancel(income_id: int):
