@@ -141,7 +141,8 @@ def artifact(income_id: int):
 
 def viewer(income_id: int):
     """The document panel beside the edit form (its own request, so the form never waits)."""
-    document, number = document_of(upstream.artifact(g.api, income_id)), f"#{income_id}"
+    document = document_of(upstream.artifact(g.api, income_id))
+    number = f"#{income_id}"  # outside _(): message extraction warns of an f-string inside it
     return render_template("forms/_document_view.html", document=document,
                            src=url_for("review.document", income_id=income_id),
                            title=_("The document of %(number)s", number=number))
