@@ -48,7 +48,8 @@ AMOUNT_PLACES = 2
 INTEGER_DIGITS = 12
 AMOUNT_MAX = Decimal("999999999999.99")
 DATE_FORMATS = {"hu": "short", "en": "medium"}
-# CLDR gives HUF two decimals; Hungarian bookkeeping shows forints whole.
+# Hungarian bookkeeping shows forints whole; an amount that carries fillér shows them, so a
+# shown amount is always the stored one (138 997,69 Ft is never shown as 138 998 Ft).
 WHOLE_CURRENCIES = {"HUF"}
 # ISO 4217 minor units where CLDR differs: CLDR 47 (Babel 2.19) gives HUF 0 digits, its cash
 # rounding; invoices and the API keep fillér, so typed HUF amounts may carry two decimals.
@@ -481,7 +482,8 @@ def at_least_places(value, places: int = AMOUNT_PLACES) -> Decimal | None:
 
 
 def format_amount(value, currency=None, locale=None) -> str:
-    """An amount in a currency for the locale (HUF whole); no currency: two decimals."""
+    """An amount in a currency for the locale (forints whole unless they carry fillér); no
+    currency: two decimals."""
     number = to_decimal(value)
     if number is None:
         return ""
@@ -610,12 +612,15 @@ class CurrencyFormat:
     suffixes: tuple[str, str]
     separators: dict
     digits: int
+    minor: int
 
     def apply(self, value: Decimal) -> str:
-        """Round half up to the currency's digits and write it with sign, symbol, separators."""
-        value = value.quantize(Decimal(1).scaleb(-self.digits), rounding=ROUND_HALF_UP)
+        """Round half up to the currency's minor unit and write it with sign, symbol and
+        separators; a whole amount of a whole-shown currency (forints) without decimals."""
+        value = value.quantize(Decimal(1).scaleb(-self.minor), rounding=ROUND_HALF_UP)
+        digits = self.digits if value == value.to_integral_value() else self.minor
         negative = int(value.is_signed())
-        body = f"{abs(value):,.{self.digits}f}".translate(self.separators)
+        body = f"{abs(value):,.{digits}f}".translate(self.separators)
         return f"{self.prefixes[negative]}{body}{self.suffixes[negative]}"
 
 
@@ -623,14 +628,15 @@ class CurrencyFormat:
 def currency_format(locale_name: str, code: str) -> CurrencyFormat:
     """The format of `code` amounts in `locale_name`, derived from CLDR once."""
     locale = Locale.parse(locale_name)
-    digits = 0 if code in WHOLE_CURRENCIES else get_currency_precision(code)
+    minor = amount_places(code)
+    digits = 0 if code in WHOLE_CURRENCIES else minor
     standard = locale.currency_formats["standard"].pattern
     pattern = parse_pattern(re.sub(r"0\.0+", "0." + "0" * digits if digits else "0", standard))
     symbol = get_currency_symbol(code, locale)
     separators = str.maketrans({",": get_group_symbol(locale), ".": get_decimal_symbol(locale)})
     return CurrencyFormat(tuple(_spaced(p, symbol, before=True) for p in pattern.prefix),
                           tuple(_spaced(s, symbol, before=False) for s in pattern.suffix),
-                          separators, digits)
+                          separators, digits, minor)
 
 
 def _spaced(affix: str, symbol: str, *, before: bool) -> str:

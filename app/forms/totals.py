@@ -74,15 +74,6 @@ def vat_places(currency: str | None) -> int:
     return 0 if str(currency or "").upper() in WHOLE_CURRENCIES else amount_places(currency)
 
 
-def money(value: Decimal, currency: str | None) -> str:
-    """An amount for a message: the currency's display, or two decimals where it has cents
-    the display would round away (forints typed with fillér)."""
-    shown = format_amount(value, currency)
-    if value == value.quantize(Decimal(1).scaleb(-vat_places(currency))):
-        return shown
-    return f"{format_number(value, places=amount_places())} {currency or ''}".strip()
-
-
 def vat_of(net: Decimal, rate: Decimal, unit: Decimal) -> Decimal:
     """VAT on `net` at `rate` percent, rounded half up to the currency's unit."""
     return (net * rate / 100).quantize(unit, rounding=ROUND_HALF_UP)
@@ -110,13 +101,13 @@ def line_problems(line: dict, rate: Decimal | None, rules: Rules) -> dict[str, s
     if rate is not None and None not in (net, implied) and target not in found \
             and abs(implied - net * rate / 100) > rules.unit:
         found[target] = _("At %(rate)s%% the VAT on %(net)s is %(vat)s, not %(typed)s.",
-                          rate=_percent(rate), net=money(net, rules.currency),
-                          vat=money(vat_of(net, rate, rules.unit), rules.currency),
-                          typed=money(implied, rules.currency))
+                          rate=_percent(rate), net=format_amount(net, rules.currency),
+                          vat=format_amount(vat_of(net, rate, rules.unit), rules.currency),
+                          typed=format_amount(implied, rules.currency))
     if None not in (net, vat, gross) and net + vat != gross and "gross_amount" not in found:
         found["gross_amount"] = _("Net + VAT is %(sum)s, not %(gross)s.",
-                                  sum=money(net + vat, rules.currency),
-                                  gross=money(gross, rules.currency))
+                                  sum=format_amount(net + vat, rules.currency),
+                                  gross=format_amount(gross, rules.currency))
     return found
 
 
@@ -129,7 +120,8 @@ def sum_problems(header: dict, rows: list[dict], rules: Rules) -> dict[str, str]
             continue
         total = sum(values, Decimal(0))
         if total != header[name]:
-            found[name] = _("The rows below add up to %(sum)s.", sum=money(total, rules.currency))
+            found[name] = _("The rows below add up to %(sum)s.",
+                            sum=format_amount(total, rules.currency))
     return found
 
 

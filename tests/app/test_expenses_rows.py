@@ -24,7 +24,8 @@ def test_an_overdue_row_sums_its_assignments_and_names_its_references(app):
         [row] = list_rows([EXPENSE], {1: "HUF"}, LOOKUPS, today="2024-04-01")
     assert (row.filing, row.invoice_number, row.partner) == ("#12", "—", "Kft")
     assert row.dates == ("2024. 03. 05.", "2024. 03. 10.") and row.overdue
-    assert [amount.text for amount in row.amounts] == ["951\xa0Ft", "270\xa0Ft", "1\xa0221\xa0Ft"]
+    assert [amount.text for amount in row.amounts] == ["951,40\xa0Ft", "270\xa0Ft",
+                                                     "1\xa0221,40\xa0Ft"]
     assert row.types == ["Anyag", "#9"]
     assert row.tags == ["Iroda", "#77"]
     assert row.paid == ("Kifizetetlen", "warn")

@@ -52,13 +52,16 @@ def test_hungarian_page_text_is_translated(client):
 
 
 @pytest.mark.parametrize(("locale", "amount", "code", "expected"), [
-    ("hu", "1234567.50", "HUF", f"1{NBSP}234{NBSP}568{NBSP}Ft"),
+    ("hu", "1234567.00", "HUF", f"1{NBSP}234{NBSP}567{NBSP}Ft"),
+    ("hu", "1234567.50", "HUF", f"1{NBSP}234{NBSP}567,50{NBSP}Ft"),
     ("hu", "1270.00", "EUR", f"1{NBSP}270,00{NBSP}EUR"),
     ("en", "1270.00", "EUR", "€1,270.00"),
-    ("en", "-1234.4", "HUF", "-HUF\xa01,234"),
+    ("en", "-1234", "HUF", "-HUF\xa01,234"),
+    ("en", "-1234.4", "HUF", "-HUF\xa01,234.40"),
     ("hu", "0", "USD", f"0,00{NBSP}USD"),
 ])
-def test_money_formats_per_locale_with_huf_whole(app, locale, amount, code, expected):
+def test_money_formats_per_locale_with_huf_whole_unless_it_has_filler(app, locale, amount, code,
+                                                                      expected):
     with app.test_request_context(), force_locale(locale):
         assert format_amount(amount, code).replace("\u202f", NBSP) == expected
 

@@ -16,9 +16,10 @@ VALUES += [Decimal(random.randint(-10**11, 10**11)).scaleb(-3) for _ in range(30
 
 
 def babel_money(value: Decimal, code: str, locale: str) -> str:
-    """Babel's own rendering with the same rule: HUF whole, others with their digits."""
-    digits = 0 if code == "HUF" else 2
-    value = value.quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
+    """Babel's own rendering with the same rule: cents rounded half up; forints without fillér
+    whole, everything else with two decimals."""
+    value = value.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+    digits = 0 if code == "HUF" and value == value.to_integral_value() else 2
     pattern = {"hu": "#,##0.00\xa0¤", "en": "¤#,##0.00"}[locale]
     pattern = pattern.replace(".00", "." + "0" * digits if digits else "")
     text = format_currency(value, code, format=pattern, locale=locale, currency_digits=False)
@@ -36,7 +37,14 @@ def test_fast_format_equals_babel(locale, code):
 
 
 def test_forints_are_whole_and_grouped_in_hungarian():
-    assert currency_format("hu", "HUF").apply(Decimal("1234567.5")) == "1\xa0234\xa0568\xa0Ft"
+    assert currency_format("hu", "HUF").apply(Decimal("1234567.00")) == "1\xa0234\xa0567\xa0Ft"
+
+
+def test_forints_with_filler_show_them_so_no_shown_amount_is_rounded():
+    assert currency_format("hu", "HUF").apply(Decimal("138997.69")) == "138\xa0997,69\xa0Ft"
+    assert currency_format("hu", "HUF").apply(Decimal("1234567.5")) == "1\xa0234\xa0567,50\xa0Ft"
+    assert currency_format("en", "HUF").apply(Decimal("-0.5")) == "-HUF\xa00.50"
+    assert currency_format("hu", "HUF").apply(Decimal("99.999")) == "100\xa0Ft"
 
 
 def test_a_currency_code_symbol_is_spaced_from_the_digits_as_cldr_says():

@@ -16,6 +16,7 @@ from app.forms.registry import AMOUNT, PERCENT, RATE
 from app.numbers import (
     WHOLE_CURRENCIES,
     InputError,
+    amount_places,
     api_text,
     format_amount,
     format_date,
@@ -69,29 +70,34 @@ def test_form_kinds_round_trip_through_their_input_text(app, locale, value):
                 assert kind.parse(kind.to_form(small)) == small
 
 
-def _display_places(code: str) -> int:
-    return 0 if code in WHOLE_CURRENCIES else 2
-
-
 @PURE
 @given(locale=st.sampled_from(LOCALES), code=st.sampled_from(CODES), data=st.data())
 def test_a_displayed_amount_reads_back_or_is_refused_as_ambiguous(locale, code, data):
-    value = data.draw(decimals(_display_places(code)))
+    value = data.draw(decimals(amount_places(code)))
     text = format_amount(value, code, locale)
     try:
         assert parse_amount(text, code, locale) == value, text
     except InputError as refused:
-        # Only English whole amounts with one comma group (HUF1,234) can be refused: 1,234
+        # Only English whole forints with one comma group (HUF 1,234) can be refused: 1,234
         # is 1.234 to a Hungarian reader. Nothing else a page shows is.
         assert (locale, refused.reason) == ("en", "ambiguous"), text
-        assert _display_places(code) == 0 and 1000 <= abs(value) < 1_000_000
+        assert code in WHOLE_CURRENCIES and value == value.to_integral_value()
+        assert 1000 <= abs(value) < 1_000_000
 
 
 @PURE
 @given(code=st.sampled_from(CODES), data=st.data())
 def test_every_hungarian_amount_reads_back_exactly(code, data):
-    value = data.draw(decimals(_display_places(code)))
+    value = data.draw(decimals(amount_places(code)))
     assert parse_amount(format_amount(value, code, "hu"), code, "hu") == value
+
+
+@PURE
+@given(locale=st.sampled_from(LOCALES), value=decimals(2))
+def test_forints_are_shown_whole_only_when_they_carry_no_filler(locale, value):
+    shown = format_amount(value, "HUF", locale)
+    decimal_mark = {"hu": ",", "en": "."}[locale]
+    assert (decimal_mark in shown) == (value != value.to_integral_value()), shown
 
 
 @PURE

@@ -19,7 +19,7 @@ def test_a_row_names_its_reasons_and_carries_the_fingerprint(app):
     assert row.number == "#31" and row.select_label == "#31 kijelölése"
     assert row.fingerprint == forms.fingerprint(INCOME)
     assert row.issued == "2024. 03. 05." and row.partner == "—"
-    assert row.gross.text == "-1\xa0270\xa0Ft" and row.gross.negative
+    assert row.gross.text == "-1\xa0270,40\xa0Ft" and row.gross.negative
     assert [(tone, label) for tone, label, _detail in row.reasons] == [
         ("danger", "Nincs bevételtípus"), ("muted", "Nincs címke")]
 

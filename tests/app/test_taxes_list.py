@@ -38,20 +38,24 @@ def test_months_are_payment_months_with_totals_and_each_record_with_detail(clien
     html = client.get(signed_in(client, company, "taxes/")).get_data(as_text=True)
     assert "Grouped by payment month" in html
     march, april = _summary(html, "2024-03"), _summary(html, "2024-04")
-    assert "March 2024" in march and 'month__count muted">2<' in march and "HUF\xa0175,001" in march
+    assert "March 2024" in march and 'month__count muted">2<' in march
+    assert "HUF\xa0175,000.50" in march  # 150,000 + 25,000.50: the fillér shown, not rounded
     assert "April 2024" in april and "HUF\xa08,000" in april and "Unpaid" in april
     block = _month_block(html, "2024-03")
     assert "Márciusi SZJA" in block and tag_name in block and "badge--simple" in block
     assert ACCOUNT in block and "Entered by hand" in block
     assert ">NAV<" in _month_block(html, "2024-04")
-    assert "Total of the listed months" in html and "HUF\xa0183,001" in html
+    assert "Total of the listed months" in html and "HUF\xa0183,000.50" in html
 
 
-def test_amounts_are_right_aligned_and_forints_have_no_decimals(client, company, api):
-    create(api, {"month": "2024-03", "amount": "1234.50", "code": "103"})
+def test_amounts_are_right_aligned_and_forints_are_whole_unless_they_carry_filler(client,
+                                                                                 company, api):
+    create(api, {"month": "2024-03", "amount": "1234.50", "code": "103"},
+           {"month": "2024-04", "amount": "2000", "code": "103"})
     html = client.get(signed_in(client, company, "taxes/")).get_data(as_text=True)
-    assert re.search(r'<td class="num"><span class="num">HUF\xa01,235</span></td>', html)
-    assert "1,234.50" not in html
+    assert re.search(r'<td class="num"><span class="num">HUF\xa01,234.50</span></td>', html)
+    assert re.search(r'<td class="num"><span class="num">HUF\xa02,000</span></td>', html)
+    assert "1,235" not in html and "2,000.00" not in html
 
 
 def test_the_list_is_one_v2_listing_call_with_record_detail(client, company, api,
