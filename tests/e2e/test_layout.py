@@ -1,5 +1,6 @@
 """Layout in a real browser: the top bar fits a phone, sign-in is centred, dashboard lines up,
-the income and expense lists fit a laptop screen, a record's short facts keep their line."""
+the income and expense lists fit a laptop screen, a record's short facts keep their line, and
+a row table's amounts are never cut off."""
 from __future__ import annotations
 
 from datetime import date, timedelta
@@ -138,4 +139,29 @@ def test_a_records_dates_numbers_and_country_keep_their_line_on_a_laptop_screen(
             page.goto(f"/c/{company.id}/{path}")
             assert page.locator(".facts__list dd").count() >= 6, path
             assert page.evaluate(WRAPPED_FACTS_JS) == [], (lang, path)
+    page.bookdesk_log.assert_clean()
+
+
+CUT_AMOUNTS_JS = """() => [...document.querySelectorAll('.table--form td.num input')]
+    .filter(input => input.scrollWidth > input.clientWidth + 1)
+    .map(input => input.name + '=' + input.value)"""
+
+
+def test_a_categorisation_rows_amounts_are_never_cut_off_and_its_messages_wrap_in_the_cell(
+        signed_in_page, company, api):
+    income = make_income(api, invoice_number="BIZ-2026-0777", net_amount="7654321.89",
+                         vat_amount="2066666.91", gross_amount="9720988.80")
+    page = signed_in_page(company)
+    for lang, size in (("hu", PHONE), ("hu", LAPTOP), ("en", LAPTOP)):
+        page.set_viewport_size(size)
+        page.goto("/lang/" + lang)
+        page.goto(f"/c/{company.id}/incomes/{income['id']}/edit")
+        assert page.locator(".table--form td.num input").count() >= 3
+        assert page.evaluate(CUT_AMOUNTS_JS) == [], (lang, size)
+    page.select_option("[name='assignments-0-vat']", label="27%")
+    page.fill("[name='assignments-0-net_amount']", "123456789012.99")
+    message = page.locator(".table--form td.num .field__errors", has_text="123,456,789,012.99")
+    message.wait_for()
+    assert page.evaluate(CUT_AMOUNTS_JS) == []
+    assert message.bounding_box()["width"] <= 16 * 16 + 1
     page.bookdesk_log.assert_clean()
