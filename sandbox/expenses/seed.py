@@ -142,7 +142,7 @@ def _assignments(refs: dict, rng: random.Random, type_name: str, gross: Decimal,
                                                 gross - (gross * Decimal("0.6")).quantize(1)]
     rows = []
     for part in parts:
-        net = (part / (1 + rate)).quantize(Decimal("0.01"))
+        net = (part / (1 + rate)).quantize(Decimal(1))  # forint invoices: whole net and VAT
         row = ExpenseAssignment(
             expense_type=refs["types"].get(type_name, refs["fallback_type"]), net_amount=net,
             vat_amount=part - net, gross_amount=part, vat=vat, job_number="",

@@ -7,12 +7,13 @@ zero-amount payment).
 from __future__ import annotations
 
 from datetime import date, datetime
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from operator import itemgetter
 
 from sqlalchemy import Table, func, select
 from sqlalchemy.orm import Session
 
+from sandbox.catalog.model import Currency
 from sandbox.incomes.model import (
     Income,
     IncomeAssignment,
@@ -23,7 +24,7 @@ from sandbox.incomes.model import (
     income_tag,
 )
 
-CENT = Decimal("0.01")
+CENT, FORINT = Decimal("0.01"), Decimal(1)
 TABLES: tuple[Table, ...] = (Income.__table__, IncomeItem.__table__, IncomeAssignment.__table__,
                              IncomePayment.__table__, income_tag, income_simple_tag,
                              assignment_tag)
@@ -43,6 +44,7 @@ class IncomeWriter:
         self.defaults = {t.name: _defaults(t) for t in TABLES}
         self.next_id = {t.name: (session.scalar(select(func.max(t.c.id))) or 0) + 1
                         for t in TABLES if "id" in t.c}
+        self.forint_ids = set(session.scalars(select(Currency.id).where(Currency.code == "HUF")))
 
     def _add(self, table: str, **values) -> int | None:
         row = {**self.defaults[table], **values}
@@ -57,7 +59,7 @@ class IncomeWriter:
             tags: tuple = (), simple_tags: tuple = ()) -> int:
         """One income: items (name, quantity, unit price, vat %), assignment splits (share of
         the items plus revenue_type_id, vat_id, tags...), payments (date, amount)."""
-        lines = [self._line(*item) for item in items]
+        lines = [self._line(*item, unit=self.vat_unit(header)) for item in items]
         net, vat = sum(li[0] for li in lines), sum(li[1] for li in lines)
         paid = sum((amount for _, amount in payments), Decimal(0))
         gross = net + vat
@@ -79,15 +81,21 @@ class IncomeWriter:
                                            for t in simple_tags]
         return income_id
 
-    @classmethod
-    def gross_of(cls, items: list[tuple]) -> Decimal:
-        """The gross total the given items add up to."""
-        return sum((sum(cls._line(*item)) for item in items), Decimal(0))
+    def vat_unit(self, header: dict) -> Decimal:
+        """What a line's VAT is rounded to: whole forints, as Hungarian invoices state it; cents
+        in other currencies."""
+        return FORINT if header.get("currency_id") in self.forint_ids else CENT
+
+    def gross_of(self, header: dict, items: list[tuple]) -> Decimal:
+        """The gross total the given items of an income with this header add up to."""
+        unit = self.vat_unit(header)
+        return sum((sum(self._line(*item, unit=unit)) for item in items), Decimal(0))
 
     @staticmethod
-    def _line(name: str, qty: Decimal, price: Decimal, pct: float) -> tuple[Decimal, Decimal]:
+    def _line(name: str, qty: Decimal, price: Decimal, pct: float,
+              unit: Decimal = CENT) -> tuple[Decimal, Decimal]:
         net = (qty * price).quantize(CENT)
-        return net, (net * Decimal(str(pct)) / 100).quantize(CENT)
+        return net, (net * Decimal(str(pct)) / 100).quantize(unit, rounding=ROUND_HALF_UP)
 
     def _splits(self, income_id: int, splits: list[dict], lines: list) -> None:
         share = max(1, len(lines) // len(splits))

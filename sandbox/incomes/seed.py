@@ -86,7 +86,7 @@ def random_income(ctx: DemoCtx, writer: IncomeWriter, rng, age: int) -> None:
         for part in splits:
             part["tags"] = ()
     tags = () if review.get("needs_review") else tuple(rng.sample(ctx.tags, rng.choice((0, 1))))
-    writer.add(row, items, splits, _payments(rng, kind, row, items), tags)
+    writer.add(row, items, splits, _payments(writer, rng, kind, row, items), tags)
 
 
 def _partner(ctx: DemoCtx, rng, age: int) -> dict:
@@ -151,10 +151,10 @@ def _extras(rng, kind: int, issued: date) -> dict:
     return extra
 
 
-def _payments(rng, kind: int, row: dict, items: list) -> list:
+def _payments(writer: IncomeWriter, rng, kind: int, row: dict, items: list) -> list:
     if row.get("is_cancelled"):
         return [(row["issued_at"], Decimal(0))]
-    gross = IncomeWriter.gross_of(items)
+    gross = writer.gross_of(row, items)
     if kind in (6, 7):
         return [(row["issued_at"], gross)]
     roll, overdue = rng.random(), row["due_at"] < date.today()

@@ -45,7 +45,7 @@ def seed_showcase(ctx: DemoCtx, writer: IncomeWriter, rng) -> None:
                      **partner_fields(partner), **extra)
         items = items_for(rng, kind, 0.0 if isinstance(vat, str) else vat, rate)
         items = items * 2 if splits == 2 and len(items) == 1 else items
-        gross = IncomeWriter.gross_of(items)
+        gross = writer.gross_of(row, items)
         paid = {"none": [], "full": [(row["due_at"], gross)],
                 "part": [(issued + timedelta(days=3), (gross / 3).quantize(Decimal("0.01")))],
                 "zero": [(issued, Decimal(0))]}[payments]
@@ -98,7 +98,7 @@ def storno(ctx: DemoCtx, writer: IncomeWriter, rng, day, referred: str, partner:
                  invoice_number=ctx.number("storno", day), **partner_fields(partner))
     row["due_at"] = day
     items = items or negate(items_for(rng, 2, 27.0, Decimal(1)))
-    payments = [(day, IncomeWriter.gross_of(items))]
+    payments = [(day, writer.gross_of(row, items))]
     return writer.add(row, items, split(ctx, rng, 27.0), payments), items
 
 

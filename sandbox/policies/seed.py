@@ -4,7 +4,7 @@ from __future__ import annotations
 import copy
 import random
 from datetime import date, timedelta
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -42,7 +42,9 @@ def _invoice(company: Company, row: tuple, number: int, codes: dict, today: date
     partner, source, kind, net, rate, currency, exchange, area, note, days = row
     issued = today - timedelta(days=days)
     net_amount = Decimal(net)
-    vat_amount = (net_amount * rate / 100).quantize(Decimal("0.01"))
+    # Forint invoices state VAT in whole forints; other currencies to the cent.
+    unit = Decimal(1) if currency == "HUF" else Decimal("0.01")
+    vat_amount = (net_amount * rate / 100).quantize(unit, rounding=ROUND_HALF_UP)
     prefix = "TESZT" if partner == "proba" else ("NY" if kind == 6 else "SZLA")
     income = Income(
         company_id=company.id, type=kind, invoice_type=0, source=source,
