@@ -17,8 +17,8 @@ from app.expenses import flow, forms, present
 from app.exports import EXPORT_PAGE_SIZE, download, first_page_now
 from app.files import document_of
 from app.forms import settings_and_catalogs
-from app.forms.display import currency_code
 from app.forms.filters import filter_args, list_tabs
+from app.forms.registry import currency_code
 from app.numbers import company_today
 from app.once import (
     EXPIRED,
@@ -108,7 +108,8 @@ def detail(expense_id: int):
     return render_template(
         "expenses/detail.html", expense=expense, catalogs=catalogs, settings=settings,
         sections=present.sections(expense, catalogs, settings), sums=sums,
-        history=payment_history(expense, sums["gross_amount"], currency_code(expense, catalogs),
+        history=payment_history(expense, sums["gross_amount"],
+                                currency_code(expense.get("currency"), catalogs),
                                 catalogs.get("accounts")),
         columns=present.assignment_columns(expense.get("assignments") or [], advanced),
         references=present.REFERENCES, cell=present.cell, action_label=present.action_label,

@@ -27,7 +27,7 @@ from wtforms import BooleanField, SelectField, SelectMultipleField, StringField,
 from wtforms.fields.choices import SelectChoice
 from wtforms.widgets import CheckboxInput, html_params
 
-from app.forms.registry import FieldSpec, ref_id
+from app.forms.registry import FieldSpec, currency_code, ref_id
 from app.i18n import collate_key
 from app.identifiers import show_bank_account, show_tax_number
 from app.numbers import format_amount, format_date, format_number, format_percent
@@ -191,17 +191,6 @@ def truthy(value: Any) -> bool:
 EMPTY = "—"
 
 
-def currency_code(record: dict, catalogs: dict) -> str | None:
-    """The record's currency code, from its currency object or the catalogue."""
-    currency = record.get("currency")
-    if isinstance(currency, dict):
-        return currency.get("code") or currency.get("name")
-    for item in catalogs.get("currencies") or []:
-        if item.get("id") == currency:
-            return item.get("code")
-    return None
-
-
 def catalog_name(spec: FieldSpec, value: Any, catalogs: dict) -> str | None:
     """The catalogue's name for an id, if the catalogue has it."""
     name = (spec.catalog or "").split(":")[0]
@@ -242,7 +231,8 @@ def _looked_up_text(spec: FieldSpec, raw: Any, record: dict, catalogs: dict) -> 
         return _ref_text(spec, raw, catalogs)
     if spec.kind == "refs":
         return ", ".join(_ref_text(spec, item, catalogs) for item in raw) or EMPTY
-    return format_amount(raw, currency_code(record, catalogs) if spec.money else None)
+    code = currency_code(record.get("currency"), catalogs) if spec.money else None
+    return format_amount(raw, code)
 
 
 def _plain_text(spec: FieldSpec, raw: Any) -> str:

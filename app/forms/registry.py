@@ -49,6 +49,18 @@ def ref_id(value: Any) -> int | None:
         raise ValueError(CHOICE_MSG) from None
 
 
+def currency_code(value: Any, catalogs: dict) -> str | None:
+    """The ISO code of a record's currency, given as an id or an {id, code, name} object: its
+    code, else the currency catalogue's code for its id, else its name."""
+    if isinstance(value, dict):
+        return (value.get("code") or currency_code(value.get("id"), catalogs)
+                or value.get("name"))
+    for item in catalogs.get("currencies") or []:
+        if value is not None and str(item.get("id")) == str(value):
+            return item.get("code")
+    return None
+
+
 def _text(value: Any) -> str | None:
     # Browsers send textarea line breaks as CRLF; the API keeps LF.
     text = "" if value is None else str(value).replace("\r\n", "\n").strip()

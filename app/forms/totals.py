@@ -25,6 +25,7 @@ from typing import Any
 from flask import request
 from flask_babel import gettext as _
 
+from app.forms.registry import currency_code
 from app.forms.tables import base_rows, base_values, load_rows
 from app.numbers import (
     WHOLE_CURRENCIES,
@@ -173,16 +174,6 @@ def rates_by_id(catalogs: dict) -> dict[int, Decimal]:
     """{VAT category id: percent} from the VAT category catalogue."""
     return {item["id"]: rate for item in catalogs.get("vat_categories") or []
             if isinstance(item, dict) and (rate := to_decimal(item.get("percent"))) is not None}
-
-
-def currency_code(value: Any, catalogs: dict) -> str | None:
-    """The ISO code of a currency id (or {id, code} object) from the currency catalogue."""
-    if isinstance(value, dict):
-        return value.get("code") or currency_code(value.get("id"), catalogs)
-    for item in catalogs.get("currencies") or []:
-        if value is not None and str(item.get("id")) == str(value):
-            return item.get("code")
-    return None
 
 
 def record_sign(record: dict, storno: bool, new: bool) -> int:

@@ -12,7 +12,7 @@ import re
 from decimal import Decimal
 from typing import Any
 
-from app.forms.registry import ref_id, spec_for
+from app.forms.registry import currency_code, ref_id, spec_for
 from app.forms.totals import (
     AMOUNTS,
     EITHER,
@@ -22,7 +22,6 @@ from app.forms.totals import (
     Rules,
     Sheet,
     cell_fields,
-    currency_code,
     fill_sheet,
     rates_by_id,
     read_json,

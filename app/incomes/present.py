@@ -14,8 +14,8 @@ from markupsafe import Markup
 from app.exports import amount as csv_amount
 from app.exports import day
 from app.forms import INCOME_ASSIGNMENT_FIELDS, display_text, spec_for
-from app.forms.display import currency_code, truthy
-from app.forms.registry import field_label, group_label
+from app.forms.display import truthy
+from app.forms.registry import currency_code, field_label, group_label
 from app.numbers import days_between
 from app.templating import (
     KINDS,
@@ -102,7 +102,7 @@ def sections(income: dict, catalogs: dict, settings: dict) -> list[Section]:
                 for name in names if truthy(income.get(name)) or _switched_on(name, settings)]
         if group == "amounts" and _foreign(income, settings):
             rows.insert(0, (field_label("currency", EXTRA_LABELS),
-                            currency_code(income, catalogs) or ""))
+                            currency_code(income.get("currency"), catalogs) or ""))
         if rows:
             result.append(Section(group_label(group), rows))
     return result

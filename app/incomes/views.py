@@ -21,8 +21,8 @@ from app.errors import lost_write_response
 from app.exports import EXPORT_PAGE_SIZE, download
 from app.files import document_of
 from app.forms import build_edit_form, build_new_form, catalogs_of, settings_and_catalogs
-from app.forms.display import currency_code
 from app.forms.filters import arg_id, filter_args, list_tabs
+from app.forms.registry import currency_code
 from app.forms.totals_page import live
 from app.i18n import search_text
 from app.incomes import flow, present
@@ -127,7 +127,8 @@ def detail(income_id: int):
         columns=present.assignment_columns(income.get("assignments") or []),
         cell=present.cell, can_storno=present.can_storno(income),
         history=payment_history(income, income.get("gross_amount"),
-                                currency_code(income, catalogs), catalogs.get("accounts")),
+                                currency_code(income.get("currency"), catalogs),
+                                catalogs.get("accounts")),
         **flow.cancel_context(found, income))
 
 

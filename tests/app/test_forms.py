@@ -16,7 +16,7 @@ from app.forms import (
     spec_for,
 )
 from app.forms.display import lock_summary
-from app.forms.registry import KINDS
+from app.forms.registry import KINDS, currency_code
 from app.upstream import ValidationError
 
 CATALOGS = {
@@ -266,3 +266,12 @@ def test_the_lock_summary_says_a_partly_locked_record_still_has_editable_fields(
     assert "Checked" in partly and "no longer editable" not in partly
     assert "some fields" in partly
     assert wholly == "Checked: no longer editable."
+
+
+def test_a_currency_is_named_by_its_code_from_an_object_an_id_or_the_catalogue():
+    catalogs = {"currencies": [{"id": 1, "code": "HUF"}, {"id": 2, "code": "EUR"}]}
+    assert currency_code({"id": 2, "code": "EUR", "name": "Euró"}, catalogs) == "EUR"
+    assert currency_code({"id": 2, "name": "Euró"}, catalogs) == "EUR"
+    assert currency_code("2", catalogs) == "EUR" and currency_code(1, catalogs) == "HUF"
+    assert currency_code({"id": 9, "name": "USD"}, catalogs) == "USD"
+    assert currency_code(None, catalogs) is None and currency_code(9, catalogs) is None
