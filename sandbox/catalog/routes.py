@@ -8,7 +8,6 @@ from sqlalchemy import select
 
 from sandbox.catalog.model import Currency, ExpenseType, RevenueType, Tag, VatCategory
 from sandbox.catalog.rules import (
-    REQUIRED,
     company_row,
     company_rows,
     create_named,
@@ -26,6 +25,7 @@ from sandbox.core.auth import current_company, require_write
 from sandbox.core.db import db
 from sandbox.core.errors import ApiError, validation_error
 from sandbox.core.query import flag
+from sandbox.core.values import NUMBER_MSG, REQUIRED_MSG, choice_msg, too_long_msg
 
 TAG_DUPLICATE = "A tag with this name already exists."
 
@@ -94,7 +94,7 @@ def _update_problem(item, by_id: dict, rows: list) -> dict:
         return {"non_field_errors": ["Expected an object."]}
     tag_id = item.get("id")
     if tag_id is None:
-        return {"id": ["This field is required."]}
+        return {"id": [REQUIRED_MSG]}
     if not isinstance(tag_id, int) or isinstance(tag_id, bool) or tag_id not in by_id:
         return {"id": [f'Invalid pk "{tag_id}" - object does not exist.']}
     return _tag_name_problem(item, rows, skip_id=tag_id)
@@ -185,7 +185,7 @@ def list_vat_categories():
     wanted = request.args.get("type")
     if wanted:
         if wanted not in TYPES:
-            raise validation_error({"type": [_choice(wanted)]})
+            raise validation_error({"type": [choice_msg(wanted)]})
         rows = [r for r in rows if r.type == wanted]
     return jsonify([vat_json(r) for r in rows])
 
@@ -254,7 +254,7 @@ def clean_vat(item, partial: bool) -> tuple[dict, dict]:
     for key, check in CHECKS.items():
         if key not in item:
             if not partial and key in ("name", "percent"):
-                errors[key] = [REQUIRED]
+                errors[key] = [REQUIRED_MSG]
             continue
         value, messages = check(item[key])
         if messages:
@@ -270,11 +270,11 @@ def _name(value):
 
 def _percent(value):
     if isinstance(value, bool) or not isinstance(value, int | float | str):
-        return None, ["A valid number is required."]
+        return None, [NUMBER_MSG]
     try:
         number = float(value)
     except ValueError:
-        return None, ["A valid number is required."]
+        return None, [NUMBER_MSG]
     if not 0 <= number <= 100:
         return None, ["Ensure this value is between 0 and 100."]
     return number, []
@@ -286,12 +286,12 @@ def _code(value):
     if not isinstance(value, str) or not value.strip():
         return None, ["Enter a code or null."]
     if len(value.strip()) > 20:
-        return None, ["Ensure this field has no more than 20 characters."]
+        return None, [too_long_msg(20)]
     return value.strip(), []
 
 
 def _vat_area(value):
-    return (value, []) if value in VAT_AREAS else (None, [_choice(value)])
+    return (value, []) if value in VAT_AREAS else (None, [choice_msg(value)])
 
 
 def _country(value):
@@ -301,11 +301,7 @@ def _country(value):
 
 
 def _type(value):
-    return (value, []) if value in TYPES else (None, [_choice(value)])
-
-
-def _choice(value) -> str:
-    return f'"{value}" is not a valid choice.'
+    return (value, []) if value in TYPES else (None, [choice_msg(value)])
 
 
 CHECKS = {"name": _name, "code": _code, "percent": _percent, "vat_area": _vat_area,

@@ -10,9 +10,8 @@ from sqlalchemy import select
 from sandbox.core.db import db
 from sandbox.core.errors import ApiError, not_found, validation_error
 from sandbox.core.model import Base
+from sandbox.core.values import BLANK_MSG, REQUIRED_MSG, STRING_MSG, too_long_msg
 
-REQUIRED = "This field is required."
-BLANK = "This field may not be blank."
 NOT_AN_OBJECT = "Invalid data. Expected a dictionary."
 NOT_JSON_OBJECT = "Expected a JSON object."  # the sandbox controls' wording
 
@@ -57,13 +56,13 @@ def ids_of(body: Any) -> list[int]:
 def name_errors(value: Any, max_length: int = 100) -> list[str]:
     """DRF CharField messages for a required, non-blank name."""
     if value is None:
-        return [REQUIRED]
+        return [REQUIRED_MSG]
     if not isinstance(value, str):
-        return ["Not a valid string."]
+        return [STRING_MSG]
     if not value.strip():
-        return [BLANK]
+        return [BLANK_MSG]
     if len(value.strip()) > max_length:
-        return [f"Ensure this field has no more than {max_length} characters."]
+        return [too_long_msg(max_length)]
     return []
 
 

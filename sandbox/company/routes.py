@@ -8,6 +8,7 @@ from sandbox.catalog.rules import NOT_JSON_OBJECT, json_object
 from sandbox.company.model import Company
 from sandbox.core.auth import current_company, require_admin
 from sandbox.core.errors import ApiError, validation_error
+from sandbox.core.values import BOOL_MSG
 
 BOOLEAN_SETTINGS = ("enable_vat_period", "enable_accounting_id")
 
@@ -48,7 +49,7 @@ def _apply_settings(company: Company, data: dict) -> None:
     for key in BOOLEAN_SETTINGS:
         if key in data:
             if not isinstance(data[key], bool):
-                errors[key] = ["Must be a valid boolean."]
+                errors[key] = [BOOL_MSG]
             else:
                 setattr(company, key, data[key])
     if "income_policies" in data:

@@ -28,9 +28,9 @@ from sandbox.company.model import Company
 from sandbox.core.db import db
 from sandbox.core.errors import validation_error
 from sandbox.core.model import money_str
+from sandbox.core.values import FieldError, parse_number
 from sandbox.expenses.fields import MAX_ID
 from sandbox.expenses.model import Expense
-from sandbox.incomes.values import FieldError, parse_number
 
 
 def create_bank_account():

@@ -24,12 +24,7 @@ from sandbox.catalog.rules import NOT_JSON_OBJECT, json_object
 from sandbox.company.model import Company
 from sandbox.core.db import db
 from sandbox.core.errors import not_found, validation_error
-from sandbox.incomes.detail import detail_json, load_income
-from sandbox.incomes.lines import build_assignment, parse_assignment, parse_items
-from sandbox.incomes.model import INCOME_TYPES, Income, IncomePayment
-from sandbox.incomes.payload import parse_header, tags_by_id
-from sandbox.incomes.periods import apply_cancellation, recalc_payments, touch
-from sandbox.incomes.values import (
+from sandbox.core.values import (
     FieldError,
     collect,
     parse_bool,
@@ -38,6 +33,11 @@ from sandbox.incomes.values import (
     parse_text,
     parse_timestamp,
 )
+from sandbox.incomes.detail import detail_json, load_income
+from sandbox.incomes.lines import build_assignment, parse_assignment, parse_items
+from sandbox.incomes.model import INCOME_TYPES, Income, IncomePayment
+from sandbox.incomes.payload import parse_header, tags_by_id
+from sandbox.incomes.periods import apply_cancellation, recalc_payments, touch
 
 STATE_PARSERS = {"is_processed": parse_bool, "is_booked": parse_bool, "needs_review": parse_bool,
                  "review_done": parse_bool, "source": lambda v: parse_text(v, 40, False),

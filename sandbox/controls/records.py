@@ -10,6 +10,7 @@ from sandbox.company.model import Company
 from sandbox.core.db import db
 from sandbox.core.demo_files import minimal_pdf, minimal_png
 from sandbox.core.errors import not_found, validation_error
+from sandbox.core.values import choice_msg
 from sandbox.documents.model import ATTACHABLE, Document
 from sandbox.documents.routes import document_json
 from sandbox.expenses.filters import parse_timestamp
@@ -92,7 +93,7 @@ def sync_records(records: str):
         raise not_found()
     source = spec.get("source", "nav")
     if source not in SOURCES:
-        raise validation_error({"source": [f'"{source}" is not a valid choice.']})
+        raise validation_error({"source": [choice_msg(source)]})
     kind = RECORDS[records]
     created = create_records(kind, spec.get("items", []), company=company, source=source)
     return jsonify(monthly(created, kind, detail=True)), 201

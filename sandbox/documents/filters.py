@@ -14,6 +14,7 @@ from sqlalchemy import or_, select
 
 from sandbox.core import query
 from sandbox.core.errors import validation_error
+from sandbox.core.values import BOOL_MSG
 from sandbox.documents.model import Document, document_simple_tag
 from sandbox.expenses.filters import invalid_date
 
@@ -46,7 +47,7 @@ def from_body(body: dict) -> dict:
     for name in BOOLEANS:
         if body.get(name) is not None:
             if not isinstance(body[name], bool):
-                raise validation_error({name: ["Must be a valid boolean."]})
+                raise validation_error({name: [BOOL_MSG]})
             found[name] = body[name]
     for name in ID_LISTS + TEXT_LISTS:
         if body.get(name) is not None:

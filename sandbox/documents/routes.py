@@ -13,6 +13,7 @@ from sandbox.core.errors import not_found, validation_error
 from sandbox.core.files import StoredFile, load, register_loader, signed_url, verify
 from sandbox.core.pagination import MAX_PAGE_SIZE, cursor_page, page_number_page
 from sandbox.core.query import flag
+from sandbox.core.values import INT_MSG
 from sandbox.documents.model import Document
 from sandbox.expenses.fields import MAX_ID
 from sandbox.expenses.model import Expense, ExpenseFile
@@ -50,9 +51,6 @@ def _timestamp(value: datetime) -> str:
 
 
 register_loader("document", _load)
-
-
-INVALID_ID = "A valid integer is required."
 
 
 def _expense_infos(company_id: int, ids: list[int]):
@@ -116,7 +114,7 @@ def _requested_ids() -> list[int] | None:
     if len(raw) > MAX_PAGE_SIZE:
         raise validation_error({"ids": [f"At most {MAX_PAGE_SIZE} ids per request."]})
     if not all(_is_id(value) for value in raw):
-        raise validation_error({"ids": [INVALID_ID]})
+        raise validation_error({"ids": [INT_MSG]})
     return list(dict.fromkeys(int(value) for value in raw))
 
 

@@ -5,6 +5,7 @@ from sandbox.catalog.model import Tag
 from sandbox.core.auth import current_company
 from sandbox.core.db import db
 from sandbox.core.errors import ApiError, validation_error
+from sandbox.core.values import BOOL_MSG, INT_MSG, REQUIRED_MSG
 from sandbox.documents.model import DocumentType
 from sandbox.expenses.fields import MAX_ID
 
@@ -17,9 +18,9 @@ def same_file_query(body) -> tuple[str, int]:
     name, size, companies = body.get("name"), body.get("size"), body.get("company_ids")
     errors = {}
     if not isinstance(name, str) or not name:
-        errors["name"] = ["This field is required."]
+        errors["name"] = [REQUIRED_MSG]
     if not isinstance(size, int) or isinstance(size, bool) or size < 0:
-        errors["size"] = ["A valid integer is required."]
+        errors["size"] = [INT_MSG]
     if companies is not None and (not isinstance(companies, list) or not all(
             isinstance(c, int) and not isinstance(c, bool) for c in companies)):
         errors["company_ids"] = ["A list of company ids is required."]
@@ -40,7 +41,7 @@ def descriptive_values(body: dict) -> dict:
                 values[name] = body[name]
     if "contains_payable" in body:
         if not isinstance(body["contains_payable"], bool):
-            errors["contains_payable"] = ["Must be a valid boolean."]
+            errors["contains_payable"] = [BOOL_MSG]
         values["contains_payable"] = body["contains_payable"]
     if "keywords" in body:
         keywords = body["keywords"]

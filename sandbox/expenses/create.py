@@ -20,6 +20,7 @@ from sqlalchemy import func, select
 from sandbox.core.errors import validation_error
 from sandbox.core.filesniff import CONTENT_TYPES, sniff
 from sandbox.core.model import utcnow
+from sandbox.core.values import REQUIRED_MSG
 from sandbox.expenses.fields import (
     ASSIGNMENT_FIELDS,
     HEADER_FIELDS,
@@ -178,7 +179,7 @@ def _new_assignment(ctx: Ctx, expense: Expense, item: dict | None) -> dict:
             errors[name] = ["This field is read-only or unknown."]
     for name in NEW_ASSIGNMENT_REQUIRED:
         if name not in item:
-            errors.setdefault(name, ["This field is required."])
+            errors.setdefault(name, [REQUIRED_MSG])
     expense.assignments.append(row)
     return errors
 

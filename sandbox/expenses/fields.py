@@ -1,7 +1,6 @@
 """Writable expense and assignment fields: how each is parsed, read back and stored."""
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
@@ -12,18 +11,27 @@ from sqlalchemy.orm import Session
 
 from sandbox.catalog.model import Currency, ExpenseType, Tag, VatCategory
 from sandbox.company.model import Company
-from sandbox.incomes.values import FieldError, parse_number
+from sandbox.core.values import (
+    AMOUNT_TOO_LARGE_MSG,
+    BOOL_MSG,
+    NULL_MSG,
+    POSITIVE_MSG,
+    STRING_MSG,
+    FieldError,
+    choice_msg,
+    parse_iso_date,
+    parse_number,
+    too_long_msg,
+)
 from sandbox.ledger.model import LedgerNumber
 from sandbox.partners.model import Partner
 
 PAYMENT_METHODS = ("transfer", "cash", "card", "cod")
 VAT_AREAS = ("HU", "EU", "3RD")
 VAT_PERIOD_TYPES = ("monthly", "quarterly", "yearly")
-DATE_FORMAT_TEXT = "Date has wrong format. Use one of these formats instead: YYYY-MM-DD."
 MAX_ID = 2**63 - 1
 # Money columns are Numeric(14, 2) and the rate Numeric(14, 4): digits before the point are few.
 MAX_AMOUNT, MAX_RATE = Decimal(10) ** 12, Decimal(10) ** 10
-TOO_LONG = "Ensure that there are no more than 12 digits before the decimal point."
 
 
 @dataclass
@@ -49,9 +57,9 @@ def _text(max_length: int, nullable_to: str | None = "") -> Callable[[Any, Ctx],
         if raw is None and nullable_to is not None:
             return nullable_to
         if not isinstance(raw, str):
-            raise FieldError("Not a valid string.")
+            raise FieldError(STRING_MSG)
         if len(raw) > max_length:
-            raise FieldError(f"Ensure this field has no more than {max_length} characters.")
+            raise FieldError(too_long_msg(max_length))
         return raw
     return parse
 
@@ -59,7 +67,7 @@ def _text(max_length: int, nullable_to: str | None = "") -> Callable[[Any, Ctx],
 def _choice(options: tuple[str, ...]) -> Callable[[Any, Ctx], Any]:
     def parse(raw: Any, _ctx: Ctx) -> Any:
         if raw not in options:
-            raise FieldError(f'"{raw}" is not a valid choice.')
+            raise FieldError(choice_msg(raw))
         return raw
     return parse
 
@@ -72,34 +80,27 @@ def parse_decimal(raw: Any, _ctx: Ctx | None = None) -> Decimal:
     """An amount with two places from a string or number; booleans and junk are refused."""
     value = parse_number(raw)
     if abs(value) >= MAX_AMOUNT:
-        raise FieldError(TOO_LONG)
+        raise FieldError(AMOUNT_TOO_LARGE_MSG)
     return value.quantize(Decimal("0.01"))
 
 
 def _positive_rate(raw: Any, _ctx: Ctx) -> Decimal:
     value = parse_number(raw)
     if value >= MAX_RATE:
-        raise FieldError(TOO_LONG)
+        raise FieldError(AMOUNT_TOO_LARGE_MSG)
     if value <= 0:
-        raise FieldError("Ensure this value is greater than 0.")
+        raise FieldError(POSITIVE_MSG)
     return value.quantize(Decimal("0.0001"))
 
 
 def parse_date(raw: Any, _ctx: Ctx | None = None) -> date | None:
     """A YYYY-MM-DD date or None."""
-    if raw is None:
-        return None
-    if not isinstance(raw, str) or not re.fullmatch(r"\d{4}-\d{2}-\d{2}", raw):
-        raise FieldError(DATE_FORMAT_TEXT)
-    try:
-        return date.fromisoformat(raw)
-    except ValueError:
-        raise FieldError(DATE_FORMAT_TEXT) from None
+    return parse_iso_date(raw)
 
 
 def _bool(raw: Any, _ctx: Ctx) -> bool:
     if not isinstance(raw, bool):
-        raise FieldError("Must be a valid boolean.")
+        raise FieldError(BOOL_MSG)
     return raw
 
 
@@ -128,7 +129,7 @@ def _ref(model, nullable: bool = True, company_scoped: bool = True):
         if raw is None:
             if nullable:
                 return None
-            raise FieldError("This field may not be null.")
+            raise FieldError(NULL_MSG)
         pk = ref_id(raw)
         row = ctx.session.get(model, pk)
         if row is None or (company_scoped and row.company_id != ctx.company.id):

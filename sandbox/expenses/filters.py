@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 from sandbox.company.model import Company
 from sandbox.core import query
 from sandbox.core.errors import validation_error
+from sandbox.core.values import BOOL_MSG, DATETIME_MSG, choice_msg
 from sandbox.expenses.live_filters import live_conditions
 from sandbox.expenses.model import Expense
 from sandbox.partners.model import Partner
@@ -26,9 +27,7 @@ SEARCH_FIELDS = ("invoice_number", "custom_fields", "partner_name")
 DATE_FIELDS = ("created_at", "issued_at", "fulfilled_at", "due_at")
 TIMESTAMP = re.compile(r"\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?"
                        r"(Z|[+-]\d{2}:?\d{2})?)?")
-DATETIME_FORMAT_TEXT = ("Datetime has wrong format. Use one of these formats instead: "
-                        "YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z]. "
-                        "A + in the offset must be URL-encoded as %2B.")
+DATETIME_FORMAT_TEXT = f"{DATETIME_MSG} A + in the offset must be URL-encoded as %2B."
 TRUE, FALSE = ("true", "True", "1"), ("false", "False", "0")
 
 
@@ -63,7 +62,7 @@ def _boolean(args, name: str) -> bool | None:
     if raw in (None, ""):
         return None
     if raw not in TRUE + FALSE:
-        raise validation_error({name: ["Must be a valid boolean."]})
+        raise validation_error({name: [BOOL_MSG]})
     return raw in TRUE
 
 
@@ -92,7 +91,7 @@ def _updated_since(args) -> list:
 def _date_range(args) -> list:
     field = args.get("date_field") or "issued_at"
     if field not in DATE_FIELDS:
-        raise validation_error({"date_field": [f'"{field}" is not a valid choice.']})
+        raise validation_error({"date_field": [choice_msg(field)]})
     column = getattr(Expense, field)
     found = []
     for name, is_start in (("from_date", True), ("to_date", False)):

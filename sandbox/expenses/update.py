@@ -11,6 +11,7 @@ from typing import Any
 
 from sandbox.core.errors import validation_error
 from sandbox.core.model import utcnow
+from sandbox.core.values import REQUIRED_MSG
 from sandbox.expenses.fields import (
     ASSIGNMENT_FIELDS,
     HEADER_FIELDS,
@@ -124,7 +125,7 @@ def _plan_item(ctx: Ctx, expense: Expense, plan: Plan, editable: set, existing: 
     if target is None and "id" not in errors:
         for name in NEW_ASSIGNMENT_REQUIRED:
             if name not in item:
-                errors.setdefault(name, ["This field is required."])
+                errors.setdefault(name, [REQUIRED_MSG])
     plan.assignments.append((target, changes))
     return errors
 

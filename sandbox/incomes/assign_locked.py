@@ -9,9 +9,9 @@ from typing import Any
 
 from sandbox.catalog.model import RevenueType
 from sandbox.company.model import Company
+from sandbox.core.values import FieldError, int_or_none, parse_int, parse_money
 from sandbox.incomes.model import Income, IncomeAssignment
 from sandbox.incomes.payload import INVALID_PK, owned, parse_id_list
-from sandbox.incomes.values import FieldError, int_or_none, parse_int, parse_money
 
 LOCKED_MSG = "Not editable on this income: within assignments only revenue_type can change."
 AMOUNTS = ("net_amount", "vat_amount", "gross_amount")

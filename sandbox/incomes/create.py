@@ -13,6 +13,7 @@ from sqlalchemy import select
 from sandbox.company.model import Company
 from sandbox.core.db import db
 from sandbox.core.errors import validation_error
+from sandbox.core.values import REQUIRED_MSG, int_or_none
 from sandbox.incomes.image import build_artifact
 from sandbox.incomes.lines import build_assignment, parse_assignments, parse_items
 from sandbox.incomes.model import MANUAL_SOURCES, Income
@@ -24,7 +25,6 @@ from sandbox.incomes.rules import (
     check_settings,
     check_vat_period,
 )
-from sandbox.incomes.values import REQUIRED_MSG, int_or_none
 from sandbox.partners.model import Partner
 
 REQUIRED = ("invoice_number", "issued_at", "net_amount", "gross_amount")

@@ -31,6 +31,7 @@ from sandbox.catalog.model import Currency
 from sandbox.company.model import Company
 from sandbox.core import query
 from sandbox.core.errors import validation_error
+from sandbox.core.values import FieldError, parse_date
 from sandbox.incomes.model import (
     Income,
     IncomeAssignment,
@@ -39,7 +40,6 @@ from sandbox.incomes.model import (
     income_tag,
 )
 from sandbox.incomes.payload import PAYMENT_METHODS
-from sandbox.incomes.values import FieldError, parse_date
 
 DATE_FIELDS = ("issued_at", "fulfilled_at", "due_at", "created_at")
 ORDERING = ("issued_at", "fulfilled_at", "due_at", "invoice_number", "gross_amount",

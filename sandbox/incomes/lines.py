@@ -11,9 +11,8 @@ from typing import Any
 
 from sandbox.catalog.model import RevenueType, VatCategory
 from sandbox.company.model import Company
-from sandbox.incomes.model import IncomeAssignment, IncomeItem
-from sandbox.incomes.payload import INVALID_PK, missing_tags, owned, parse_id_list, tags_by_id
-from sandbox.incomes.values import (
+from sandbox.core.values import (
+    NUMBER_MSG,
     REQUIRED_MSG,
     FieldError,
     collect,
@@ -21,6 +20,8 @@ from sandbox.incomes.values import (
     parse_money,
     parse_text,
 )
+from sandbox.incomes.model import IncomeAssignment, IncomeItem
+from sandbox.incomes.payload import INVALID_PK, missing_tags, owned, parse_id_list, tags_by_id
 from sandbox.ledger.model import LedgerNumber
 
 ADVANCED_ONLY = ("vat_ledger_number_id", "company_vat_category_id")
@@ -136,8 +137,8 @@ def _quantity(value: Any) -> Decimal:
 
 def _percent(value: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float | str):
-        raise FieldError("A valid number is required.")
+        raise FieldError(NUMBER_MSG)
     try:
         return float(value)
     except ValueError:
-        raise FieldError("A valid number is required.") from None
+        raise FieldError(NUMBER_MSG) from None

@@ -12,8 +12,7 @@ from sqlalchemy import select
 from sandbox.catalog.model import Currency, Tag
 from sandbox.company.model import Company
 from sandbox.core.db import db
-from sandbox.incomes.periods import VAT_PERIOD_TYPES
-from sandbox.incomes.values import (
+from sandbox.core.values import (
     FieldError,
     collect,
     parse_bool,
@@ -24,6 +23,7 @@ from sandbox.incomes.values import (
     parse_rate,
     parse_text,
 )
+from sandbox.incomes.periods import VAT_PERIOD_TYPES
 from sandbox.ledger.model import LedgerNumber
 from sandbox.partners.model import Partner
 

@@ -16,6 +16,7 @@ from sandbox.core.auth import current_company, require_write
 from sandbox.core.db import db
 from sandbox.core.errors import validation_error
 from sandbox.core.pagination import page_number_page
+from sandbox.core.values import REQUIRED_MSG
 from sandbox.incomes.serialize import iso_timestamp
 from sandbox.partners.model import Partner
 from sandbox.partners.rules import (
@@ -48,7 +49,7 @@ def partner_create():
     company, errors = current_company(), {}
     values = parse_partner(json_object(), errors)
     if "name" not in values and "name" not in errors:
-        errors["name"] = ["This field is required."]
+        errors["name"] = [REQUIRED_MSG]
     if errors:
         raise validation_error(errors)
     check_flags(values.get("is_customer", False), values.get("is_vendor", False))

@@ -19,8 +19,8 @@ from sqlalchemy import select
 from sandbox.company.model import Company
 from sandbox.core.db import db
 from sandbox.core.errors import validation_error
+from sandbox.core.values import collect, parse_bool, parse_text
 from sandbox.incomes.model import MANUAL_SOURCES, Income
-from sandbox.incomes.values import collect, parse_bool, parse_text
 from sandbox.partners.model import Partner
 
 HU_TAX_NUMBER = re.compile(r"^(\d{8})-?(\d)-?(\d{2})$")

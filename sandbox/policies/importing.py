@@ -17,12 +17,12 @@ from sandbox.catalog.model import Currency
 from sandbox.company.model import Company
 from sandbox.core.db import db
 from sandbox.core.errors import validation_error
+from sandbox.core.values import REQUIRED_MSG, FieldError, parse_text
 from sandbox.incomes.lines import build_assignment, parse_assignments, parse_items
 from sandbox.incomes.model import MANUAL_SOURCES, Income
 from sandbox.incomes.payload import parse_header, tags_by_id
 from sandbox.incomes.periods import recalc_payments
 from sandbox.incomes.rules import check_exchange
-from sandbox.incomes.values import REQUIRED_MSG, FieldError, parse_text
 from sandbox.partners.model import Partner
 from sandbox.partners.rules import normalise_tax_number
 

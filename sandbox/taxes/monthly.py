@@ -14,9 +14,10 @@ from sandbox.core.db import db
 from sandbox.core.errors import validation_error
 from sandbox.core.model import money_str
 from sandbox.core.query import flag
+from sandbox.core.values import FieldError, parse_iso_date
 from sandbox.incomes.serialize import rate_str
 from sandbox.taxes.rules import Kind
-from sandbox.taxes.values import DATE_FORMAT, SOURCES, TAX_CODES
+from sandbox.taxes.values import SOURCES, TAX_CODES
 
 EDITABLE = ("month", "amount", "paid_status", "code", "name", "account_number", "description",
             "tags", "simple_tags", "title", "due_at", "exchange_rate", "external_id")
@@ -120,11 +121,9 @@ def _date_arg(name: str) -> date | None:
     if not raw:
         return None
     try:
-        if len(raw) == 10:
-            return date.fromisoformat(raw)
-    except ValueError:
-        pass
-    raise validation_error({name: [DATE_FORMAT]})
+        return parse_iso_date(raw)
+    except FieldError as exc:
+        raise validation_error({name: [str(exc)]}) from None
 
 
 def _sources() -> list[str]:

@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from datetime import date
 from functools import partial
 
+from sandbox.core.values import REQUIRED_MSG
 from sandbox.taxes.model import Salary, Tax
 from sandbox.taxes.values import (
     parse_account,
@@ -19,7 +20,6 @@ from sandbox.taxes.values import (
     parse_text,
 )
 
-REQUIRED = "This field is required."
 CURRENCY = "This field is not accepted: taxes and salaries are in the company's currency."
 CODE_TOGETHER = "code cannot be sent together with name or account_number."
 NEEDS_NAME = "This field is required when code is not sent."
@@ -72,7 +72,7 @@ def parse_item(item, kind: Kind, tag_ids: set[int]) -> tuple[dict, dict]:
 def required_errors(values: dict, kind: Kind) -> dict:
     """Fields a create must carry: amount (salaries a tax_number) and a month in some form."""
     needed = ("amount", "tax_number") if kind.is_salary else ("amount",)
-    errors = {key: [REQUIRED] for key in needed if values.get(key) is None}
+    errors = {key: [REQUIRED_MSG] for key in needed if values.get(key) is None}
     if all(values.get(key) is None for key in ("month", "title", "due_at")):
         errors["month"] = [NEEDS_MONTH]
     return errors

@@ -5,14 +5,23 @@ import re
 from datetime import date
 from decimal import Decimal
 
-from sandbox.incomes.values import FieldError, parse_number
+from sandbox.core.values import (
+    AMOUNT_TOO_LARGE_MSG,
+    BLANK_MSG,
+    STRING_MSG,
+    FieldError,
+    choice_msg,
+    parse_iso_date,
+    parse_number,
+    places_msg,
+    too_long_msg,
+)
 from sandbox.taxes.model import PAID_STATUSES
 
 MONTH = re.compile(r"^(\d{4})-(\d{2})(?:-(\d{2}))?$")
 ACCOUNT = re.compile(r"^(\d{8})-?(\d{8})(?:-?(\d{8}))?$")
 TAX_NUMBER = re.compile(r"^\d{10}$")
 MONTH_FORMAT = "Date has wrong format. Use one of these formats instead: YYYY-MM-DD, YYYY-MM."
-DATE_FORMAT = "Date has wrong format. Use one of these formats instead: YYYY-MM-DD."
 MAX_AMOUNT = Decimal("1e12")
 
 
@@ -30,7 +39,7 @@ def parse_month(raw) -> tuple[date | None, list[str]]:
 
 def parse_rate(raw) -> tuple[Decimal | None, list[str]]:
     """A positive exchange rate (decimal string or number)."""
-    value, problems = _number(raw)
+    value, problems = _checked(parse_number, raw)
     if problems:
         return None, problems
     if value <= 0 or value >= MAX_AMOUNT:
@@ -39,34 +48,28 @@ def parse_rate(raw) -> tuple[Decimal | None, list[str]]:
 
 
 def parse_date(raw) -> tuple[date | None, list[str]]:
-    """An ISO date or null."""
-    if raw is None:
-        return None, []
-    if not isinstance(raw, str) or len(raw) != 10:
-        return None, [DATE_FORMAT]
-    try:
-        return date.fromisoformat(raw), []
-    except ValueError:
-        return None, [DATE_FORMAT]
+    """An ISO date (YYYY-MM-DD) or null."""
+    return _checked(parse_iso_date, raw)
 
 
 def parse_amount(raw) -> tuple[Decimal | None, list[str]]:
     """A non-negative amount with at most two decimal places."""
-    value, problems = _number(raw)
+    value, problems = _checked(parse_number, raw)
     if problems:
         return None, problems
     if value < 0:
         return None, ["Ensure this value is greater than or equal to 0."]
     if value >= MAX_AMOUNT:
-        return None, ["Ensure that there are no more than 12 digits before the decimal point."]
+        return None, [AMOUNT_TOO_LARGE_MSG]
     if value != value.quantize(Decimal("0.01")):
-        return None, ["Ensure that there are no more than 2 decimal places."]
+        return None, [places_msg(2)]
     return value.quantize(Decimal("0.01")), []
 
 
-def _number(raw) -> tuple[Decimal | None, list[str]]:
+def _checked(parse, raw) -> tuple:
+    """A raising parser's answer as (value, problems)."""
     try:
-        return parse_number(raw), []
+        return parse(raw), []
     except FieldError as exc:
         return None, [str(exc)]
 
@@ -74,7 +77,7 @@ def _number(raw) -> tuple[Decimal | None, list[str]]:
 def parse_paid_status(raw) -> tuple[int | None, list[str]]:
     """1 not paid, 2 paid, 3 partially paid."""
     if isinstance(raw, bool) or raw not in PAID_STATUSES:
-        return None, [f'"{raw}" is not a valid choice.']
+        return None, [choice_msg(raw)]
     return raw, []
 
 
@@ -85,7 +88,7 @@ def parse_code(raw) -> tuple[str | None, list[str]]:
     if isinstance(raw, int) and not isinstance(raw, bool):
         raw = str(raw)
     if raw not in TAX_CODES:
-        return None, [f'"{raw}" is not a valid choice.']
+        return None, [choice_msg(raw)]
     return raw, []
 
 
@@ -94,11 +97,11 @@ def parse_text(raw, max_length: int) -> tuple[str | None, list[str]]:
     if raw is None:
         return None, []
     if not isinstance(raw, str):
-        return None, ["Not a valid string."]
+        return None, [STRING_MSG]
     if not raw.strip():
-        return None, ["This field may not be blank."]
+        return None, [BLANK_MSG]
     if len(raw.strip()) > max_length:
-        return None, [f"Ensure this field has no more than {max_length} characters."]
+        return None, [too_long_msg(max_length)]
     return raw.strip(), []
 
 

@@ -10,6 +10,7 @@ from sandbox.catalog.rules import company_rows, ids_of, items_of, raise_item_err
 from sandbox.core.auth import current_company
 from sandbox.core.db import db
 from sandbox.core.model import utcnow
+from sandbox.core.values import REQUIRED_MSG
 from sandbox.taxes.model import MANUAL
 from sandbox.taxes.rules import (
     TAG_FIELDS,
@@ -89,7 +90,7 @@ def _target(item, own: dict) -> tuple[object | None, dict]:
         return None, {"non_field_errors": ["Expected an object."]}
     record_id = item.get("id")
     if record_id is None:
-        return None, {"id": ["This field is required."]}
+        return None, {"id": [REQUIRED_MSG]}
     if not isinstance(record_id, int) or isinstance(record_id, bool) or record_id not in own:
         return None, {"id": [f'Invalid pk "{record_id}" - object does not exist.']}
     return own[record_id], {}

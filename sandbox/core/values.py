@@ -1,6 +1,8 @@
-"""Parsing of request values with DRF's messages: dates, amounts, booleans, ids, text."""
+"""Parsing of request values with DRF's messages: dates, amounts, booleans, ids, text. Every
+resource's serializer (incomes, expenses, taxes, partners, policies) reads its values here."""
 from __future__ import annotations
 
+import re
 from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -14,9 +16,13 @@ INT_MSG = "A valid integer is required."
 BLANK_MSG = "This field may not be blank."
 NULL_MSG = "This field may not be null."
 REQUIRED_MSG = "This field is required."
+STRING_MSG = "Not a valid string."
+POSITIVE_MSG = "Ensure this value is greater than 0."
 TOO_LARGE_MSG = "Ensure that there are no more than {} digits before the decimal point."
 MAX_DIGITS = 14  # Numeric(14, 2) amounts, Numeric(14, 4) quantities
+AMOUNT_TOO_LARGE_MSG = TOO_LARGE_MSG.format(MAX_DIGITS - 2)
 TRUE_WORDS, FALSE_WORDS = ("true", "1", "yes", "on"), ("false", "0", "no", "off")
+ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 class FieldError(ValueError):
@@ -36,6 +42,33 @@ def parse_date(value: Any, nullable: bool = True) -> date | None:
         except ValueError:
             pass
     raise FieldError(DATE_MSG)
+
+
+def parse_iso_date(value: Any) -> date | None:
+    """Exactly YYYY-MM-DD, or None: the expense and tax serializers take no other form."""
+    if value is None:
+        return None
+    if not isinstance(value, str) or not ISO_DAY.fullmatch(value):
+        raise FieldError(DATE_MSG)
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        raise FieldError(DATE_MSG) from None
+
+
+def too_long_msg(max_length: int) -> str:
+    """DRF's message for text over max_length."""
+    return f"Ensure this field has no more than {max_length} characters."
+
+
+def places_msg(places: int) -> str:
+    """DRF's message for a decimal with more than `places` decimals."""
+    return f"Ensure that there are no more than {places} decimal places."
+
+
+def choice_msg(value: Any) -> str:
+    """DRF's message for a value outside a field's choices."""
+    return f'"{value}" is not a valid choice.'
 
 
 def parse_timestamp(value: Any) -> datetime | None:
@@ -69,7 +102,7 @@ def parse_money(value: Any, nullable: bool = False, places: int = 2) -> Decimal 
         raise FieldError(TOO_LARGE_MSG.format(MAX_DIGITS - places))
     step = Decimal(1).scaleb(-places)
     if amount != amount.quantize(step):
-        raise FieldError(f"Ensure that there are no more than {places} decimal places.")
+        raise FieldError(places_msg(places))
     return amount.quantize(step)
 
 
@@ -79,7 +112,7 @@ def parse_rate(value: Any) -> Decimal:
         raise FieldError(NULL_MSG)
     rate = parse_number(value)
     if rate <= 0:
-        raise FieldError("Ensure this value is greater than 0.")
+        raise FieldError(POSITIVE_MSG)
     return rate.quantize(Decimal("0.000001"))
 
 
@@ -137,12 +170,12 @@ def parse_text(value: Any, max_length: int, nullable: bool = True) -> str | None
             return None
         raise FieldError(NULL_MSG)
     if not isinstance(value, str | int | float) or isinstance(value, bool):
-        raise FieldError("Not a valid string.")
+        raise FieldError(STRING_MSG)
     text = str(value).strip()
     if not text:
         raise FieldError(BLANK_MSG)
     if len(text) > max_length:
-        raise FieldError(f"Ensure this field has no more than {max_length} characters.")
+        raise FieldError(too_long_msg(max_length))
     return text
 
 
@@ -151,7 +184,7 @@ def parse_choice(value: Any, choices: tuple, nullable: bool = True):
     if value is None and nullable:
         return None
     if value not in choices:
-        raise FieldError(f"\"{value}\" is not a valid choice.")
+        raise FieldError(choice_msg(value))
     return value
 
 
