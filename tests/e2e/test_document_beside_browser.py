@@ -135,3 +135,30 @@ def test_without_a_document_the_form_takes_the_whole_width_under_a_one_line_note
     page.goto(f"/c/{company.id}/expenses/{expense['id']}/edit")
     _whole_width_under_the_note(page, "form.record-form")
     page.bookdesk_log.assert_clean()
+
+
+TABLE_OVERFLOW_JS = """() => Math.max(...[...document.querySelectorAll('table.table--form')]
+    .map(t => t.scrollWidth - t.parentElement.clientWidth))"""
+
+
+def test_hiding_the_document_gives_the_form_the_whole_width_until_it_is_shown_again(
+        signed_in_page, company, api):
+    first, second = (_income_with_image(api, f"BESIDE-HIDE-{n}") for n in (1, 2))
+    page = signed_in_page(company)
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(f"/c/{company.id}/incomes/{first['id']}/edit")
+    expect(page.locator("[data-doc-view] img")).to_be_visible()
+    assert page.evaluate(TABLE_OVERFLOW_JS) > 0  # beside the document the table scrolls
+    toggle = page.locator("[data-doc-toggle]")
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-expanded", "false")
+    expect(page.locator("[data-doc-view]")).to_be_hidden()
+    assert page.evaluate(TABLE_OVERFLOW_JS) <= 0
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "income-edit-document-hidden-1280.png"), full_page=True)
+    page.goto(f"/c/{company.id}/incomes/{second['id']}/edit")
+    expect(page.locator("[data-doc-view]")).to_be_hidden()
+    page.locator("[data-doc-toggle]").click()
+    expect(page.locator("[data-doc-view] img")).to_be_visible()
+    _beside(page, "form.record-form")
+    page.bookdesk_log.assert_clean()
