@@ -20,6 +20,7 @@ from sandbox.core.values import (
     FieldError,
     choice_msg,
     parse_iso_date,
+    parse_money,
     parse_number,
     too_long_msg,
 )
@@ -30,8 +31,8 @@ PAYMENT_METHODS = ("transfer", "cash", "card", "cod")
 VAT_AREAS = ("HU", "EU", "3RD")
 VAT_PERIOD_TYPES = ("monthly", "quarterly", "yearly")
 MAX_ID = 2**63 - 1
-# Money columns are Numeric(14, 2) and the rate Numeric(14, 4): digits before the point are few.
-MAX_AMOUNT, MAX_RATE = Decimal(10) ** 12, Decimal(10) ** 10
+# The rate column is Numeric(14, 4): ten digits before the point.
+MAX_RATE = Decimal(10) ** 10
 
 
 @dataclass
@@ -77,11 +78,9 @@ def _optional(parse: Callable[[Any, Ctx], Any]) -> Callable[[Any, Ctx], Any]:
 
 
 def parse_decimal(raw: Any, _ctx: Ctx | None = None) -> Decimal:
-    """An amount with two places from a string or number; booleans and junk are refused."""
-    value = parse_number(raw)
-    if abs(value) >= MAX_AMOUNT:
-        raise FieldError(AMOUNT_TOO_LARGE_MSG)
-    return value.quantize(Decimal("0.01"))
+    """An amount from a string or number as DRF's DecimalField(14, 2) reads it: a third
+    decimal, a thirteenth digit, null, booleans and junk are refused, never rounded."""
+    return parse_money(raw)
 
 
 def _positive_rate(raw: Any, _ctx: Ctx) -> Decimal:

@@ -139,3 +139,16 @@ def test_out_of_range_numbers_answer_400_not_500(api, ecat):
     for body in ({"exchange_rate": "1e30"}, {"tags": [10**30]}, {"assignments": [item]}):
         assert patch(api, expense["id"], body).status_code == 400, body
     assert api.get(f"/2/expenses/{10**30}/").status_code == 404
+
+
+def test_an_amount_with_a_third_decimal_or_null_is_refused_not_rounded(api, ecat):
+    expense = make_expense(api, ecat)
+    row = expense["assignments"][0]
+    for value, message in (("5000.005", "no more than 2 decimal places"),
+                           (None, "may not be null"),
+                           ("1000000000000", "no more than 12 digits before the decimal point")):
+        item = {"id": row["id"], "net_amount": value, "vat_amount": "0", "gross_amount": "5000"}
+        resp = patch(api, expense["id"], {"assignments": [item]})
+        assert resp.status_code == 400, (value, resp.text)
+        assert message in resp.text, resp.text
+    assert detail(api, expense["id"])["assignments"][0]["net_amount"] == row["net_amount"]
