@@ -481,6 +481,13 @@ def at_least_places(value, places: int = AMOUNT_PLACES) -> Decimal | None:
     return number.quantize(Decimal(1).scaleb(-places))
 
 
+def at_rate(value: Decimal, rate: Decimal, currency: str = "HUF") -> Decimal:
+    """An amount converted at an exchange rate, rounded half up to the fillér (the currency's
+    minor unit): each converted amount is kept as it is shown, so they add up to their total."""
+    step = Decimal(1).scaleb(-amount_places(currency))
+    return (value * rate).quantize(step, rounding=ROUND_HALF_UP)
+
+
 def format_amount(value, currency=None, locale=None) -> str:
     """An amount in a currency for the locale (forints whole unless they carry fillér); no
     currency: two decimals."""

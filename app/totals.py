@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from app.numbers import to_decimal
+from app.numbers import at_rate, to_decimal
 from app.upstream import expenses as expense_api
 from app.upstream import incomes as income_api
 from app.upstream.parallel import read_every
@@ -41,7 +41,7 @@ class CurrencyTotal:
             value = to_decimal(amounts.get(name)) or ZERO
             self.sums[name] += value
             if self.huf is not None and rate is not None:
-                self.huf[name] += value * rate
+                self.huf[name] += at_rate(value, rate)
         if rate is None:
             self.huf = None
 

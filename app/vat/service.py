@@ -19,7 +19,7 @@ from functools import partial
 from typing import Any
 
 from app.forms.display import company_settings
-from app.numbers import to_decimal
+from app.numbers import at_rate, to_decimal
 from app.review.forms import queue_query
 from app.upstream import catalog, run_parallel
 from app.upstream import expenses as expense_api
@@ -110,8 +110,9 @@ def document_parts(record: dict) -> list[tuple[str, Decimal, Decimal]]:
     rate = to_decimal(record.get("exchange_rate")) or Decimal(1)
     rows = record.get("assignments") or [{"vat": None, "net_amount": record.get("net_amount"),
                                           "vat_amount": record.get("vat_amount")}]
-    return [(vat_id(row.get("vat")), (to_decimal(row.get("net_amount")) or 0) * rate,
-             (to_decimal(row.get("vat_amount")) or 0) * rate) for row in rows]
+    return [(vat_id(row.get("vat")), at_rate(to_decimal(row.get("net_amount")) or Decimal(0), rate),
+             at_rate(to_decimal(row.get("vat_amount")) or Decimal(0), rate))
+            for row in rows]
 
 
 def summarise(side: str, records, cells: dict | None = None) -> dict[tuple[str, str], Cell]:

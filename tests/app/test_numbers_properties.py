@@ -18,6 +18,7 @@ from app.numbers import (
     InputError,
     amount_places,
     api_text,
+    at_rate,
     format_amount,
     format_date,
     format_moment,
@@ -90,6 +91,20 @@ def test_a_displayed_amount_reads_back_or_is_refused_as_ambiguous(locale, code, 
 def test_every_hungarian_amount_reads_back_exactly(code, data):
     value = data.draw(decimals(amount_places(code)))
     assert parse_amount(format_amount(value, code, "hu"), code, "hu") == value
+
+
+RATES = st.decimals(min_value=Decimal("0.0001"), max_value=Decimal("1000"), places=6)
+
+
+@PURE
+@given(items=st.lists(st.tuples(decimals(2, 9), RATES), min_size=1, max_size=12))
+def test_amounts_converted_at_their_rates_add_up_to_their_shown_total(items):
+    def shown(value):
+        return parse_amount(format_amount(value, "HUF", "hu"), "HUF", "hu")
+    converted = [at_rate(value, rate) for value, rate in items]
+    total = sum(converted, Decimal(0))
+    assert [shown(value) for value in converted] == converted
+    assert sum((shown(value) for value in converted), Decimal(0)) == shown(total)
 
 
 @PURE

@@ -23,6 +23,7 @@ from tests.app.expenses_helpers import catalogue as expense_catalogue
 from tests.app.expenses_helpers import make_expense
 from tests.app.expenses_helpers import row as expense_row
 from tests.app.incomes_helpers import catalogue, make_income, set_state
+from tests.app.totals_support import in_huf
 from tests.conftest import Api, in_flight_together
 from tests.support.oauth import consent, oauth_client, oauth_user
 
@@ -85,9 +86,10 @@ def expected(api: Api) -> dict[str, int]:
 
 
 def _lines_vat(record: dict) -> Decimal:
-    """The VAT of the record's assignment lines at its exchange rate."""
+    """The VAT of the record's assignment lines, each at its exchange rate."""
     rate = Decimal(record.get("exchange_rate") or 1)
-    return sum((Decimal(a["vat_amount"]) for a in record["assignments"]), Decimal(0)) * rate
+    return sum((in_huf(Decimal(a["vat_amount"]), rate) for a in record["assignments"]),
+               Decimal(0))
 
 
 def shown(html: str) -> dict[int, dict[str, str]]:

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from app.numbers import company_today
 from tests.app.incomes_helpers import catalogue
 from tests.app.list_pages import csv_rows, xlsx_rows
+from tests.app.totals_support import in_huf
 from tests.sandbox import expense_support
 from tests.sandbox.expense_support import assignment, make_expense
 from tests.sandbox.incomes_support import make_income
@@ -94,8 +95,8 @@ def expected(api, start: date, end: date) -> dict:
             for row in record["assignments"]:
                 vat = row["vat"]["id"] if isinstance(row["vat"], dict) else row["vat"]
                 cell = sums[(side, str(vat))]
-                cell[0] += Decimal(row["net_amount"]) * rate
-                cell[1] += Decimal(row["vat_amount"]) * rate
+                cell[0] += in_huf(Decimal(row["net_amount"]), rate)
+                cell[1] += in_huf(Decimal(row["vat_amount"]), rate)
     return dict(sums)
 
 

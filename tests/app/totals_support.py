@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 import re
 from collections import defaultdict
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 
 ROW = re.compile(r'<tr data-currency="([^"]+)" data-count="(\d+)" data-net="([^"]+)" '
                  r'data-vat="([^"]+)" data-gross="([^"]+)">')
@@ -65,10 +65,15 @@ def income_sums(income: dict) -> tuple[Decimal, Decimal, Decimal]:
     return tuple(Decimal(str(income.get(n) or 0)) for n in AMOUNTS)
 
 
+def in_huf(value: Decimal, rate: Decimal) -> Decimal:
+    """An amount at an exchange rate as the pages keep it: to the fillér, half up."""
+    return (value * rate).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+
+
 def huf_total(rows: list[dict], codes: dict, amounts, index: int) -> Decimal:
     """The HUF equivalent of one amount (0 net, 1 VAT, 2 gross) over rows at their rates."""
     total = Decimal(0)
     for row in rows:
         rate = Decimal(1) if codes[row["currency"]] == "HUF" else Decimal(row["exchange_rate"])
-        total += amounts(row)[index] * rate
+        total += in_huf(amounts(row)[index], rate)
     return total

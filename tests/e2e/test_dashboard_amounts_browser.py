@@ -15,6 +15,7 @@ from app.numbers import company_today
 from tests.app.expenses_helpers import catalogue as expense_catalogue
 from tests.app.expenses_helpers import make_expense, row
 from tests.app.incomes_helpers import make_income
+from tests.app.totals_support import in_huf
 from tests.e2e.screens_support import SPILL_JS
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
@@ -53,8 +54,8 @@ def _revenue_this_month(api) -> Decimal:
     body = api.get("/1/incomes", params={"page_size": 500}).json()["results"]
     rows = body["incomes"] if isinstance(body, dict) else body
     codes = {c["id"]: c["code"] for c in api.get("/2/currencies/").json()}
-    return sum((Decimal(r["net_amount"]) * (Decimal(1) if codes[r["currency"]] == "HUF"
-                                            else Decimal(r["exchange_rate"]))
+    return sum((in_huf(Decimal(r["net_amount"]), Decimal(1) if codes[r["currency"]] == "HUF"
+                       else Decimal(r["exchange_rate"]))
                 for r in rows if r["issued_at"][:7] == today[:7] and r["issued_at"] <= today
                 and not r.get("is_cancelled")), Decimal(0))
 
