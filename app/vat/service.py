@@ -110,8 +110,10 @@ def document_parts(record: dict) -> list[tuple[str, Decimal, Decimal]]:
     rate = to_decimal(record.get("exchange_rate")) or Decimal(1)
     rows = record.get("assignments") or [{"vat": None, "net_amount": record.get("net_amount"),
                                           "vat_amount": record.get("vat_amount")}]
-    return [(vat_id(row.get("vat")), at_rate(to_decimal(row.get("net_amount")) or Decimal(0), rate),
-             at_rate(to_decimal(row.get("vat_amount")) or Decimal(0), rate))
+
+    def home(value) -> Decimal:
+        return at_rate(to_decimal(value) or Decimal(0), rate)
+    return [(vat_id(row.get("vat")), home(row.get("net_amount")), home(row.get("vat_amount")))
             for row in rows]
 
 

@@ -33,11 +33,19 @@
   var HIDDEN_KEY = "bookdesk.document-hidden";
 
   function remembered() {
-    try { return window.localStorage.getItem(HIDDEN_KEY) === "1"; } catch (error) { return false; }
+    try {
+      return window.localStorage.getItem(HIDDEN_KEY) === "1";
+    } catch (error) {
+      return false;
+    }
   }
 
   function remember(hidden) {
-    try { window.localStorage.setItem(HIDDEN_KEY, hidden ? "1" : "0"); } catch (error) { /* private mode: this page only */ }
+    try {
+      window.localStorage.setItem(HIDDEN_KEY, hidden ? "1" : "0");
+    } catch (error) {
+      /* storage refused (a private window): the choice holds for this page only */
+    }
   }
 
   function setHidden(beside, hidden) {
