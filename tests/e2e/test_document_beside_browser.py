@@ -14,13 +14,12 @@ from tests.sandbox.expense_support import artifact, make_expense
 from tests.sandbox.incomes_support import make_income, set_state
 
 SHOTS = Path(__file__).resolve().parents[1] / "artifacts" / "document-beside"
-# Long enough that the page, the panel and the note's typing are surely done before the
-# document arrives, on a busy machine too.
-SLOW_MS = 10000
-# The review screen's document comes through Bookdesk (review.document), whose upstream read
-# timeout in these tests is 10 s (UPSTREAM_READ_TIMEOUT, tests/e2e/conftest.py): a latency of
-# SLOW_MS would make that read time out and be retried, so its latency stays under the timeout.
-REVIEW_SLOW_MS = 6000
+# The document comes through Bookdesk (review.document, on the review screen and the income
+# edit page alike), whose upstream read timeout in these tests is 10 s (UPSTREAM_READ_TIMEOUT,
+# tests/e2e/conftest.py): the file's latency stays well under it, or the read would time out and
+# be retried, and still long enough that the page, the panel and the note's typing are surely
+# done before the document arrives.
+SLOW_MS = 6000
 # The edit page's panel reads the artifact record: slowed too, but inside the page's 5 s read
 # budget (PAGE_DEADLINE_SECONDS), past which the panel would say the document is missing.
 RECORD_SLOW_MS = 2500
@@ -30,11 +29,11 @@ def _income_with_image(api, number: str) -> dict:
     return income_with_file(api, number, "szamla.png", tiny_png(40))
 
 
-def _zooms(page, shot: str, slow_ms: int = SLOW_MS) -> None:
+def _zooms(page, shot: str) -> None:
     image = page.locator("[data-doc-view] img[data-zoom-target]")
     page.wait_for_function(
         "() => (document.querySelector('[data-doc-view] img') || {}).naturalWidth > 0",
-        timeout=3 * slow_ms)
+        timeout=3 * SLOW_MS)
     expect(image).to_be_visible()
     before = image.bounding_box()["width"]
     page.locator("[data-doc-view] [data-zoom=in]").click()
@@ -82,11 +81,11 @@ def test_review_screen_document_zooms_and_the_form_does_not_wait(signed_in_page,
     set_state(api, income["id"], needs_review=True, review_done=False)
     page = signed_in_page(company)
     page.set_viewport_size({"width": 1280, "height": 900})
-    faults.add(path="/_files/*", kind="latency", latency_ms=REVIEW_SLOW_MS)
+    faults.add(path="/_files/*", kind="latency", latency_ms=SLOW_MS)
     page.goto(f"/c/{company.id}/review/{income['id']}", wait_until="domcontentloaded")
     page.fill("#note", "typed while the document loads")
     assert not page.evaluate("() => document.querySelector('[data-doc-view] img').complete")
-    _zooms(page, "review-zoomed-1280.png", REVIEW_SLOW_MS)
+    _zooms(page, "review-zoomed-1280.png")
     _beside(page, "form.review-form")
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "review-1280.png"), full_page=True)
