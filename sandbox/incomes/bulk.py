@@ -92,8 +92,8 @@ class IncomeWriter:
         return sum((sum(self._line(*item, unit=unit)) for item in items), Decimal(0))
 
     @staticmethod
-    def _line(name: str, qty: Decimal, price: Decimal, pct: float,
-              unit: Decimal = CENT) -> tuple[Decimal, Decimal]:
+    def _line(name: str, qty: Decimal, price: Decimal, pct: float, *,
+              unit: Decimal) -> tuple[Decimal, Decimal]:
         net = (qty * price).quantize(CENT)
         return net, (net * Decimal(str(pct)) / 100).quantize(unit, rounding=ROUND_HALF_UP)
 
