@@ -27,11 +27,10 @@ from app.identifiers import ACCOUNT_HELP, TAX_NUMBER_HELP
 from app.numbers import format_number, parse_amount, parse_date, parse_number, to_decimal
 from app.templating import PAYMENT_METHODS as METHOD_LABELS
 
-# The API's Numeric(16, 6) rates and Numeric(14, 4) quantities and percents: ten digits before
-# the point.
-SMALL_MAX = Decimal("9999999999.9999")
-# Four places for rates too: the expense API keeps four (and rounds more away without a word).
-RATE_PLACES, SMALL_PLACES = 4, 4
+# The API reads quantities and percents as DecimalField(14, 4) and exchange rates as
+# DecimalField(14, 6): whatever it would refuse is refused here first, with the page's words.
+SMALL_MAX, SMALL_PLACES = Decimal("9999999999.9999"), 4
+RATE_MAX, RATE_PLACES = Decimal("99999999.999999"), 6
 CHOICE_MSG = _l("Choose one of the options.")
 
 
@@ -80,11 +79,11 @@ def _parse_date(value: Any) -> date | None:
     return value if isinstance(value, date) else parse_date(value)
 
 
-def _number_parser(places: int) -> Callable[[Any], Decimal | None]:
+def _number_parser(places: int, limit: Decimal) -> Callable[[Any], Decimal | None]:
     def parse(value: Any) -> Decimal | None:
         if isinstance(value, Decimal):
             return value
-        return parse_number(value, places=places, minimum=-SMALL_MAX, maximum=SMALL_MAX)
+        return parse_number(value, places=places, minimum=-limit, maximum=limit)
     return parse
 
 
@@ -172,8 +171,8 @@ def _id_str(value: Any) -> str:
 TEXT = Kind("text", _text, _text, _identity, _or_blank)
 DATE = Kind("date", _date, _parse_date, _iso, lambda v: _iso(v) or "")
 AMOUNT = Kind("amount", to_decimal, _parse_amount, _amount_out, _form_number(2))
-RATE = Kind("rate", to_decimal, _number_parser(RATE_PLACES), _rate_out, _form_number())
-PERCENT = Kind("percent", to_decimal, _number_parser(SMALL_PLACES),
+RATE = Kind("rate", to_decimal, _number_parser(RATE_PLACES, RATE_MAX), _rate_out, _form_number())
+PERCENT = Kind("percent", to_decimal, _number_parser(SMALL_PLACES, SMALL_MAX),
                lambda v: None if v is None else float(v), _form_number())
 BOOL = Kind("bool", _bool, _bool, bool, bool)
 CHOICE = Kind("choice", _text, _text, _identity, _or_blank)

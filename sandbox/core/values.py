@@ -19,7 +19,7 @@ REQUIRED_MSG = "This field is required."
 STRING_MSG = "Not a valid string."
 POSITIVE_MSG = "Ensure this value is greater than 0."
 TOO_LARGE_MSG = "Ensure that there are no more than {} digits before the decimal point."
-MAX_DIGITS = 14  # Numeric(14, 2) amounts, Numeric(14, 4) quantities
+MAX_DIGITS = 14  # Numeric(14, 2) amounts, (14, 4) quantities, (14, 6) exchange rates
 AMOUNT_TOO_LARGE_MSG = TOO_LARGE_MSG.format(MAX_DIGITS - 2)
 TRUE_WORDS, FALSE_WORDS = ("true", "1", "yes", "on"), ("false", "0", "no", "off")
 ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -107,13 +107,11 @@ def parse_money(value: Any, nullable: bool = False, places: int = 2) -> Decimal 
 
 
 def parse_rate(value: Any) -> Decimal:
-    """A positive exchange rate."""
-    if value is None:
-        raise FieldError(NULL_MSG)
-    rate = parse_number(value)
+    """A positive exchange rate as DRF DecimalField(14, 6) reads it: refused, never rounded."""
+    rate = parse_money(value, places=6)
     if rate <= 0:
         raise FieldError(POSITIVE_MSG)
-    return rate.quantize(Decimal("0.000001"))
+    return rate
 
 
 def parse_number(value: Any) -> Decimal:

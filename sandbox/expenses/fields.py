@@ -12,16 +12,14 @@ from sqlalchemy.orm import Session
 from sandbox.catalog.model import Currency, ExpenseType, Tag, VatCategory
 from sandbox.company.model import Company
 from sandbox.core.values import (
-    AMOUNT_TOO_LARGE_MSG,
     BOOL_MSG,
     NULL_MSG,
-    POSITIVE_MSG,
     STRING_MSG,
     FieldError,
     choice_msg,
     parse_iso_date,
     parse_money,
-    parse_number,
+    parse_rate,
     too_long_msg,
 )
 from sandbox.ledger.model import LedgerNumber
@@ -31,8 +29,6 @@ PAYMENT_METHODS = ("transfer", "cash", "card", "cod")
 VAT_AREAS = ("HU", "EU", "3RD")
 VAT_PERIOD_TYPES = ("monthly", "quarterly", "yearly")
 MAX_ID = 2**63 - 1
-# The rate column is Numeric(14, 4): ten digits before the point.
-MAX_RATE = Decimal(10) ** 10
 
 
 @dataclass
@@ -83,13 +79,8 @@ def parse_decimal(raw: Any, _ctx: Ctx | None = None) -> Decimal:
     return parse_money(raw)
 
 
-def _positive_rate(raw: Any, _ctx: Ctx) -> Decimal:
-    value = parse_number(raw)
-    if value >= MAX_RATE:
-        raise FieldError(AMOUNT_TOO_LARGE_MSG)
-    if value <= 0:
-        raise FieldError(POSITIVE_MSG)
-    return value.quantize(Decimal("0.0001"))
+def _rate(raw: Any, _ctx: Ctx) -> Decimal:
+    return parse_rate(raw)
 
 
 def parse_date(raw: Any, _ctx: Ctx | None = None) -> date | None:
@@ -168,7 +159,7 @@ HEADER_FIELDS = {f.name: f for f in (
     _field("issued_at", parse_date), _field("fulfilled_at", parse_date),
     _field("due_at", parse_date),
     _field("currency", _ref(Currency, nullable=False, company_scoped=False), "currency_id"),
-    _field("exchange_rate", _positive_rate),
+    _field("exchange_rate", _rate),
     _field("payment_method", _choice(PAYMENT_METHODS)),
     _field("vat_area", _choice(VAT_AREAS)),
     _field("note", _text(5000)), _field("secondary_id", _text(100)),

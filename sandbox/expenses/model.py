@@ -49,7 +49,7 @@ class Expense(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     currency_id: Mapped[int] = mapped_column(ForeignKey("currency.id"))
-    exchange_rate: Mapped[Decimal] = mapped_column(Numeric(14, 4), default=Decimal(1))
+    exchange_rate: Mapped[Decimal] = mapped_column(Numeric(14, 6), default=Decimal(1))
     net_amount: Mapped[Decimal] = mapped_column(Money, default=Decimal(0))
     vat_amount: Mapped[Decimal] = mapped_column(Money, default=Decimal(0))
     gross_amount: Mapped[Decimal] = mapped_column(Money, default=Decimal(0))

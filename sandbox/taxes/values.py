@@ -6,23 +6,21 @@ from datetime import date
 from decimal import Decimal
 
 from sandbox.core.values import (
-    AMOUNT_TOO_LARGE_MSG,
     BLANK_MSG,
     STRING_MSG,
     FieldError,
     choice_msg,
     parse_iso_date,
-    parse_number,
-    places_msg,
+    parse_money,
     too_long_msg,
 )
+from sandbox.core.values import parse_rate as read_rate
 from sandbox.taxes.model import PAID_STATUSES
 
 MONTH = re.compile(r"^(\d{4})-(\d{2})(?:-(\d{2}))?$")
 ACCOUNT = re.compile(r"^(\d{8})-?(\d{8})(?:-?(\d{8}))?$")
 TAX_NUMBER = re.compile(r"^\d{10}$")
 MONTH_FORMAT = "Date has wrong format. Use one of these formats instead: YYYY-MM-DD, YYYY-MM."
-MAX_AMOUNT = Decimal("1e12")
 
 
 def parse_month(raw) -> tuple[date | None, list[str]]:
@@ -38,13 +36,8 @@ def parse_month(raw) -> tuple[date | None, list[str]]:
 
 
 def parse_rate(raw) -> tuple[Decimal | None, list[str]]:
-    """A positive exchange rate (decimal string or number)."""
-    value, problems = _checked(parse_number, raw)
-    if problems:
-        return None, problems
-    if value <= 0 or value >= MAX_AMOUNT:
-        return None, ["Ensure this value is a positive number."]
-    return value, []
+    """A positive exchange rate (decimal string or number), six decimals at most."""
+    return _checked(read_rate, raw)
 
 
 def parse_date(raw) -> tuple[date | None, list[str]]:
@@ -54,16 +47,10 @@ def parse_date(raw) -> tuple[date | None, list[str]]:
 
 def parse_amount(raw) -> tuple[Decimal | None, list[str]]:
     """A non-negative amount with at most two decimal places."""
-    value, problems = _checked(parse_number, raw)
-    if problems:
-        return None, problems
-    if value < 0:
+    value, problems = _checked(parse_money, raw)
+    if value is not None and value < 0:
         return None, ["Ensure this value is greater than or equal to 0."]
-    if value >= MAX_AMOUNT:
-        return None, [AMOUNT_TOO_LARGE_MSG]
-    if value != value.quantize(Decimal("0.01")):
-        return None, [places_msg(2)]
-    return value.quantize(Decimal("0.01")), []
+    return value, problems
 
 
 def _checked(parse, raw) -> tuple:

@@ -182,3 +182,18 @@ def test_a_viewer_gets_the_form_back_with_the_reason_not_a_failure(client, compa
     assert response.status_code == 403
     assert "viewer cannot change records" in response.get_data(as_text=True)
     assert 'value="NOPE"' in response.get_data(as_text=True), "the input is kept"
+
+
+def test_a_rate_is_sent_with_its_six_decimals_and_a_seventh_is_refused_before_sending(
+        client, company, api, sandbox_log):
+    created, path, form = _edit(client, company, api, currency=2, exchange_rate="400")
+    response = client.post(path, data=form.set("exchange_rate", "391.123457").data())
+    assert response.status_code == 303
+    assert expense(api, created["id"])["exchange_rate"] == "391.123457"
+    response = client.post(path, data=page_form(client, path).set(
+        "exchange_rate", "391.1234567").data())
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400
+    assert patches(sandbox_log, company.id) == [{"exchange_rate": "391.123457"}]
+    field = html.split('id="exchange_rate"')[1].split("</div>")[0]
+    assert "at most 6 decimal places" in field and 'value="391.1234567"' in field

@@ -104,7 +104,7 @@ def test_bad_input_raises_a_user_message():
     with pytest.raises(ValueError, match="amount"):
         KINDS["amount"].parse("12a")
     with pytest.raises(ValueError, match="decimal places"):
-        KINDS["rate"].parse("395.123456")
+        KINDS["rate"].parse("395.1234567")
     with pytest.raises(ValueError, match="date"):
         KINDS["date"].parse("2024-02-31")
 
