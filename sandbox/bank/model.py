@@ -56,7 +56,7 @@ class BankTransaction(Base):
     # The same amount in the account's currency: what the balance is reduced by.
     account_amount: Mapped[Decimal] = mapped_column(Money)
     currency_id: Mapped[int] = mapped_column(ForeignKey("currency.id"))
-    exchange_rate: Mapped[Decimal] = mapped_column(Numeric(14, 4), default=Decimal(1))
+    exchange_rate: Mapped[Decimal] = mapped_column(Numeric(14, 6), default=Decimal(1))
     # Snapshots as the bank statement printed them; later edits of the expense do not move them.
     partner: Mapped[str] = mapped_column(String(200), default="")
     invoice_number: Mapped[str] = mapped_column(String(100), default="")

@@ -15,7 +15,7 @@ from sandbox.bank.rules import balance, last_updated
 from sandbox.core import query
 from sandbox.core.auth import current_company
 from sandbox.core.db import db
-from sandbox.core.model import money_str
+from sandbox.core.model import money_str, rate_str
 from sandbox.core.pagination import page_number_page
 
 
@@ -67,7 +67,7 @@ def transaction_json(row: BankTransaction) -> dict:
     """One transaction, naming the expense it paid."""
     return {"id": row.id, "expense_id": row.expense_id, "amount": money_str(row.amount),
             "partner": row.partner, "currency": row.currency.code,
-            "invoice_number": row.invoice_number, "exchange_rate": f"{row.exchange_rate:.4f}"}
+            "invoice_number": row.invoice_number, "exchange_rate": rate_str(row.exchange_rate)}
 
 
 def pulse_json(rows: list[tuple[BankAccount, Decimal, datetime]]) -> dict:

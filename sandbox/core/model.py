@@ -22,3 +22,8 @@ def utcnow() -> datetime:
 def money_str(value: Decimal | None) -> str | None:
     """Amounts travel as decimal strings with two places."""
     return None if value is None else f"{Decimal(value):.2f}"
+
+
+def rate_str(value: Decimal) -> str:
+    """Exchange rates travel as decimal strings with six places."""
+    return f"{Decimal(value):.6f}"

@@ -6,9 +6,8 @@ from datetime import UTC, date, datetime
 from sqlalchemy.orm import object_session
 
 from sandbox.bank.rules import paying_accounts
-from sandbox.core.model import money_str
+from sandbox.core.model import money_str, rate_str
 from sandbox.expenses.model import Expense, ExpenseAssignment, ExpenseItem
-from sandbox.incomes.serialize import rate_str
 
 
 def iso(value: datetime | date | None) -> str | None:

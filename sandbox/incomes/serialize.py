@@ -9,6 +9,7 @@ from sqlalchemy import Select, bindparam, func, select
 from sandbox.catalog.model import Currency, RevenueType, Tag, VatCategory
 from sandbox.company.model import Company
 from sandbox.core.db import db
+from sandbox.core.model import rate_str
 from sandbox.incomes.model import Income
 from sandbox.ledger.model import LedgerNumber
 from sandbox.partners.model import Partner
@@ -44,11 +45,6 @@ def amount(value) -> str | None:
     # %-formatting goes through float: ten times faster than Decimal.__format__, and exact
     # for the 14-digit, 2-place amounts stored here.
     return None if value is None else "%.2f" % value  # noqa: UP031
-
-
-def rate_str(value) -> str:
-    """Exchange rates carry six decimal places."""
-    return "%.6f" % value  # noqa: UP031
 
 
 def accounting_status(income: Income) -> str:

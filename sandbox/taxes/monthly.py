@@ -12,10 +12,9 @@ from sqlalchemy.orm import selectinload
 from sandbox.company.model import Company
 from sandbox.core.db import db
 from sandbox.core.errors import validation_error
-from sandbox.core.model import money_str
+from sandbox.core.model import money_str, rate_str
 from sandbox.core.query import flag
 from sandbox.core.values import FieldError, parse_iso_date
-from sandbox.incomes.serialize import rate_str
 from sandbox.taxes.rules import Kind
 from sandbox.taxes.values import SOURCES, TAX_CODES
 

@@ -75,6 +75,17 @@ def test_foreign_expense_without_its_currency_account_is_converted_on_the_main_o
     assert transactions_of(api, expense["id"])[0]["currency"] == "EUR"
 
 
+def test_a_converted_payment_names_the_rate_it_was_converted_at(api, ecat):
+    main = open_account(api)
+    expense = make_expense(api, ecat, currency=2, exchange_rate="391.123457",
+                           assignments=[assignment(ecat, "100", "27", "127")])
+    settle(api, expense["id"], 2)
+    paid = transactions_of(api, expense["id"])[0]
+    assert paid["exchange_rate"] == "391.123457" and paid["amount"] == "127.00"
+    balances = {a["id"]: a for a in api.get("/1/pulse/").json()["accounts"]}
+    assert balances[main["id"]]["current_balance"] == "-49672.68"  # 127 x 391.123457
+
+
 def test_expense_in_an_accounts_currency_is_paid_from_that_account(api, ecat):
     open_account(api)
     euro = open_account(api, "EUR", "11700024-00000098-00000000", currency="EUR",
