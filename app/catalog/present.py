@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import g
+from flask import url_for
 from flask_babel import lazy_gettext as _l
 
 from app.catalog.service import DeleteResult
@@ -66,14 +66,18 @@ def _name(names: dict[int, str], item_id: int) -> str:
 
 FILTERS = (("", _l("All documents")), ("true", _l("Attached to a record")),
            ("false", _l("Not attached")))
-RECORD_PATHS = {"income": "incomes", "expense": "expenses"}
+RECORD_PAGES = {"income": ("incomes.detail", "income_id"),
+                "expense": ("expenses.detail", "expense_id")}
 
 
 def record_url(target: dict | None) -> str | None:
     """The Bookdesk page of the record a document is attached to."""
-    if not isinstance(target, dict) or target.get("type") not in RECORD_PATHS:
+    if not isinstance(target, dict) or target.get("type") not in RECORD_PAGES:
         return None
-    return f"/c/{g.company_id}/{RECORD_PATHS[target['type']]}/{target.get('id')}"
+    if isinstance(target.get("id"), bool) or not isinstance(target.get("id"), int):
+        return None
+    endpoint, key = RECORD_PAGES[target["type"]]
+    return url_for(endpoint, **{key: target["id"]})
 
 
 def size_label(size) -> str:
