@@ -25,7 +25,7 @@ from sandbox.core.auth import current_company, require_write
 from sandbox.core.db import db
 from sandbox.core.errors import ApiError, validation_error
 from sandbox.core.query import flag
-from sandbox.core.values import NUMBER_MSG, REQUIRED_MSG, choice_msg, too_long_msg
+from sandbox.core.values import REQUIRED_MSG, FieldError, choice_msg, parse_percent, too_long_msg
 
 TAG_DUPLICATE = "A tag with this name already exists."
 
@@ -269,15 +269,10 @@ def _name(value):
 
 
 def _percent(value):
-    if isinstance(value, bool) or not isinstance(value, int | float | str):
-        return None, [NUMBER_MSG]
     try:
-        number = float(value)
-    except ValueError:
-        return None, [NUMBER_MSG]
-    if not 0 <= number <= 100:
-        return None, ["Ensure this value is between 0 and 100."]
-    return number, []
+        return parse_percent(value), []
+    except FieldError as error:
+        return None, [str(error)]
 
 
 def _code(value):

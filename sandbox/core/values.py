@@ -2,6 +2,7 @@
 resource's serializer (incomes, expenses, taxes, partners, policies) reads its values here."""
 from __future__ import annotations
 
+import math
 import re
 from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
@@ -18,6 +19,7 @@ NULL_MSG = "This field may not be null."
 REQUIRED_MSG = "This field is required."
 STRING_MSG = "Not a valid string."
 POSITIVE_MSG = "Ensure this value is greater than 0."
+PERCENT_MSG = "Ensure this value is between 0 and 100."
 TOO_LARGE_MSG = "Ensure that there are no more than {} digits before the decimal point."
 MAX_DIGITS = 14  # Numeric(14, 2) amounts, (14, 4) quantities, (14, 6) exchange rates
 AMOUNT_TOO_LARGE_MSG = TOO_LARGE_MSG.format(MAX_DIGITS - 2)
@@ -112,6 +114,27 @@ def parse_rate(value: Any) -> Decimal:
     if rate <= 0:
         raise FieldError(POSITIVE_MSG)
     return rate
+
+
+def parse_float(value: Any) -> float:
+    """A finite float from a string or number, as DRF FloatField reads it."""
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        raise FieldError(NUMBER_MSG)
+    try:
+        number = float(value)
+    except (ValueError, OverflowError):
+        raise FieldError(NUMBER_MSG) from None
+    if not math.isfinite(number):
+        raise FieldError(NUMBER_MSG)
+    return number
+
+
+def parse_percent(value: Any) -> float:
+    """A percentage from 0 to 100 (a VAT rate), read as a float."""
+    number = parse_float(value)
+    if not 0 <= number <= 100:
+        raise FieldError(PERCENT_MSG)
+    return number
 
 
 def parse_number(value: Any) -> Decimal:

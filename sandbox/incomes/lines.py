@@ -12,12 +12,11 @@ from typing import Any
 from sandbox.catalog.model import RevenueType, VatCategory
 from sandbox.company.model import Company
 from sandbox.core.values import (
-    NUMBER_MSG,
     REQUIRED_MSG,
-    FieldError,
     collect,
     parse_int,
     parse_money,
+    parse_percent,
     parse_text,
 )
 from sandbox.incomes.model import IncomeAssignment, IncomeItem
@@ -112,7 +111,7 @@ def _item(item: Any, position: int) -> tuple[IncomeItem | None, dict]:
                             "unit": lambda v: None if v == "" else parse_text(v, 20),
                             "quantity": _quantity, "unit_price": parse_money,
                             "net_amount": parse_money, "vat_amount": parse_money,
-                            "gross_amount": parse_money, "vat_percent": _percent}, errors)
+                            "gross_amount": parse_money, "vat_percent": parse_percent}, errors)
     if "name" not in values and "name" not in errors:
         errors["name"] = [REQUIRED_MSG]
     if errors:
@@ -133,12 +132,3 @@ def _build_item(values: dict, position: int) -> IncomeItem:
 
 def _quantity(value: Any) -> Decimal:
     return parse_money(value, places=4)
-
-
-def _percent(value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float | str):
-        raise FieldError(NUMBER_MSG)
-    try:
-        return float(value)
-    except ValueError:
-        raise FieldError(NUMBER_MSG) from None

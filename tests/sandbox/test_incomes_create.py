@@ -1,9 +1,13 @@
 """Spec 4.2 create rules 1-3, 2.2 creation fields, 7 and 8 rows about income creation."""
 import base64
+import itertools
 import json
+import math
 import sqlite3
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from incomes_support import assignment, create, detail, income_body, listing, read_catalogue
 
 
@@ -206,3 +210,33 @@ def test_create_with_is_cancelled_true_gets_one_zero_payment(api, cat):
 
 def test_create_accepts_income_type_2_sent_explicitly(api, cat):
     assert create(api, cat, income_type="2")["type"] == 2
+
+
+NUMBERS = itertools.count(1)
+
+
+@pytest.mark.parametrize(("percent", "message"), [
+    ("nan", "A valid number is required."), ("inf", "A valid number is required."),
+    ("1e400", "A valid number is required."), (-5, "between 0 and 100"),
+    (1e308, "between 0 and 100"),
+])
+def test_a_line_vat_percent_that_is_no_percentage_is_refused(api, cat, percent, message):
+    body = income_body(cat, f"PCT-{next(NUMBERS)}",
+                       items=[{"name": "Sor", "unit_price": "1000", "vat_percent": percent}])
+    resp = api.post("/2/incomes/create/", json=body)
+    assert resp.status_code == 400, resp.text
+    assert message in resp.json()["items"][0]["vat_percent"][0]
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(percent=st.one_of(st.floats(allow_nan=False, allow_infinity=False), st.integers(),
+                         st.text(max_size=8), st.sampled_from(["nan", "-inf", "1e999", "27"])))
+def test_any_line_vat_percent_is_kept_or_refused_never_a_server_error(api, cat, percent):
+    body = income_body(cat, f"PCT-{next(NUMBERS)}",
+                       items=[{"name": "Sor", "unit_price": "1000", "vat_percent": percent}])
+    resp = api.post("/2/incomes/create/", json=body)
+    assert resp.status_code in (201, 400), resp.text
+    if resp.status_code == 201:
+        kept = resp.json()["items"][0]["vat_percent"]
+        assert math.isfinite(kept) and 0 <= kept <= 100 and kept == float(percent)
