@@ -21,6 +21,8 @@ MONTH = re.compile(r"^(\d{4})-(\d{2})(?:-(\d{2}))?$")
 ACCOUNT = re.compile(r"^(\d{8})-?(\d{8})(?:-?(\d{8}))?$")
 TAX_NUMBER = re.compile(r"^\d{10}$")
 MONTH_FORMAT = "Date has wrong format. Use one of these formats instead: YYYY-MM-DD, YYYY-MM."
+# The month before and the month after are derived from it: both must be dates too.
+MONTH_RANGE = "Ensure this month is between 0001-02 and 9999-11."
 
 
 def parse_month(raw) -> tuple[date | None, list[str]]:
@@ -32,6 +34,8 @@ def parse_month(raw) -> tuple[date | None, list[str]]:
         date(int(match[1]), int(match[2]), int(match[3] or 1))
     except ValueError:
         return None, [MONTH_FORMAT]
+    if (match[1], match[2]) in (("0001", "01"), ("9999", "12")):
+        return None, [MONTH_RANGE]
     return date(int(match[1]), int(match[2]), 1), []
 
 
@@ -72,11 +76,9 @@ def parse_code(raw) -> tuple[str | None, list[str]]:
     """A known tax code, or null."""
     if raw is None:
         return None, []
-    if isinstance(raw, int) and not isinstance(raw, bool):
-        raw = str(raw)
-    if raw not in TAX_CODES:
+    if str(raw) not in TAX_CODES or isinstance(raw, bool):
         return None, [choice_msg(raw)]
-    return raw, []
+    return str(raw), []
 
 
 def parse_text(raw, max_length: int) -> tuple[str | None, list[str]]:

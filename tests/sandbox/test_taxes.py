@@ -1,6 +1,8 @@
 """Spec 2.9, 2.10, 4.5 and part 7: taxes and their monthly listing."""
 import pytest
 import requests
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 ACCOUNT = "11784009-15490012"
 
@@ -272,3 +274,32 @@ def test_tax_writes_are_refused_for_viewer(api):
 def test_tax_code_list_names_each_code_with_its_account(api):
     codes = {c["code"]: c for c in api.get("/1/tax-codes/").json()}
     assert codes["103"]["account_number"] == "10032000-06056353"
+
+
+@pytest.mark.parametrize(("field", "value", "message"), [
+    ("code", [], '"[]" is not a valid choice.'),
+    ("code", {"id": 104}, "is not a valid choice."),
+    ("code", True, '"True" is not a valid choice.'),
+    ("title", "9999-12-31", "between 0001-02 and 9999-11"),
+    ("month", "0001-01", "between 0001-02 and 9999-11"),
+])
+def test_a_value_the_months_or_codes_cannot_take_is_a_400_on_its_field(api, field, value,
+                                                                      message):
+    body = _create(api, {**_tax(), field: value}, status=400)
+    assert message in body[0][field][0]
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=12)
+                    | st.floats(allow_nan=False, allow_infinity=False),
+                    lambda inner: st.lists(inner, max_size=2)
+                    | st.dictionaries(st.text(max_size=3), inner, max_size=2), max_leaves=4)
+FIELDS = ("month", "title", "due_at", "amount", "code", "name", "account_number",
+          "external_id", "tags", "simple_tags", "exchange_rate", "paid_status")
+
+
+@settings(max_examples=80, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(field=st.sampled_from(FIELDS), value=JSON)
+def test_any_value_in_any_tax_field_is_taken_or_refused_never_a_server_error(api, field, value):
+    resp = api.post("/2/taxes/create/", json=[{**_tax(), field: value}])
+    assert resp.status_code in (201, 400), (field, value, resp.text)
