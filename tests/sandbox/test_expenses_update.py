@@ -1,6 +1,10 @@
 """PATCH /2/expenses/{id}/update/ (spec 4.3 rules 1 and 2, spec 3 exclusion rows)."""
 import expense_support
 from expense_support import detail, listed_ids, make_expense, patch
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.support.strategies import JSON_VALUES
 
 ecat = expense_support.ecat  # a fixture, found by name
 other_api = expense_support.other_api  # a fixture, found by name
@@ -152,3 +156,19 @@ def test_an_amount_with_a_third_decimal_or_null_is_refused_not_rounded(api, ecat
         assert resp.status_code == 400, (value, resp.text)
         assert message in resp.text, resp.text
     assert detail(api, expense["id"])["assignments"][0]["net_amount"] == row["net_amount"]
+
+
+FIELDS = ("invoice_number", "issued_at", "fulfilled_at", "due_at", "partner", "currency",
+          "exchange_rate", "payment_method", "vat_area", "note", "secondary_id", "tags",
+          "simple_tags", "custom_fields", "excluded_from_accounting", "accounting_id",
+          "vat_period_type", "vat_period_started_at", "assignments")
+
+
+@settings(max_examples=80, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(field=st.sampled_from(FIELDS), value=JSON_VALUES)
+def test_any_value_in_any_field_is_taken_or_refused_never_a_server_error(api, ecat, field,
+                                                                         value):
+    expense = make_expense(api, ecat)
+    resp = patch(api, expense["id"], {field: value})
+    assert resp.status_code in (200, 400), (field, value, resp.text)

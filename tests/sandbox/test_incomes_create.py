@@ -10,6 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from incomes_support import assignment, create, detail, income_body, listing, read_catalogue
 
+from tests.support.strategies import JSON_VALUES
+
 
 @pytest.fixture
 def cat(sandbox_db_path, company):
@@ -240,3 +242,19 @@ def test_any_line_vat_percent_is_kept_or_refused_never_a_server_error(api, cat, 
     if resp.status_code == 201:
         kept = resp.json()["items"][0]["vat_percent"]
         assert math.isfinite(kept) and 0 <= kept <= 100 and kept == float(percent)
+
+
+FIELDS = ("invoice_number", "issued_at", "fulfilled_at", "due_at", "net_amount", "vat_amount",
+          "gross_amount", "partner", "partner_name", "partner_tax_number", "currency",
+          "exchange_rate", "exchange_date", "payment_method", "vat_area", "tags", "simple_tags",
+          "accounting_period_start", "ledger_number_id", "needs_review", "items", "assignments")
+
+
+@settings(max_examples=80, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(field=st.sampled_from(FIELDS), value=JSON_VALUES)
+def test_any_value_in_any_create_field_is_taken_or_refused_never_a_server_error(api, cat, field,
+                                                                               value):
+    body = {**income_body(cat, f"ANY-{next(NUMBERS)}"), field: value}
+    resp = api.post("/2/incomes/create/", json=body)
+    assert resp.status_code in (201, 400), (field, value, resp.text)
