@@ -22,7 +22,7 @@ POSITIVE_MSG = "Ensure this value is greater than 0."
 PERCENT_MSG = "Ensure this value is between 0 and 100."
 TOO_LARGE_MSG = "Ensure that there are no more than {} digits before the decimal point."
 MAX_DIGITS = 14  # Numeric(14, 2) amounts, (14, 4) quantities, (14, 6) exchange rates
-AMOUNT_TOO_LARGE_MSG = TOO_LARGE_MSG.format(MAX_DIGITS - 2)
+TOTAL_DIGITS_MSG = f"Ensure that there are no more than {MAX_DIGITS} digits in total."
 TRUE_WORDS, FALSE_WORDS = ("true", "1", "yes", "on"), ("false", "0", "no", "off")
 ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
@@ -94,18 +94,27 @@ def _datetime(text: str) -> datetime:
 
 def parse_money(value: Any, nullable: bool = False, places: int = 2) -> Decimal | None:
     """A decimal from a string or number as DRF DecimalField(14, places) reads it: at most
-    14 - places digits before the point and `places` after it; refused, never rounded."""
+    14 digits, 14 - places before the point and `places` after it; refused, never rounded."""
     if value is None:
         if nullable:
             return None
         raise FieldError(NULL_MSG)
     amount = parse_number(value)
-    if abs(amount) >= Decimal(10) ** (MAX_DIGITS - places):
-        raise FieldError(TOO_LARGE_MSG.format(MAX_DIGITS - places))
-    step = Decimal(1).scaleb(-places)
-    if amount != amount.quantize(step):
+    _check_precision(amount, places)
+    return amount.quantize(Decimal(1).scaleb(-places))
+
+
+def _check_precision(amount: Decimal, places: int) -> None:
+    # DRF counts the digits as written: "5000.000" has three decimal places, "1E+13" 14 digits.
+    _sign, digits, exponent = amount.as_tuple()
+    decimals = max(0, -exponent)
+    total = len(digits) + exponent if exponent >= 0 else max(len(digits), decimals)
+    if total > MAX_DIGITS:
+        raise FieldError(TOTAL_DIGITS_MSG)
+    if decimals > places:
         raise FieldError(places_msg(places))
-    return amount.quantize(step)
+    if total - decimals > MAX_DIGITS - places:
+        raise FieldError(TOO_LARGE_MSG.format(MAX_DIGITS - places))
 
 
 def parse_rate(value: Any) -> Decimal:

@@ -1,6 +1,7 @@
 """Component schemas of expenses (spec 2.3): list record, detail, create and update payloads."""
 from __future__ import annotations
 
+from . import components_common as common
 from .components_common import AMOUNT, AMOUNT_IN, DATE, ID, ID_IN, TAG_IDS, TAG_IDS_IN, TIMESTAMP
 from .model import T, array, nullable, obj, prop, ref
 
@@ -57,8 +58,7 @@ ASSIGNMENT_INPUT = obj({
 WRITE_FIELDS = {
     "partner": prop(INT_IN), "invoice_number": prop(TEXT), "issued_at": prop(nullable(DATE)),
     "fulfilled_at": prop(nullable(DATE)), "due_at": prop(nullable(DATE)),
-    "currency": prop(ID_IN), "exchange_rate": prop({"type": "number", "exclusiveMinimum": 0,
-                                                    "maximum": 1e6}),
+    "currency": prop(ID_IN), "exchange_rate": prop(common.RATE_IN),
     "payment_method": prop({"type": "string", "enum": ["transfer", "cash", "card", "cod"]}),
     "vat_area": prop({"type": "string", "enum": ["HU", "EU", "3RD"]}),
     "note": prop(TEXT), "secondary_id": prop(TEXT), "tags": TAG_IDS_IN,

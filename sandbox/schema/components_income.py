@@ -1,6 +1,7 @@
 """Component schemas of incomes (spec 2.2): list record, detail, create and update payloads."""
 from __future__ import annotations
 
+from . import components_common as common
 from .components_common import AMOUNT, AMOUNT_IN, DATE, ID, ID_IN, TAG_IDS, TAG_IDS_IN, TIMESTAMP
 from .model import T, array, nullable, obj, prop, ref
 
@@ -77,9 +78,7 @@ WRITE_FIELDS = {
     "vat_amount": AMOUNT_IN,
     "gross_amount": AMOUNT_IN,
     "currency": prop(ID_IN, T("Pénznem-azonosító.", "Currency id.")),
-    "exchange_rate": prop({"anyOf": [{"type": "string", "pattern": r"^[0-9]{1,8}(\.[0-9]{1,6})?$"},
-                                     {"type": "number", "exclusiveMinimum": 0, "maximum": 1e6}]},
-                          T("Alapértelmezés 1.", "Default 1.")),
+    "exchange_rate": prop(common.RATE_IN, T("Alapértelmezés 1.", "Default 1.")),
     "exchange_date": prop(nullable(DATE)), "issued_at": prop(DATE),
     "fulfilled_at": prop(nullable(DATE)), "due_at": prop(nullable(DATE)),
     "partner_id": prop(INT_IN), **PARTNER_FIELDS, "partner_account_number": prop(TEXT),

@@ -6,6 +6,7 @@ from .components_common import (
     AMOUNT_IN,
     DATE,
     ID,
+    RATE_IN,
     TAG_IDS,
     TAG_IDS_IN,
     TIMESTAMP,
@@ -45,8 +46,7 @@ RECORD_INPUT = {
     "title": prop(DATE, T("A hónap, amelyre vonatkozik; fizetési hónap nélkül az utána "
                           "következő hónap.", "The month it belongs to; without a payment "
                           "month the next month is paid.")),
-    "exchange_rate": prop({"anyOf": [{"type": "string"}, {"type": "number",
-                                                           "exclusiveMinimum": 0}]}),
+    "exchange_rate": prop(RATE_IN),
     "external_id": prop(TEXT_IN),
     "paid_status": prop({"type": "integer", "enum": [1, 2, 3]}),
     "code": prop(TEXT, T("Nem küldhető együtt name vagy account_number mezővel.",
