@@ -24,7 +24,14 @@ from flask_babel import lazy_gettext as _l
 
 from app import identifiers
 from app.identifiers import ACCOUNT_HELP, TAX_NUMBER_HELP
-from app.numbers import format_number, parse_amount, parse_date, parse_number, to_decimal
+from app.numbers import (
+    api_text,
+    format_number,
+    parse_amount,
+    parse_date,
+    parse_number,
+    to_decimal,
+)
 from app.templating import PAYMENT_METHODS as METHOD_LABELS
 
 # The API reads quantities and percents as DecimalField(14, 4) and exchange rates as
@@ -122,10 +129,6 @@ def _refs(value: Any) -> list[int]:
     return [i for i in (ref_id(v) for v in values) if i is not None]
 
 
-def _amount_out(value: Decimal | None) -> str | None:
-    return None if value is None else str(value.quantize(Decimal("0.01")))
-
-
 def _rate_out(value: Decimal | None) -> str | None:
     return None if value is None else format(value.normalize(), "f")
 
@@ -170,7 +173,7 @@ def _id_str(value: Any) -> str:
 
 TEXT = Kind("text", _text, _text, _identity, _or_blank)
 DATE = Kind("date", _date, _parse_date, _iso, lambda v: _iso(v) or "")
-AMOUNT = Kind("amount", to_decimal, _parse_amount, _amount_out, _form_number(2))
+AMOUNT = Kind("amount", to_decimal, _parse_amount, api_text, _form_number(2))
 RATE = Kind("rate", to_decimal, _number_parser(RATE_PLACES, RATE_MAX), _rate_out, _form_number())
 PERCENT = Kind("percent", to_decimal, _number_parser(SMALL_PLACES, SMALL_MAX),
                lambda v: None if v is None else float(v), _form_number())

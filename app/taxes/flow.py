@@ -29,7 +29,7 @@ from flask_babel import gettext as _
 
 from app.forms import company_settings
 from app.identifiers import compact
-from app.numbers import AMOUNT_PLACES, company_today, format_number, to_decimal
+from app.numbers import AMOUNT_PLACES, api_text, company_today, format_number, to_decimal
 from app.taxes.forms import Row, keep_unchanged, read_row
 from app.taxes.present import TAG_FIELDS, Kind, column, is_synced
 from app.templating import source_label
@@ -222,7 +222,7 @@ def payload(row: Row) -> dict:
     for name, value in row.values.items():
         if value in (None, "") or (name in TAG_FIELDS and not value):
             continue
-        item[name] = str(value) if name == "amount" else value
+        item[name] = api_text(value) if name == "amount" else value
     return item
 
 
@@ -318,7 +318,7 @@ def changes(row: Row) -> dict | None:
             if set(new or []) != set(old or []):
                 item[name] = new or []
         elif new != old:
-            item[name] = str(new) if name == "amount" and new is not None else new
+            item[name] = api_text(new) if name == "amount" else new
     _one_identity(item, row)
     return {"id": row.record["id"], **item} if item else None
 

@@ -38,13 +38,23 @@ def test_three_rows_are_created_in_one_request(client, company, api, sandbox_log
     assert response.headers["Location"].endswith("/taxes/?open=2024-03,2024-04")
     sent = writes(sandbox_log, company.id, CREATE)
     assert len(sent) == 1 and len(sent[0]["body"]) == 3
-    assert sent[0]["body"][0] == {"month": "2024-03-01", "amount": "150000",
+    assert sent[0]["body"][0] == {"month": "2024-03-01", "amount": "150000.00",
                                   "code": "103", "description": "SZJA"}
     listed = months(api)
     assert listed["2024-03"]["amount"] == "162345.50" and listed["2024-04"]["amount"] == "7000.00"
     assert {r["paid_status"] for r in listed["2024-03"]["taxes"]} == {1, 2}
     page = client.get(response.headers["Location"]).get_data(as_text=True)
     assert "3 taxes were created." in page
+
+
+def test_an_amount_typed_with_trailing_zeros_goes_out_with_two_decimals(client, company, api,
+                                                                        sandbox_log):
+    # The API counts the decimals as written: "1000.000" would be refused there.
+    base = signed_in(client, company, "taxes/")
+    response = _post(client, base, {"month": "2024-06", "amount": "1000.000", "code": "103"})
+    assert response.status_code == 303
+    assert writes(sandbox_log, company.id, CREATE)[0]["body"][0]["amount"] == "1000.00"
+    assert months(api)["2024-06"]["amount"] == "1000.00"
 
 
 def test_no_currency_is_ever_sent_and_the_upstream_refuses_one(client, company, api,

@@ -63,7 +63,7 @@ def test_changed_fields_of_several_records_go_in_one_request(client, company, ap
     response = client.post(base + "edit", data=data)
     assert response.status_code == 303
     (sent,) = writes(sandbox_log, company.id, UPDATE)
-    assert sent["body"] == [{"id": first, "amount": "250"},
+    assert sent["body"] == [{"id": first, "amount": "250.00"},
                             {"id": second, "description": "Bevallás"}]
     assert months(api)["2024-03"]["amount"] == "300.00"
 
@@ -182,7 +182,7 @@ def test_a_field_the_form_did_not_send_is_left_unchanged(client, company, api, s
             R.format(record) + "amount": "130"}
     assert client.post(base + "edit", data=data).status_code == 303
     (sent,) = writes(sandbox_log, company.id, UPDATE)
-    assert sent["body"] == [{"id": record, "amount": "130"}]
+    assert sent["body"] == [{"id": record, "amount": "130.00"}]
     assert records(api)[record]["description"] == "Marad"
 
 
