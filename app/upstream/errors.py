@@ -67,6 +67,18 @@ KNOWN_UPSTREAM = tuple((re.compile(pattern, re.S), message) for pattern, message
      _l("The start may not be after the end of the period.")),
     (r"This expense is already excluded from accounting\.",
      _l("This expense is already excluded from accounting.")),
+    # DRF's number texts, in the words Bookdesk's own checks use for the same rule.
+    (r"Ensure that there are no more than (?P<places>\d+) decimal places\.",
+     _l("Enter at most %(places)d decimal places.")),
+    (r"Ensure that there are no more than (?P<digits>\d+) digits before the decimal point\.",
+     _l("Enter at most %(digits)d digits before the decimal mark.")),
+    (r"Ensure that there are no more than (?P<digits>\d+) digits in total\.",
+     _l("Enter at most %(digits)d digits in all.")),
+    (r"Ensure this value is greater than 0\.", _l("Enter a number greater than 0.")),
+    (r"Ensure this value is greater than or equal to (?P<minimum>-?\d+)\.",
+     _l("Enter at least %(minimum)s.")),
+    (r"Ensure this value is less than or equal to (?P<maximum>-?\d+)\.",
+     _l("Enter at most %(maximum)s.")),
 ))
 # DRF's standard texts the accounting service sends, marked so they are Bookdesk msgids too.
 STANDARD_TEXTS = (
@@ -418,7 +430,9 @@ def upstream_text(message) -> str:
 
 
 def _groups(match) -> dict:
-    return {key: value or "" for key, value in match.groupdict().items()}
+    # Digits come as numbers, so one message serves Bookdesk's own check and the upstream's.
+    return {key: int(value) if value and value.lstrip("-").isdigit() else value or ""
+            for key, value in match.groupdict().items()}
 
 
 def upstream_messages(error) -> list[str]:

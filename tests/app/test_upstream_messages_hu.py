@@ -187,6 +187,26 @@ VALIDATION_ROWS = (bad_date, resync_required, unknown_tax_source, foreign_curren
 REFUSAL_ROWS = (invalid_token, viewer_write, two_factor_missing)
 
 
+# -- DRF's number texts (not in the table, sent for any field that takes a decimal) -----------
+
+def _expense_rate(value):
+    def row(upstream, api, db):
+        made = make_expense(api, expense_catalogue(api))
+        return caught(lambda: expenses_api.update(upstream(), made["id"], {"exchange_rate": value}))
+    row.__name__ = f"expense_rate_{value}"
+    return row
+
+
+def income_amount_over_14_digits(upstream, api, db):
+    cat = read_catalogue(db, api.company.id)
+    body = income_body(cat, "DIG-1", net_amount="123456789012.345")
+    return caught(lambda: incomes_api.create(upstream(), body))
+
+
+NUMBER_ROWS = (_expense_rate("0"), _expense_rate("391.1234567"), _expense_rate("123456789"),
+               income_amount_over_14_digits)
+
+
 def hungarian_page(app, error) -> str:
     """What Bookdesk's error path makes of the error in Hungarian (the message functions and
     handlers the pages use, called here directly: no page's own form is involved)."""
@@ -212,6 +232,17 @@ def test_every_400_of_the_error_table_reads_hungarian_on_the_message_path(
     assert english_sentences(page) == [], (sent, page)
 
 
+@pytest.mark.parametrize("row", NUMBER_ROWS, ids=lambda row: row.__name__)
+def test_drf_s_number_texts_read_hungarian_in_bookdesk_s_own_words(row, app, upstream, api,
+                                                                  sandbox_db_path):
+    error = row(upstream, api, sandbox_db_path)
+    assert isinstance(error, ValidationError) and error.status == 400
+    sent = [m for ms in error.field_errors.values() for m in ms]
+    page = hungarian_page(app, error)
+    assert sent and not [text for text in sent if text in page], (sent, page)
+    assert "A könyvelési szolgáltatás ezt nem fogadta el" not in page, page
+
+
 @pytest.mark.parametrize("row", REFUSAL_ROWS, ids=lambda row: row.__name__)
 def test_every_401_and_403_of_the_error_table_reads_hungarian_on_the_message_path(
         row, app, upstream, api, sandbox_db_path):
@@ -224,6 +255,13 @@ def test_every_401_and_403_of_the_error_table_reads_hungarian_on_the_message_pat
 def test_the_english_heuristic_catches_an_untranslated_upstream_sentence():
     assert english_sentences("Hiba: A partner with this tax number already exists.")
     assert english_sentences("Ez a lista nem lehet üres. Alfa Kft.") == []
+
+
+def test_a_drf_limit_reads_as_bookdesk_s_own_check_with_its_number(app):
+    with app.test_request_context("/", headers={"Accept-Language": "hu"}):
+        at_least = upstream_text("Ensure this value is greater than or equal to 0.")
+        places = upstream_text("Ensure that there are no more than 6 decimal places.")
+    assert (at_least, places) == ("Legalább 0 adható meg.", "Legfeljebb 6 tizedesjegy adható meg.")
 
 
 def test_an_unknown_upstream_text_gets_a_hungarian_lead_in_with_the_text_as_detail(app):
