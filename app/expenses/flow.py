@@ -89,8 +89,9 @@ def summary(action: str, answer: dict) -> tuple[str, bool]:
 
 
 def _failure(expense_id, reasons: list) -> str:
-    """"#12 — reason, reason" (the upstream's own words), or "#12" when it gave none."""
-    return f"#{expense_id} — {', '.join(map(str, reasons))}" if reasons else f"#{expense_id}"
+    """"#12 — reason, reason" in the page's language, or "#12" when the upstream gave none."""
+    return f"#{expense_id} — {', '.join(map(upstream_text, reasons))}" if reasons else \
+        f"#{expense_id}"
 
 
 def remember_read_only() -> None:

@@ -35,7 +35,7 @@ from app.taxes.present import TAG_FIELDS, Kind, column, is_synced
 from app.templating import source_label
 from app.upstream import ValidationError, catalog, run_parallel
 from app.upstream import taxes as taxes_api
-from app.upstream.errors import upstream_messages
+from app.upstream.errors import upstream_messages, upstream_text
 from app.vat.service import MONTHLY, period_of
 
 
@@ -155,7 +155,7 @@ def _place_item(row: Row, problems) -> None:
 
 def _texts(value) -> list[str]:
     if isinstance(value, str):
-        return [value]
+        return [upstream_text(value)]
     if isinstance(value, list):
         return [text for item in value for text in _texts(item)]
     if isinstance(value, dict):

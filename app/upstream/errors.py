@@ -18,7 +18,7 @@ from email.utils import parsedate_to_datetime
 from typing import Any, NamedTuple
 
 import requests
-from flask_babel import LazyString, _
+from flask_babel import LazyString, _, force_locale
 from flask_babel import lazy_gettext as _l
 
 # The upstream texts of the contract's error table (as the accounting service and sandbox/
@@ -67,6 +67,8 @@ KNOWN_UPSTREAM = tuple((re.compile(pattern, re.S), message) for pattern, message
      _l("The start may not be after the end of the period.")),
     (r"This expense is already excluded from accounting\.",
      _l("This expense is already excluded from accounting.")),
+    (r"A salary with this tax_number already exists in this month\.",
+     _l("This tax number already has a salary in this month.")),
     # DRF's number texts, in the words Bookdesk's own checks use for the same rule.
     (r"Ensure that there are no more than (?P<places>\d+) decimal places\.",
      _l("Enter at most %(places)d decimal places.")),
@@ -89,6 +91,17 @@ STANDARD_TEXTS = (
     _l("Ensure this value is between 0 and 100."),
     _l("Enter a two-letter ISO country code."),
     _l("A valid number is required."),
+    _l("A valid integer is required."),
+    _l("This field may not be null."),
+    _l("Not a valid string."),
+    _l("Must be a valid boolean."),
+    # Why a write or a bulk action was refused for one record (its state changed meanwhile).
+    _l("Not editable: the income is booked."),
+    _l("The expense is booked."),
+    _l("The expense was exported to accounting."),
+    _l("The expense is excluded from accounting."),
+    _l("The expense is in quarantine; accept it first."),
+    _l("The expense is not in quarantine."),
 )
 # Keys whose values are codes for programs (e.g. full_resync_required), never shown.
 MACHINE_KEYS = ("code",)
@@ -425,8 +438,15 @@ def upstream_text(message) -> str:
         match = pattern.fullmatch(text.strip())
         if match:
             return str(translated) % _groups(match)
-    standard = _(text)  # DRF's standard texts are Bookdesk msgids too
-    return standard if standard != text else str(UNKNOWN_LEAD) % {"detail": text}
+    if _is_bookdesk_text(text):  # DRF's standard texts are Bookdesk msgids too
+        return _(text)
+    return str(UNKNOWN_LEAD) % {"detail": text}
+
+
+def _is_bookdesk_text(text: str) -> bool:
+    # Every msgid has a Hungarian translation (the English catalogue leaves them as they are).
+    with force_locale("hu"):
+        return _(text) != text
 
 
 def _groups(match) -> dict:

@@ -93,6 +93,15 @@ def test_a_failed_id_is_named_by_number_with_its_reason(client, company, api):
     assert expense(api, excluded)["approved"] is False
 
 
+def test_a_failed_id_s_reason_reads_in_the_page_s_language(client, company, api):
+    excluded = make_expense(api, catalogue(api), excluded_from_accounting=True)["id"]
+    base = signed_in(client, company, "expenses/")
+    client.get("/lang/hu")
+    html = _post(client, base, "approve", [excluded]).get_data(as_text=True)
+    assert f"#{excluded} — A költség ki van zárva a könyvelésből." in html
+    assert "The expense is excluded" not in html
+
+
 def test_the_summary_is_translated(client, company, api):
     ids = [make_expense(api, catalogue(api))["id"] for _ in range(2)]
     base = signed_in(client, company, "expenses/")

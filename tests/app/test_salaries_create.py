@@ -91,7 +91,7 @@ def test_the_salary_grid_has_no_tax_code_column(client, company):
 def test_upstream_refuses_a_second_tax_number_in_a_month_on_that_row(app, company, api):
     create(api, _salary(amount="420000"), kind="salaries")
     sent = [Row("0", SALARIES.fields), Row("1", SALARIES.fields)]
-    with app.test_request_context():
+    with app.test_request_context(headers={"Accept-Language": "hu"}):
         client = make_client(company.id, company.tokens["admin"])
         with pytest.raises(ValidationError) as refused:
             client.post(CREATE, json=[{**_salary("2024-05"), "amount": "1"},
@@ -99,5 +99,5 @@ def test_upstream_refuses_a_second_tax_number_in_a_month_on_that_row(app, compan
         assert flow.place(refused.value, sent) == []
     assert not sent[0].has_errors
     assert sent[1].errors["tax_number"] == [
-        "A salary with this tax_number already exists in this month."]
+        "Ehhez az adóazonosító jelhez ebben a hónapban már van bér."]
     assert len(months(api, "salaries")) == 1
