@@ -14,6 +14,7 @@ from typing import Any
 from flask_babel import lazy_gettext as _l
 
 from app.upstream import ValidationError, catalog
+from app.upstream.errors import upstream_text
 
 
 @dataclass(frozen=True)
@@ -95,7 +96,7 @@ def _item_errors(exc: ValidationError, sent: list[dict]) -> dict[int, list[str]]
     failed = {}
     for item, problem in zip(sent, exc.body, strict=False):
         if isinstance(problem, dict) and problem:
-            failed[item["id"]] = [str(m) for msgs in problem.values() for m in _list(msgs)]
+            failed[item["id"]] = _messages(problem)
     return failed
 
 
@@ -143,8 +144,9 @@ def _list(value: Any) -> list:
 
 def _messages(problem: Any) -> list[str]:
     if isinstance(problem, dict):
-        return [str(m) for msgs in problem.values() for m in _list(msgs)]
-    return [str(m) for m in _list(problem)] if problem else []
+        return [upstream_text(m) for msgs in problem.values() for m in _list(msgs)]
+    return [upstream_text(m) for m in _list(problem)] if problem else []
+
 
 def find_vat(api, category_id: int) -> dict | None:
     """One category from the (cached) list; the API has no single-category read."""
