@@ -90,8 +90,9 @@ def summary(action: str, answer: dict) -> tuple[str, bool]:
 
 def _failure(expense_id, reasons: list) -> str:
     """"#12 — reason, reason" in the page's language, or "#12" when the upstream gave none."""
-    return f"#{expense_id} — {', '.join(map(upstream_text, reasons))}" if reasons else \
-        f"#{expense_id}"
+    if not reasons:
+        return f"#{expense_id}"
+    return f"#{expense_id} — {', '.join(map(upstream_text, reasons))}"
 
 
 def remember_read_only() -> None:
