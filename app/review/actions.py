@@ -57,11 +57,10 @@ from app.upstream import (
     NotFound,
     PermissionDenied,
     UpstreamError,
-    ValidationError,
     run_parallel,
 )
 from app.upstream import incomes as income_api
-from app.upstream.errors import upstream_messages
+from app.upstream.errors import failure_text
 from app.upstream.responses import ref
 
 # What "done" requires first.
@@ -300,7 +299,7 @@ def _file_answer(result: BulkResult, income_id: int, fp: str | None, answer) -> 
     elif isinstance(answer, PermissionDenied):
         result.refused = income_id
     elif isinstance(answer, UpstreamError):
-        result.failed[income_id] = _message(answer)
+        result.failed[income_id] = failure_text(answer)
     elif fp and fingerprint(answer) != fp:
         return True
     else:
@@ -314,7 +313,7 @@ def _revert_changed(api, result: BulkResult, changed: list[int]) -> None:
     reverted = _run(api, dict.fromkeys(changed, NOT_DONE))
     result.changed = [i for i in changed if i in reverted
                       and not isinstance(reverted[i], UpstreamError)]
-    result.failed.update({i: _message(reverted[i]) for i in changed
+    result.failed.update({i: failure_text(reverted[i]) for i in changed
                           if i in reverted and i not in result.changed})
 
 
@@ -347,12 +346,6 @@ def _safe_write(api, income_id: int, body: dict):
         return write(api, income_id, body)
     except UpstreamError as exc:
         return exc
-
-
-def _message(error: UpstreamError) -> str:
-    if isinstance(error, ValidationError):
-        return " ".join(upstream_messages(error)) or str(error)
-    return str(error)
 
 
 # Undo a logged action.
@@ -404,7 +397,7 @@ def _sort(result: UndoResult, income_id: int, answers: dict) -> None:
     elif answer is None:
         result.reverted.append(income_id)
     elif isinstance(answer, UpstreamError):
-        result.kept[income_id] = _message(answer)
+        result.kept[income_id] = failure_text(answer)
     else:
         result.kept[income_id] = str(answer)
 

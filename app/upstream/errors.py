@@ -427,6 +427,13 @@ def redact(value: Any, secret: str) -> Any:
 
 # What a form says when the upstream refused the data without naming any field or reason.
 NOT_ACCEPTED = _l("The accounting service did not accept the data sent.")
+FAILURES = (
+    (NotFound, _l("The accounting service no longer has this record.")),
+    (PermissionDenied, _l("The accounting service does not let your token do this.")),
+    (RateLimited, _l("The accounting service asked us to slow down: try again in a minute.")),
+    (Unavailable, _l("The accounting service did not answer: try again in a moment.")),
+)
+FAILED = _l("The accounting service could not do this.")
 
 
 def upstream_text(message) -> str:
@@ -453,6 +460,17 @@ def _groups(match) -> dict:
     # Digits come as numbers, so one message serves Bookdesk's own check and the upstream's.
     return {key: int(value) if value and value.lstrip("-").isdigit() else value or ""
             for key, value in match.groupdict().items()}
+
+
+def failure_text(error: UpstreamError) -> str:
+    """Why one call of several failed, in the page's language: a 400's own words, else what
+    its kind means (a line of a bulk report, beside the others that went through)."""
+    if isinstance(error, ValidationError):
+        return " ".join(upstream_messages(error)) or str(NOT_ACCEPTED)
+    for kind, text in FAILURES:
+        if isinstance(error, kind):
+            return str(text)
+    return str(FAILED)
 
 
 def upstream_messages(error) -> list[str]:

@@ -175,3 +175,21 @@ def test_bulk_done_reads_alone_only_a_selected_income_that_left_the_queue(client
              if from_bookdesk(e) and e["path"].startswith("/1/incomes")]
     assert reads == ["/1/incomes", f"/1/incomes/{leaves['id']}/"]
     assert income_now(api, stays["id"])["review_done"] is True
+
+
+def test_an_income_the_bulk_done_could_not_reach_is_named_with_why_in_hungarian(
+        client, advanced, faults):
+    ids = catalogue(advanced)
+    gone, ready = (waiting(advanced, assignments=[{"revenue_type": ids.revenue_types[0]}])
+                   for _ in range(2))
+    base = review_base(client, advanced.company)
+    html = client.get(base).get_data(as_text=True)
+    boxes = {int(v.split(":")[0]): v for v in BOX.findall(html)}
+    faults.add(path=f"/2/incomes/{gone['id']}/update/", method="PATCH", status=404)
+    response = client.post(f"{base}bulk", follow_redirects=True, headers={
+        "Accept-Language": "hu"}, data={"csrf_token": csrf_token(html),
+                                        "ids": [boxes[gone["id"]], boxes[ready["id"]]]})
+    page = response.get_data(as_text=True)
+    assert f"#{gone['id']}" in page and "ez a tétel már nem létezik" in page
+    assert "upstream record not found" not in page
+    assert income_now(advanced, ready["id"])["review_done"] is True
