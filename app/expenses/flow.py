@@ -17,7 +17,7 @@ from flask_babel import lazy_gettext as _l
 from app.auth import WRITE, refusal, remember_refusal
 from app.forms import base_reads, catalogs_of
 from app.forms.filters import small_int
-from app.upstream import ValidationError, catalog
+from app.upstream import UpstreamError, ValidationError, catalog
 from app.upstream import expenses as upstream
 from app.upstream import parallel as page_budget
 from app.upstream.errors import upstream_messages, upstream_text
@@ -76,23 +76,50 @@ def selected_ids(values: list[str]) -> list[int]:
     return list(dict.fromkeys(i for i in ids if i))
 
 
-def summary(action: str, answer: dict) -> tuple[str, bool]:
-    """("3 approved; 1 failed: #12 — reason", whether any failed) from the upstream answer."""
+def summary(action: str, answer: dict, names: dict | None = None) -> tuple[str, bool]:
+    """("3 approved; 1 failed: K-2026-00012 — reason", whether any failed) from the upstream
+    answer; a failed expense is named by its filing number from names, else as #id."""
     done = DONE[action] % {"num": len(answer.get("success_ids") or [])}
-    reasons = {item.get("id"): item.get("errors") or [] for item in answer.get("errors") or []}
-    failed = answer.get("failed_ids") or list(reasons)
+    reasons = _reasons(answer)
+    failed = failed_of(answer)
     if not failed:
         return str(done), False
-    listed = "; ".join(_failure(i, reasons.get(i, [])) for i in failed)
+    listed = "; ".join(_failure((names or {}).get(i) or f"#{i}", reasons.get(i, []))
+                       for i in failed)
     return _("%(done)s; %(num)s failed: %(list)s", done=done, num=len(failed),
              list=listed), True
 
 
-def _failure(expense_id, reasons: list) -> str:
-    """"#12 — reason, reason" in the page's language, or "#12" when the upstream gave none."""
+def failed_of(answer: dict) -> list:
+    """The ids a bulk answer names as failed."""
+    return answer.get("failed_ids") or list(_reasons(answer))
+
+
+def _reasons(answer: dict) -> dict:
+    return {item.get("id"): item.get("errors") or [] for item in answer.get("errors") or []}
+
+
+def filing_numbers(api, ids: list) -> dict:
+    """id -> filing number of a few expenses, in one read; empty when there are none to read
+    or the read fails (the summary then names them by id)."""
+    wanted = [i for i in ids if isinstance(i, int)]
+    if not wanted:
+        return {}
+    try:
+        page = upstream.list_page(api, {"ids": ",".join(map(str, wanted)),
+                                        "page_size": len(wanted)})
+    except UpstreamError:
+        return {}
+    return {item.get("id"): item["filing_number"] for item in page.items
+            if item.get("filing_number")}
+
+
+def _failure(name: str, reasons: list) -> str:
+    """"K-2026-00012 — reason, reason" in the page's language, or the name alone when the
+    upstream gave no reason."""
     if not reasons:
-        return f"#{expense_id}"
-    return f"#{expense_id} — {', '.join(map(upstream_text, reasons))}"
+        return name
+    return f"{name} — {', '.join(map(upstream_text, reasons))}"
 
 
 def remember_read_only() -> None:

@@ -295,7 +295,8 @@ def bulk():
 
 def _send_bulk(action: str, ids: list[int], back: str) -> Sent:
     answer = upstream.bulk_action(g.api, action, ids)
-    text, failed = flow.summary(action, answer)
+    names = flow.filing_numbers(g.api, flow.failed_of(answer))
+    text, failed = flow.summary(action, answer, names)
     flash(text, "warning" if failed else "success")
     return Sent(back, response=redirect_to(back))
 

@@ -81,24 +81,42 @@ def test_checked_rows_show_their_new_accounting_state(client, company, api):
     assert "Checked" in row
 
 
-def test_a_failed_id_is_named_by_number_with_its_reason(client, company, api):
+def test_a_failed_expense_is_named_by_its_filing_number_with_its_reason(client, company, api,
+                                                                        sandbox_log):
     cat = catalogue(api)
     good = make_expense(api, cat)["id"]
-    excluded = make_expense(api, cat, excluded_from_accounting=True)["id"]
+    excluded = make_expense(api, cat, excluded_from_accounting=True)
     base = signed_in(client, company, "expenses/")
-    html = _post(client, base, "approve", [good, excluded]).get_data(as_text=True)
-    assert f"1 approved; 1 failed: #{excluded} — The expense is excluded from accounting." \
-        in html
+    sandbox_log.reset()
+    html = _post(client, base, "approve", [good, excluded["id"]]).get_data(as_text=True)
+    assert excluded["filing_number"]
+    assert (f"1 approved; 1 failed: {excluded['filing_number']} — The expense is excluded from "
+            "accounting.") in html
+    reads = sandbox_log.entries(company_id=company.id, method="GET", path="/2/expenses")
+    assert [e["args"]["ids"] for e in reads if "ids" in e["args"]] == [[str(excluded["id"])]]
     assert expense(api, good)["approved"] is True
-    assert expense(api, excluded)["approved"] is False
+    assert expense(api, excluded["id"])["approved"] is False
+
+
+def test_when_the_filing_numbers_cannot_be_read_the_summary_names_the_ids(client, company,
+                                                                          api, faults):
+    excluded = make_expense(api, catalogue(api), excluded_from_accounting=True)["id"]
+    base = signed_in(client, company, "expenses/")
+    fields = _form(client, base)[1]
+    faults.add(path="/2/expenses*", method="GET", status=503)
+    sent = client.post(f"{base}bulk", data={**fields, "action": "approve", "ids": [excluded]})
+    faults.clear()
+    html = client.get(sent.headers["Location"]).get_data(as_text=True)
+    assert f"0 approved; 1 failed: #{excluded} — The expense is excluded from accounting." \
+        in html
 
 
 def test_a_failed_id_s_reason_reads_in_the_page_s_language(client, company, api):
-    excluded = make_expense(api, catalogue(api), excluded_from_accounting=True)["id"]
+    excluded = make_expense(api, catalogue(api), excluded_from_accounting=True)
     base = signed_in(client, company, "expenses/")
     client.get("/lang/hu")
-    html = _post(client, base, "approve", [excluded]).get_data(as_text=True)
-    assert f"#{excluded} — A költség ki van zárva a könyvelésből." in html
+    html = _post(client, base, "approve", [excluded["id"]]).get_data(as_text=True)
+    assert f"{excluded['filing_number']} — A költség ki van zárva a könyvelésből." in html
     assert "The expense is excluded" not in html
 
 
