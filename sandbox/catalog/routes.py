@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from functools import partial
 
 from flask import jsonify, request
 from sqlalchemy import select
@@ -25,7 +26,7 @@ from sandbox.core.auth import current_company, require_write
 from sandbox.core.db import db
 from sandbox.core.errors import ApiError, validation_error
 from sandbox.core.query import flag
-from sandbox.core.values import REQUIRED_MSG, FieldError, choice_msg, parse_percent, too_long_msg
+from sandbox.core.values import REQUIRED_MSG, checked, choice_msg, parse_percent, too_long_msg
 
 TAG_DUPLICATE = "A tag with this name already exists."
 
@@ -268,13 +269,6 @@ def _name(value):
     return (value.strip() if not name_errors(value) else None), name_errors(value)
 
 
-def _percent(value):
-    try:
-        return parse_percent(value), []
-    except FieldError as error:
-        return None, [str(error)]
-
-
 def _code(value):
     if value is None:
         return None, []
@@ -299,5 +293,5 @@ def _type(value):
     return (value, []) if value in TYPES else (None, [choice_msg(value)])
 
 
-CHECKS = {"name": _name, "code": _code, "percent": _percent, "vat_area": _vat_area,
-          "country": _country, "type": _type}
+CHECKS = {"name": _name, "code": _code, "percent": partial(checked, parse_percent),
+          "vat_area": _vat_area, "country": _country, "type": _type}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -216,6 +217,14 @@ def parse_choice(value: Any, choices: tuple, nullable: bool = True):
     if value not in choices:
         raise FieldError(choice_msg(value))
     return value
+
+
+def checked(parse: Callable[[Any], Any], raw: Any) -> tuple[Any, list[str]]:
+    """A raising parser's answer as (value, problems), for readers that return both."""
+    try:
+        return parse(raw), []
+    except FieldError as exc:
+        return None, [str(exc)]
 
 
 def collect(data: dict, parsers: dict, errors: dict) -> dict:

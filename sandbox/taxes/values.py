@@ -8,7 +8,7 @@ from decimal import Decimal
 from sandbox.core.values import (
     BLANK_MSG,
     STRING_MSG,
-    FieldError,
+    checked,
     choice_msg,
     parse_iso_date,
     parse_money,
@@ -41,28 +41,20 @@ def parse_month(raw) -> tuple[date | None, list[str]]:
 
 def parse_rate(raw) -> tuple[Decimal | None, list[str]]:
     """A positive exchange rate (decimal string or number), six decimals at most."""
-    return _checked(read_rate, raw)
+    return checked(read_rate, raw)
 
 
 def parse_date(raw) -> tuple[date | None, list[str]]:
     """An ISO date (YYYY-MM-DD) or null."""
-    return _checked(parse_iso_date, raw)
+    return checked(parse_iso_date, raw)
 
 
 def parse_amount(raw) -> tuple[Decimal | None, list[str]]:
     """A non-negative amount with at most two decimal places."""
-    value, problems = _checked(parse_money, raw)
+    value, problems = checked(parse_money, raw)
     if value is not None and value < 0:
         return None, ["Ensure this value is greater than or equal to 0."]
     return value, problems
-
-
-def _checked(parse, raw) -> tuple:
-    """A raising parser's answer as (value, problems)."""
-    try:
-        return parse(raw), []
-    except FieldError as exc:
-        return None, [str(exc)]
 
 
 def parse_paid_status(raw) -> tuple[int | None, list[str]]:
