@@ -120,9 +120,12 @@ def test_post_with_a_file_resends_the_same_bytes_after_a_refused_connect():
     listener.bind(("127.0.0.1", 0))
     port = listener.getsockname()[1]
     received: list[bytes] = []
-    server = threading.Thread(target=_serve_once_after, args=(listener, 0.05, received))
-    server.start()
     client = UpstreamClient(f"http://127.0.0.1:{port}", "t", 1, retries=3, backoff=0.2)
+    # The server listens only once the first connect has been refused: a fixed delay raced a
+    # busy machine, where the first connect could come after it and meet a listening socket.
+    server = threading.Thread(target=_serve_once_after,
+                              args=(listener, lambda: client.stats.calls, received))
+    server.start()
     files = {"file": ("bill.pdf", b"%PDF-1.4 body", "application/pdf")}
     assert client.post("/2/expenses/create/", data={"note": "n"}, files=files) == {"id": 1}
     server.join(5)
@@ -131,8 +134,10 @@ def test_post_with_a_file_resends_the_same_bytes_after_a_refused_connect():
     assert b"%PDF-1.4 body" in received[0]
 
 
-def _serve_once_after(listener: socket.socket, delay: float, received: list[bytes]) -> None:
-    time.sleep(delay)
+def _serve_once_after(listener: socket.socket, refused, received: list[bytes]) -> None:
+    deadline = time.monotonic() + 5
+    while not refused() and time.monotonic() < deadline:
+        time.sleep(0.01)
     listener.listen(1)
     conn, _ = listener.accept()
     with conn:
