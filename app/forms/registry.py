@@ -25,6 +25,7 @@ from flask_babel import lazy_gettext as _l
 from app import identifiers
 from app.identifiers import ACCOUNT_HELP, TAX_NUMBER_HELP
 from app.numbers import (
+    InputError,
     api_text,
     format_number,
     parse_amount,
@@ -92,6 +93,16 @@ def _number_parser(places: int, limit: Decimal) -> Callable[[Any], Decimal | Non
             return value
         return parse_number(value, places=places, minimum=-limit, maximum=limit)
     return parse
+
+
+def _parse_rate(value: Any) -> Decimal | None:
+    if isinstance(value, Decimal):
+        return value
+    rate = parse_number(value, places=RATE_PLACES, maximum=RATE_MAX)
+    # A rate of 0 or below would zero or flip the document's forint value; the API refuses it.
+    if rate is not None and rate <= 0:
+        raise InputError(_l("Enter a number greater than 0."), "minimum")
+    return rate
 
 
 def _parse_amount(value: Any) -> Decimal | None:
@@ -174,7 +185,7 @@ def _id_str(value: Any) -> str:
 TEXT = Kind("text", _text, _text, _identity, _or_blank)
 DATE = Kind("date", _date, _parse_date, _iso, lambda v: _iso(v) or "")
 AMOUNT = Kind("amount", to_decimal, _parse_amount, api_text, _form_number(2))
-RATE = Kind("rate", to_decimal, _number_parser(RATE_PLACES, RATE_MAX), _rate_out, _form_number())
+RATE = Kind("rate", to_decimal, _parse_rate, _rate_out, _form_number())
 PERCENT = Kind("percent", to_decimal, _number_parser(SMALL_PLACES, SMALL_MAX),
                lambda v: None if v is None else float(v), _form_number())
 BOOL = Kind("bool", _bool, _bool, bool, bool)

@@ -2,6 +2,8 @@
 new rows added, no empty list, frozen ledger numbers, upstream 400s on their fields."""
 from __future__ import annotations
 
+import pytest
+
 from tests.app.conftest import signed_in
 from tests.app.expenses_helpers import (
     catalogue,
@@ -137,14 +139,31 @@ def test_upstream_400_on_a_new_row_lands_on_its_cell_with_the_input_kept(client,
     assert 'value="TYPED-JOB"' in html
 
 
-def test_upstream_400_on_an_expense_field_lands_on_it_with_the_input_kept(client, company, api):
+def test_upstream_400_on_an_expense_field_lands_on_it_with_the_input_kept(client, company, api,
+                                                                         sandbox_log):
     _created, path, form = _edit(client, company, api)
-    response = client.post(path, data=form.set("exchange_rate", "0").set(
+    # A choice the API does not know: Bookdesk leaves choices to the API.
+    response = client.post(path, data=form.set("vat_area", "XX").set(
         "note", "typed note").data())
     html = response.get_data(as_text=True)
     assert response.status_code == 400
+    assert len(patches(sandbox_log, company.id)) == 1
+    field = html.split('id="vat_area"')[1].split("</div>")[0]
+    assert "is not a valid choice" in field
+    assert "typed note" in html
+
+
+@pytest.mark.parametrize("typed", ["0", "-391,25", "0,000000"])
+def test_a_rate_of_zero_or_below_is_refused_on_its_field_before_sending(
+        client, company, api, sandbox_log, typed):
+    _created, path, form = _edit(client, company, api, currency=2, exchange_rate="400")
+    response = client.post(path, data=form.set("exchange_rate", typed).set(
+        "note", "typed note").data())
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400
+    assert patches(sandbox_log, company.id) == []
     field = html.split('id="exchange_rate"')[1].split("</div>")[0]
-    assert "greater than 0" in field
+    assert "Enter a number greater than 0." in field and f'value="{typed}"' in field
     assert "typed note" in html
 
 

@@ -6,6 +6,8 @@ from datetime import date
 from decimal import Decimal
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from app.forms import (
     EXPENSE_ASSIGNMENT_FIELDS,
@@ -17,6 +19,7 @@ from app.forms import (
 )
 from app.forms.display import lock_summary
 from app.forms.registry import KINDS, currency_code
+from app.numbers import format_number
 from app.upstream import ValidationError
 
 CATALOGS = {
@@ -107,6 +110,18 @@ def test_bad_input_raises_a_user_message():
         KINDS["rate"].parse("395.1234567")
     with pytest.raises(ValueError, match="date"):
         KINDS["date"].parse("2024-02-31")
+
+
+@settings(max_examples=200)
+@given(st.decimals(min_value=Decimal("-99999999.999999"), max_value=Decimal("99999999.999999"),
+                   places=6))
+def test_a_typed_rate_is_read_exactly_when_above_zero_and_refused_otherwise(rate):
+    text = format_number(rate, "hu", grouping=False)  # outside a request the page is Hungarian
+    if rate > 0:
+        assert KINDS["rate"].parse(text) == rate
+    else:
+        with pytest.raises(ValueError, match="greater than 0"):
+            KINDS["rate"].parse(text)
 
 
 def test_editable_fields_are_inputs_and_the_rest_read_only(nocsrf):
