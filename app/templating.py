@@ -311,6 +311,11 @@ def source_label(source) -> str:
     return str(known) if known else str(_l("Integration (%(code)s)", code=source))
 
 
+def income_number(income: dict) -> str:
+    """An income as its lists name it: its invoice number, or #id when it has none."""
+    return income.get("invoice_number") or f"#{income['id']}"
+
+
 def kind_label(kind) -> str:
     """An income's kind as words (type 1, 2, 6, 7)."""
     return str(KINDS.get(kind, kind))

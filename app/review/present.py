@@ -36,7 +36,7 @@ from app.policies.engine import evaluate_valid
 from app.policies.validate import InvalidConfig, ensure_valid, rules
 from app.review.forms import ROW_KEYS, STATE_KEYS, describe, fingerprint, label, payload_row
 from app.store.history import recent_actions
-from app.templating import KINDS, Amount, Days, Words, amount, kind_label
+from app.templating import KINDS, Amount, Days, Words, amount, income_number, kind_label
 from app.upstream.responses import id_names, ref
 
 # Why an income needs attention.
@@ -187,7 +187,7 @@ def queue_rows(items: list[dict], context: Context, codes: dict, tag_names: dict
 
 def _row(income: dict, context: Context, codes: dict, tag_names: dict, words: Words,
          days: Days) -> Row:
-    number = income.get("invoice_number") or f"#{income['id']}"
+    number = income_number(income)
     return Row(
         id=income["id"], fingerprint=fingerprint(income), number=number,
         select_label=words["select"] % {"number": number},
@@ -361,7 +361,7 @@ def queue_row(context: Context, income: dict, lookups: dict) -> list:
     tags = lookups.get("tags", {})
     why = [f"{reason.label}: {reason.detail}" if reason.detail else str(reason.label)
            for reason in reasons(income, context)]
-    return [income.get("invoice_number") or f"#{income['id']}",
+    return [income_number(income),
             kind_label(income.get("type")) if income.get("type") else "",
             income.get("partner_name") or "", show_tax_number(income.get("partner_tax_number")),
             day(income.get("issued_at")), amount_cell(income.get("gross_amount")),

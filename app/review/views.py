@@ -19,7 +19,7 @@ from app.incomes.flow import FORM_CATALOGS
 from app.nav import safe_next
 from app.review import actions, flow, forms, prefetch, present
 from app.store.history import get_action, recent_actions
-from app.templating import is_htmx, redirect_to, render
+from app.templating import income_number, is_htmx, redirect_to, render
 from app.upstream import (
     Page,
     PermissionDenied,
@@ -265,7 +265,7 @@ def bulk_done():
     for income_id in result.done + result.changed:
         prefetch.forget(g.api, income_id)
     _close_in_walk(result.done)
-    _report_bulk(result)
+    _report_bulk(result, records)
     return redirect_to(back)
 
 
@@ -301,22 +301,27 @@ def _close_in_walk(income_ids: list[int]) -> None:
     flow.save_walk(g.company_id, current)
 
 
-def _report_bulk(result: actions.BulkResult) -> None:
+def _report_bulk(result: actions.BulkResult, records: dict[int, dict]) -> None:
+    number = partial(_number, records)
     if result.done:
         flash(_("Marked done: %(num)s.", num=len(result.done)), "success")
     if result.changed:
-        flash(_("Changed since you loaded the list, so left for review: #%(ids)s",
-                ids=", #".join(map(str, result.changed))), "warning")
+        flash(_("Changed since you loaded the list, so left for review: %(numbers)s",
+                numbers=", ".join(map(number, result.changed))), "warning")
     for income_id, message in result.failed.items():
-        flash(_("#%(id)s was not marked done: %(reason)s", id=income_id, reason=message),
-              "error")
+        flash(_("%(number)s was not marked done: %(reason)s", number=number(income_id),
+                reason=message), "error")
     if result.refused is not None:
         flash(_("Stopped at the first refusal: the accounting service does not let your token "
-                "change incomes (#%(id)s was refused; a viewer, for example, cannot change "
+                "change incomes (%(number)s was refused; a viewer, for example, cannot change "
                 "records). Marked done before that: %(done)s. Not sent: %(left)s.",
-                id=result.refused, done=len(result.done), left=len(result.not_sent)), "error")
+                number=number(result.refused), done=len(result.done),
+                left=len(result.not_sent)), "error")
 
 
+def _number(records: dict[int, dict], income_id: int) -> str:
+    """An income of the bulk action as the queue names it (read before the writes)."""
+    return income_number(records.get(income_id) or {"id": income_id})
 
 
 def action_log():

@@ -96,7 +96,7 @@ def test_an_accounting_period_with_one_end_stops_done_on_that_field(client, comp
 
 def test_bulk_done_leaves_out_incomplete_incomes_and_says_why(client, advanced, sandbox_log):
     ids = catalogue(advanced)
-    bare = waiting(advanced, assignments=[{"revenue_type": None}])
+    bare = waiting(advanced, invoice_number="HIANY-2026/7", assignments=[{"revenue_type": None}])
     ready = waiting(advanced, assignments=[{"revenue_type": ids.revenue_types[0]}])
     base = review_base(client, advanced.company)
     html = client.get(base).get_data(as_text=True)
@@ -105,7 +105,8 @@ def test_bulk_done_leaves_out_incomplete_incomes_and_says_why(client, advanced, 
     response = client.post(f"{base}bulk", headers=EN, follow_redirects=True, data={
         "csrf_token": csrf_token(html), "ids": [boxes[bare["id"]], boxes[ready["id"]]]})
     page = response.get_data(as_text=True)
-    assert f"#{bare['id']} was not marked done" in page and REVENUE_TYPE_MSG in page
+    # Named as the queue names it, by its invoice number.
+    assert "HIANY-2026/7 was not marked done" in page and REVENUE_TYPE_MSG in page
     sent = [e["path"] for e in sandbox_log.entries(company_id=advanced.company.id,
                                                     method="PATCH")]
     assert sent == [f"/2/incomes/{ready['id']}/update/"]
@@ -156,7 +157,7 @@ def test_bulk_done_checked_on_list_rows_still_wants_the_exchange_rate(client, co
     response = client.post(f"{base}bulk", headers=EN, follow_redirects=True, data={
         "csrf_token": csrf_token(html), "ids": BOX.findall(html)})
     page = response.get_data(as_text=True)
-    assert f"#{foreign['id']} was not marked done" in page
+    assert f"{foreign['invoice_number']} was not marked done" in page
     assert "Enter the actual exchange rate" in page
     assert income_now(api, foreign["id"])["review_done"] is False
     assert income_now(api, rated["id"])["review_done"] is True
@@ -190,6 +191,19 @@ def test_an_income_the_bulk_done_could_not_reach_is_named_with_why_in_hungarian(
         "Accept-Language": "hu"}, data={"csrf_token": csrf_token(html),
                                         "ids": [boxes[gone["id"]], boxes[ready["id"]]]})
     page = response.get_data(as_text=True)
-    assert f"#{gone['id']}" in page and "ez a tétel már nem létezik" in page
+    assert f"{gone['invoice_number']} nem lett késznek jelölve" in page
+    assert "ez a tétel már nem létezik" in page
     assert "upstream record not found" not in page
     assert income_now(advanced, ready["id"])["review_done"] is True
+
+
+def test_a_selected_income_that_cannot_be_read_is_named_by_its_id(client, company, api):
+    ready = waiting(api)
+    base = review_base(client, company)
+    html = client.get(base).get_data(as_text=True)
+    boxes = {int(v.split(":")[0]): v for v in BOX.findall(html)}
+    response = client.post(f"{base}bulk", headers=EN, follow_redirects=True, data={
+        "csrf_token": csrf_token(html), "ids": [boxes[ready["id"]], "987654:gone"]})
+    page = response.get_data(as_text=True)
+    assert "#987654 was not marked done" in page
+    assert income_now(api, ready["id"])["review_done"] is True
