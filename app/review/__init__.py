@@ -28,4 +28,4 @@ bp = company_blueprint("review", __name__, url_prefix="/review", routes=ROUTES)
 
 @bp.context_processor
 def _helpers() -> dict:
-    return {"action_label": present.action_label}
+    return {"action_label": present.action_label, "logged_number": present.logged_number}

@@ -53,6 +53,7 @@ from app.review.forms import STATE_KEYS, before_values, changes, fingerprint, st
 from app.review.prefetch import DETAIL_FIELDS
 from app.review.present import can_undo
 from app.store.history import mark_undone, record_action
+from app.templating import income_number
 from app.upstream import (
     NotFound,
     PermissionDenied,
@@ -200,6 +201,11 @@ class Result:
     changes: list = field(default_factory=list)
 
 
+def numbers(records) -> dict[str, str]:
+    """The log's names of these incomes: id (as a string) to invoice number or #id."""
+    return {str(record["id"]): income_number(record) for record in records}
+
+
 def write(api, income_id: int, body: dict) -> dict:
     """PATCH an income; the answer is its detail (with line items, like the prefetch)."""
     return income_api.update(api, income_id, body, fields=DETAIL_FIELDS)
@@ -213,7 +219,8 @@ def done(api, company_id: int, actor, income_id: int, seen: dict | None,
     if changed:
         return _withdraw(api, company_id, actor, saved, seen, changed)
     action = record_action(company_id, actor, "done", [income_id],
-                           {str(income_id): NOT_DONE}, {str(income_id): {**DONE, **state(saved)}})
+                           {str(income_id): NOT_DONE}, {str(income_id): {**DONE, **state(saved)}},
+                           numbers=numbers([saved]))
     return Result("done", saved, action)
 
 
@@ -222,7 +229,8 @@ def _withdraw(api, company_id: int, actor, saved: dict, seen: dict, changed: lis
     reverted = write(api, saved["id"], NOT_DONE)
     now = view(reverted, tuple(seen))
     action = record_action(company_id, actor, "conflict", [saved["id"]],
-                           {str(saved["id"]): seen}, {str(saved["id"]): now})
+                           {str(saved["id"]): seen}, {str(saved["id"]): now},
+                           numbers=numbers([saved]))
     return Result("conflict", reverted, action, changed)
 
 
@@ -232,13 +240,16 @@ def save_done(api, company_id: int, actor, current: dict, body: dict) -> Result:
     saved = write(api, current["id"], body)
     action = record_action(company_id, actor, "save_done", [current["id"]],
                            {str(current["id"]): before_values(current, body)},
-                           {str(current["id"]): {**body, **state(saved)}})
+                           {str(current["id"]): {**body, **state(saved)}},
+                           numbers=numbers([saved]))
     return Result("save_done", saved, action)
 
 
-def skip(company_id: int, actor, income_id: int) -> Result:
-    """Log a skip (nothing changes upstream; undo brings the reviewer back to it)."""
-    action = record_action(company_id, actor, "skip", [income_id], {}, {})
+def skip(company_id: int, actor, income_id: int, seen: dict | None) -> Result:
+    """Log a skip (nothing changes upstream; undo brings the reviewer back to it); seen is the
+    income as the screen showed it, when it is at hand."""
+    action = record_action(company_id, actor, "skip", [income_id], {}, {},
+                           numbers=numbers([seen]) if seen else None)
     return Result("skip", None, action)
 
 
@@ -287,7 +298,8 @@ def mark_done(api, company_id: int, actor, selection: list[tuple[int, str | None
         result.action = record_action(
             company_id, actor, "bulk_done", result.done,
             {str(i): NOT_DONE for i in result.done},
-            {str(i): {**DONE, **state(answers[i])} for i in result.done})
+            {str(i): {**DONE, **state(answers[i])} for i in result.done},
+            numbers=numbers(answers[i] for i in result.done))
     return result
 
 

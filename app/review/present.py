@@ -297,8 +297,6 @@ def line_items(record: dict) -> list[dict]:
              "vat": ref(item.get("vat_percent"))} for item in record.get("items") or []]
 
 
-# The income's document on the review screen.
-
 # The review log as pages show it.
 
 ACTION_LABELS = {"done": _l("Done"), "save_done": _l("Saved and done"), "skip": _l("Skipped"),
@@ -333,6 +331,12 @@ def last_undoable(company_id: int, actor):
         if action.actor_fp == actor.fp and action.kind != "conflict":
             return action if can_undo(action) else None
     return None
+
+
+def logged_number(action, income_id: int) -> str:
+    """An income of a logged action as the queue named it then: its invoice number, else #id
+    (entries logged before numbers were kept)."""
+    return (action.numbers or {}).get(str(income_id)) or f"#{income_id}"
 
 
 def lines(action, income_id: int, names: dict) -> list[Line]:
@@ -386,6 +390,7 @@ def log_rows(actions, names: dict) -> list[list]:
                 action_label(action.kind), str(_l("Yes") if action.undone_at else _l("No"))]
         for income_id in action.income_ids:
             changed = lines(action, income_id, names) or [Line("", "", "")]
-            out += [[*head, f"#{income_id}", str(line.label), line.before, line.after]
+            out += [[*head, logged_number(action, income_id), str(line.label), line.before,
+                     line.after]
                     for line in changed]
     return out

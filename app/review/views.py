@@ -3,6 +3,7 @@ review screen (one income beside its document; done / save and done / skip step 
 document proxy, the log of recent actions and undo."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 
 from flask import abort, flash, g, make_response, render_template, request, url_for
@@ -50,7 +51,8 @@ def act(income_id: int):
     current, _found = flow.ensure_walk(bits)
     choice = request.form.get("action") or "done"
     if choice == "skip":
-        actions.skip(g.company_id, current_actor(), income_id)
+        shown = prefetch.cached(g.api, income_id, wait=0)
+        actions.skip(g.company_id, current_actor(), income_id, shown and shown[0])
         current.skip(income_id)
         return _step(bits, current, income_id)
     if choice not in ("done", "save_done"):
@@ -265,7 +267,7 @@ def bulk_done():
     for income_id in result.done + result.changed:
         prefetch.forget(g.api, income_id)
     _close_in_walk(result.done)
-    _report_bulk(result, records)
+    _report_bulk(result, partial(_number, records))
     return redirect_to(back)
 
 
@@ -301,8 +303,7 @@ def _close_in_walk(income_ids: list[int]) -> None:
     flow.save_walk(g.company_id, current)
 
 
-def _report_bulk(result: actions.BulkResult, records: dict[int, dict]) -> None:
-    number = partial(_number, records)
+def _report_bulk(result: actions.BulkResult, number: Callable[[int], str]) -> None:
     if result.done:
         flash(_("Marked done: %(num)s.", num=len(result.done)), "success")
     if result.changed:
@@ -329,7 +330,8 @@ def action_log():
     _settings, catalogs = settings_and_catalogs(g.api, FORM_CATALOGS)
     names = present.names(catalogs)
     entries = [{"action": action, "can_undo": present.can_undo(action),
-                "incomes": [(i, present.lines(action, i, names)) for i in action.income_ids]}
+                "incomes": [(i, present.logged_number(action, i), present.lines(action, i, names))
+                            for i in action.income_ids]}
                for action in recent_actions(g.company_id, limit=PAGE)]
     return render_template("review/actions.html", log_entries=entries)
 
@@ -352,7 +354,7 @@ def undo_action():
     for income_id in result.reverted:
         prefetch.forget(g.api, income_id)
     _reopen(result.reverted)
-    _report_undo(result)
+    _report_undo(result, partial(present.logged_number, action))
     if request.form.get("back") == "screen" and result.reverted:
         return _back_to_screen(result.reverted[-1])
     return redirect_to(safe_next(request.form.get("back")) or url_for(".actions"))
@@ -366,7 +368,7 @@ def _reopen(income_ids: list[int]) -> None:
         flow.save_walk(g.company_id, current)
 
 
-def _report_undo(result) -> None:
+def _report_undo(result, number: Callable[[int], str]) -> None:
     if result.message and not result.ok:
         flash(result.message, "warning")
         return
@@ -376,11 +378,12 @@ def _report_undo(result) -> None:
     else:
         flash(_("Nothing was undone."), "warning")
     for income_id, why in result.kept.items():
-        flash(_("#%(id)s was left as it is: %(reason)s", id=income_id, reason=why), "warning")
+        flash(_("%(number)s was left as it is: %(reason)s", number=number(income_id),
+                reason=why), "warning")
     if result.refused is not None:
         flash(_("Stopped at the first refusal: the accounting service does not let your token "
-                "change incomes (#%(id)s was refused). Put back before that: %(done)s. Not "
-                "sent: %(left)s.", id=result.refused, done=len(result.reverted),
+                "change incomes (%(number)s was refused). Put back before that: %(done)s. Not "
+                "sent: %(left)s.", number=number(result.refused), done=len(result.reverted),
                 left=len(result.not_sent)), "error")
 
 

@@ -128,6 +128,8 @@ class ReviewAction(Base):
     income_ids: Mapped[list[int]] = mapped_column(JSON)
     before: Mapped[dict[str, Any]] = mapped_column(JSON)
     after: Mapped[dict[str, Any]] = mapped_column(JSON)
+    # Each income's invoice number as the reviewer saw it (None on entries older than 0003).
+    numbers: Mapped[dict[str, str] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
     undone_at: Mapped[datetime | None] = mapped_column(UtcDateTime, nullable=True)
     undone_by: Mapped[str | None] = mapped_column(String(200), nullable=True)

@@ -106,9 +106,11 @@ def record_action(
     before: dict[str, Any],
     after: dict[str, Any],
     *,
+    numbers: dict[str, str] | None = None,
     session: Session | None = None,
 ) -> ReviewAction:
-    """Log one review action; before/after map each income id (as a string) to its values."""
+    """Log one review action; before/after map each income id (as a string) to its values,
+    numbers to its invoice number as the reviewer saw it."""
     s = session_or_current(session)
     action = ReviewAction(
         company_id=company_id,
@@ -118,6 +120,7 @@ def record_action(
         income_ids=list(income_ids),
         before=before,
         after=after,
+        numbers=numbers,
     )
     s.add(action)
     s.commit()

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from app.store.history import recent_actions
+from app.store.history import Actor, recent_actions, record_action
 from tests.app.conftest import csrf_token
 from tests.app.incomes_helpers import catalogue
 from tests.app.test_review_support import (
@@ -62,16 +62,17 @@ def test_undo_of_save_and_done_restores_the_values_it_replaced(client, company, 
 
 
 def test_undo_leaves_an_income_that_was_changed_again_since(client, company, api):
-    created = waiting(api, note="régi")
+    created = waiting(api, note="régi", invoice_number="UNDO-7")
     screen = open_screen(client, f"{review_base(client, company)}{created['id']}")
     done = step(client, screen, "save_done", note="enyém")
+    assert "Saved and done</strong> · UNDO-7" in done.get_data(as_text=True)
     sandbox_change(api, created["id"], note="másé")
     response = undo(client, done.get_data(as_text=True), company.id, back="/")
     assert response.status_code == 303
     now = income_now(api, created["id"])
     assert now["note"] == "másé" and now["review_done"] is True
     html = client.get(f"/c/{company.id}/review/actions").get_data(as_text=True)
-    assert "changed again since: note" in html or "was left as it is" in html
+    assert "UNDO-7 was left as it is: changed again since: note" in html
 
 
 def test_bulk_done_marks_exactly_the_selected_rows_and_undo_reverts_them(client, company,
@@ -126,6 +127,7 @@ def test_every_action_is_logged_with_who_and_the_values(app, client, company, ap
     assert action.kind == "save_done" and action.actor == "Teszt Elek"
     assert action.actor_fp and company.tokens["admin"] not in action.actor_fp
     assert action.income_ids == [created["id"]]
+    assert action.numbers == {str(created["id"]): created["invoice_number"]}
     assert action.before[str(created["id"])] == {"note": "régi", "review_done": False}
     # The state the action left the document in goes with it: undo checks it, never sends it.
     assert action.after[str(created["id"])] == {"note": "új", "review_done": True,
@@ -150,3 +152,21 @@ def test_a_bulk_undo_gives_its_reasons_in_the_page_language(client, company, api
     page = client.get(base).get_data(as_text=True)
     assert page.count("azóta újra módosult: review_done") == 2
     assert "changed again since" not in page
+
+
+def test_a_skip_is_logged_with_the_number_the_screen_showed(app, client, company, api):
+    first, _second = waiting(api, invoice_number="SKIP-1")["id"], waiting(api)["id"]
+    screen = open_screen(client, f"{review_base(client, company)}{first}")
+    skipped = step(client, screen, "skip").get_data(as_text=True)
+    assert "Skipped</strong> · SKIP-1" in skipped
+    with app.app_context():
+        [action] = recent_actions(company.id)
+    assert action.kind == "skip" and action.numbers == {str(first): "SKIP-1"}
+
+
+def test_an_entry_logged_before_numbers_were_kept_names_its_income_by_id(app, client, company):
+    with app.app_context():
+        record_action(company.id, Actor("Régi Elek", "0" * 16), "done", [4321],
+                      {"4321": {"review_done": False}}, {"4321": {"review_done": True}})
+    page = client.get(f"{review_base(client, company)}actions").get_data(as_text=True)
+    assert ">#4321</a>" in page and "Régi Elek" in page
