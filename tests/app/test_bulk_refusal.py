@@ -54,6 +54,7 @@ def test_a_refusal_mid_way_keeps_what_was_done_and_sends_nothing_after(client, c
     refused = income_now(api, order[1])["invoice_number"]
     assert f"({refused} was refused" in html and "Marked done: 8." in html
     assert "Marked done before that: 8. Not sent: 11." in html
+    assert "Bulk: marked done</strong> · incomes: 8" in html, "more than three are counted"
     assert [income_now(api, i)["review_done"] for i in order[:9]] == \
         [True, False, *[True] * 7]
     assert set(queue_ids(api)) == {order[1], *order[9:]}

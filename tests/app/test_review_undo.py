@@ -87,7 +87,8 @@ def test_bulk_done_marks_exactly_the_selected_rows_and_undo_reverts_them(client,
     done = {i for i in boxes if income_now(api, i)["review_done"]}
     assert done == set(chosen)
     page = client.get(base).get_data(as_text=True)
-    assert "Marked done: 2." in page and "Bulk: marked done" in page
+    named = ", ".join(income_now(api, i)["invoice_number"] for i in chosen)
+    assert "Marked done: 2." in page and f"Bulk: marked done</strong> · {named}" in page
     undo(client, page, company.id, back=base)
     assert not any(income_now(api, i)["review_done"] for i in boxes)
 
