@@ -336,7 +336,8 @@ def last_undoable(company_id: int, actor):
 def logged_number(action, income_id: int) -> str:
     """An income of a logged action as the queue named it then: its invoice number, else #id
     (entries logged before numbers were kept)."""
-    return (action.numbers or {}).get(str(income_id)) or f"#{income_id}"
+    number = (action.numbers or {}).get(str(income_id))
+    return income_number({"id": income_id, "invoice_number": number})
 
 
 def lines(action, income_id: int, names: dict) -> list[Line]:

@@ -52,7 +52,7 @@ def act(income_id: int):
     choice = request.form.get("action") or "done"
     if choice == "skip":
         shown = prefetch.cached(g.api, income_id, wait=0)
-        actions.skip(g.company_id, current_actor(), income_id, shown and shown[0])
+        actions.skip(g.company_id, current_actor(), income_id, shown[0] if shown else None)
         current.skip(income_id)
         return _step(bits, current, income_id)
     if choice not in ("done", "save_done"):
