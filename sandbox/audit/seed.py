@@ -6,13 +6,14 @@ audit-xml, policies applied), so the demo shows what an upload produces.
 from __future__ import annotations
 
 import random
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, timedelta
 
 from sqlalchemy.orm import Session
 
 from sandbox.audit.rules import import_invoice, invoices, record_export
 from sandbox.company.model import Company
 from sandbox.core.db import bound
+from sandbox.core.model import budapest_today
 
 CUSTOMERS = (("Tisza Kereskedelmi Kft.", "24153626-2-05", "6720", "Szeged"),
              ("Mátra Vendéglátó Bt.", "21318642-2-10", "3200", "Gyöngyös"),
@@ -23,7 +24,7 @@ INVOICES = 4
 def seed_demo(session: Session, companies: dict[int, Company], rng: random.Random) -> None:
     """Upload one export of four invoices for company 1."""
     company = companies[1]
-    first = (datetime.now(UTC).date().replace(day=1) - timedelta(days=1)).replace(day=1)
+    first = (budapest_today().replace(day=1) - timedelta(days=1)).replace(day=1)
     data = export_xml([_invoice(first, n, rng) for n in range(1, INVOICES + 1)])
     with bound(session):
         created = [import_invoice(body, company) for body in invoices(data)]
@@ -57,4 +58,4 @@ def export_xml(rows: list[dict]) -> bytes:
         f"<afaertekossz>{r['vat']}</afaertekossz><bruttoarossz>{r['net'] + r['vat']}"
         f"</bruttoarossz></vegosszeg></osszesites></szamla>" for r in rows)
     return (f'<?xml version="1.0" encoding="UTF-8"?>\n<szamlak><export_datuma>'
-            f"{datetime.now(UTC).date()}</export_datuma>{body}</szamlak>\n").encode()
+            f"{budapest_today()}</export_datuma>{body}</szamlak>\n").encode()

@@ -9,7 +9,7 @@ has no transactions whatever its status.
 """
 from __future__ import annotations
 
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 from decimal import ROUND_HALF_UP, Decimal
 
 from sqlalchemy import func, select
@@ -19,7 +19,7 @@ from sandbox.bank.model import BankAccount, BankPayment, BankTransaction
 from sandbox.catalog.model import Currency
 from sandbox.company.model import Company
 from sandbox.core.errors import validation_error
-from sandbox.core.model import money_str
+from sandbox.core.model import budapest_today, money_str
 from sandbox.expenses.model import Expense
 
 NOT_PAID, PAID, PARTIAL = 1, 2, 3
@@ -126,7 +126,7 @@ def payment_history(session: Session, expense: Expense) -> list[dict]:
 
 def payment_date(expense: Expense) -> date:
     """When the bank paid: the due date, never before issue and never in the future."""
-    today = datetime.now(UTC).date()
+    today = budapest_today()
     wanted = expense.due_at or expense.issued_at or expense.created_at.date()
     return min(max(wanted, expense.issued_at or wanted), today)
 

@@ -4,7 +4,7 @@ expense names (the unmatched transactions a bookkeeper still has to book)."""
 from __future__ import annotations
 
 import random
-from datetime import UTC, date, datetime
+from datetime import date
 from decimal import Decimal
 
 from sqlalchemy import select
@@ -23,6 +23,7 @@ from sandbox.bank.rules import (
 )
 from sandbox.catalog.model import Currency
 from sandbox.company.model import Company
+from sandbox.core.model import budapest_today
 from sandbox.expenses.model import Expense
 
 BANK_FEE_PARTNER = "OTP Bank Nyrt."
@@ -48,7 +49,7 @@ def seed_demo(session: Session, companies: dict[int, Company], rng: random.Rando
 
 def _bank_fees(session: Session, account: BankAccount, rng: random.Random) -> None:
     """The last three months' account fees: transactions no expense names."""
-    for on in fee_days(datetime.now(UTC).date()):
+    for on in fee_days(budapest_today()):
         record_unmatched(session, account, on, Decimal(rng.randint(8, 30) * 100),
                          BANK_FEE_PARTNER, "")
 

@@ -14,7 +14,6 @@ PATCH /_sandbox/incomes/<id>/   (or POST .../state/) any of is_processed, is_boo
 from __future__ import annotations
 
 import secrets
-from datetime import date
 from decimal import Decimal
 
 from flask import jsonify
@@ -24,6 +23,7 @@ from sandbox.catalog.rules import NOT_JSON_OBJECT, json_object
 from sandbox.company.model import Company
 from sandbox.core.db import db
 from sandbox.core.errors import not_found, validation_error
+from sandbox.core.model import budapest_today
 from sandbox.core.values import (
     FieldError,
     collect,
@@ -83,7 +83,7 @@ def _header(data: dict, company: Company, errors: dict) -> Income:
     if kind not in INCOME_TYPES:
         errors["type"] = [f"One of {INCOME_TYPES}."]
     values = parse_header(data, company, errors)
-    today = date.today()
+    today = budapest_today()
     income = Income(company_id=company.id, type=kind, invoice_type=0, source="manual",
                     invoice_number=f"SBX-{today:%Y%m%d}-{secrets.token_hex(3)}",
                     issued_at=today, fulfilled_at=today, due_at=today,
@@ -130,14 +130,14 @@ def _set_state(income: Income, data: dict, errors: dict) -> None:
     recalc_payments(income)
     if "is_cancelled" in data:
         try:
-            apply_cancellation(income, parse_bool(data["is_cancelled"]), date.today())
+            apply_cancellation(income, parse_bool(data["is_cancelled"]), budapest_today())
         except FieldError as exc:
             errors["is_cancelled"] = [str(exc)]
 
 
 def _payments(raw, errors: dict) -> list[IncomePayment]:
     try:
-        return [IncomePayment(paid_at=parse_date(p.get("paid_at")) or date.today(),
+        return [IncomePayment(paid_at=parse_date(p.get("paid_at")) or budapest_today(),
                               amount=parse_money(p.get("amount")), method=p.get("method"))
                 for p in raw]
     except (FieldError, AttributeError, TypeError) as exc:

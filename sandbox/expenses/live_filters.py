@@ -14,13 +14,14 @@ means where the live description gives only its name (inferred):
 """
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 from sqlalchemy import and_, exists, func, not_, or_
 from sqlalchemy.orm import aliased
 
 from sandbox.core import query
 from sandbox.core.errors import validation_error
+from sandbox.core.model import budapest_today
 from sandbox.documents.model import Document
 from sandbox.expenses.fields import PAYMENT_METHODS, VAT_AREAS
 from sandbox.expenses.model import (
@@ -33,10 +34,6 @@ from sandbox.expenses.model import (
 
 EXPIRING_DAYS = 7
 UPDATED_AFTER = timedelta(seconds=1)
-
-
-def _today():
-    return datetime.now(UTC).date()
 
 
 def _unpaid():
@@ -90,9 +87,9 @@ FLAGS = {
     "is_approved": lambda: Expense.approved,
     "is_duplicate": _duplicate,
     "is_excluded_from_accounting": lambda: Expense.excluded_from_accounting,
-    "is_expired": lambda: and_(_unpaid(), Expense.due_at < _today()),
-    "is_expiring": lambda: and_(_unpaid(), Expense.due_at >= _today(),
-                                Expense.due_at <= _today() + timedelta(days=_expiring_days())),
+    "is_expired": lambda: and_(_unpaid(), Expense.due_at < budapest_today()),
+    "is_expiring": lambda: and_(_unpaid(), Expense.due_at.between(
+        budapest_today(), budapest_today() + timedelta(days=_expiring_days()))),
     "is_filed": lambda: Expense.filing_number != "",
     "is_incomplete": _incomplete,
     "is_nav": lambda: Expense.source == "nav",
@@ -189,7 +186,7 @@ def _days() -> list:
     days = query.integers("expired_days")
     if not days:
         return []
-    return [_unpaid(), Expense.due_at <= _today() - timedelta(days=days[0])]
+    return [_unpaid(), Expense.due_at <= budapest_today() - timedelta(days=days[0])]
 
 
 def _custom_fields() -> list:

@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 from sandbox.catalog.model import ExpenseType, Tag, VatCategory
 from sandbox.company.model import Company
 from sandbox.core.demo_files import minimal_pdf, tiny_png
+from sandbox.core.model import budapest_today
 from sandbox.expenses.model import (
     Expense,
     ExpenseAction,
@@ -46,7 +47,7 @@ COUNT = {1: 300, 2: 12}
 
 def seed_demo(session: Session, companies: dict[int, Company], rng: random.Random) -> None:
     """Add demo expenses to the demo companies."""
-    today = datetime.now(UTC).date()
+    today = budapest_today()
     for number, company in companies.items():
         refs = _references(session, company)
         rows = [_expense(company, refs, rng, today, n) for n in range(COUNT.get(number, 0))]

@@ -5,7 +5,6 @@ create that fails anywhere (e.g. on its third assignment) stores nothing.
 """
 from __future__ import annotations
 
-from datetime import date
 from decimal import Decimal
 
 from sqlalchemy import select
@@ -13,6 +12,7 @@ from sqlalchemy import select
 from sandbox.company.model import Company
 from sandbox.core.db import db
 from sandbox.core.errors import validation_error
+from sandbox.core.model import budapest_today
 from sandbox.core.values import REQUIRED_MSG, int_or_none
 from sandbox.incomes.image import build_artifact
 from sandbox.incomes.lines import build_assignment, parse_assignments, parse_items
@@ -98,7 +98,7 @@ def _build(values: dict, company: Company) -> Income:
     _defaults(income)
     income.tags, income.simple_tags = tags_by_id(tags), tags_by_id(simple)
     if cancelled:
-        apply_cancellation(income, True, income.issued_at or date.today())
+        apply_cancellation(income, True, income.issued_at or budapest_today())
     else:
         recalc_payments(income)
     return income
@@ -123,6 +123,6 @@ def cancel_original(storno: Income, company: Company) -> list[Income]:
         Income.invoice_number == storno.referred_invoice_number,
         Income.source.in_(MANUAL_SOURCES))).all()
     for original in originals:
-        apply_cancellation(original, True, storno.issued_at or date.today())
+        apply_cancellation(original, True, storno.issued_at or budapest_today())
         touch(original)
     return list(originals)

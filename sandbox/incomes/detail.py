@@ -1,8 +1,6 @@
 """The income detail record (GET /1/incomes/{id}/, and every write's answer)."""
 from __future__ import annotations
 
-from datetime import date
-
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
@@ -10,6 +8,7 @@ from sandbox.catalog.model import Currency, RevenueType, VatCategory
 from sandbox.company.model import Company
 from sandbox.core.db import db
 from sandbox.core.errors import not_found
+from sandbox.core.model import budapest_today
 from sandbox.incomes.model import Income, IncomeAssignment
 from sandbox.incomes.periods import vat_period_end
 from sandbox.incomes.rules import editable_fields
@@ -77,7 +76,7 @@ def _unpaid(income: Income):
 
 
 def _overdue(income: Income) -> bool:
-    return bool(income.paid_status != 2 and income.due_at and income.due_at < date.today())
+    return bool(income.paid_status != 2 and income.due_at and income.due_at < budapest_today())
 
 
 def _tag(tag) -> dict:

@@ -22,7 +22,7 @@ Unknown parameters are ignored, as live ignores them.
 """
 from __future__ import annotations
 
-from datetime import date, datetime, time, timedelta
+from datetime import datetime, time, timedelta
 
 from flask import request
 from sqlalchemy import Select, or_, select
@@ -31,6 +31,7 @@ from sandbox.catalog.model import Currency
 from sandbox.company.model import Company
 from sandbox.core import query
 from sandbox.core.errors import validation_error
+from sandbox.core.model import budapest_today
 from sandbox.core.values import FieldError, parse_date
 from sandbox.incomes.model import (
     Income,
@@ -104,12 +105,12 @@ def _simple_filters(stmt: Select) -> Select:
 
 
 def _overdue(value: bool):
-    overdue = (Income.paid_status != 2) & (Income.due_at < date.today())
+    overdue = (Income.paid_status != 2) & (Income.due_at < budapest_today())
     return overdue if value else ~overdue
 
 
 def _due_soon(value: bool):
-    today = date.today()
+    today = budapest_today()
     soon = ((Income.paid_status != 2) & Income.is_cancelled.is_(False)
             & Income.due_at.between(today, today + timedelta(days=DUE_SOON_DAYS)))
     return soon if value else ~soon

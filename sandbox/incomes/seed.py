@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 
 from sandbox.company.model import Company
 from sandbox.core.demo_files import minimal_pdf
+from sandbox.core.model import budapest_today
 from sandbox.incomes.bulk import IncomeWriter
 from sandbox.incomes.demo import DemoCtx, header, items_for, load_ctx, partner_fields, split
 from sandbox.incomes.model import IncomeArtifact
@@ -29,7 +30,7 @@ SYNC_SOURCES = ("szamlazz.hu",) * 9 + ("billingo",) * 8 + ("NAV",) * 3
 
 def seed_demo(session: Session, companies: dict[int, Company], rng) -> None:
     """Add demo incomes to companies 1 and 2."""
-    today = date.today()
+    today = budapest_today()
     for number, count, showcase in ((1, 382, True), (2, 60, False)):
         ctx = load_ctx(session, companies[number], today)
         writer = IncomeWriter(session)
@@ -157,9 +158,9 @@ def _payments(writer: IncomeWriter, rng, kind: int, row: dict, items: list) -> l
     gross = writer.gross_of(row, items)
     if kind in (6, 7):
         return [(row["issued_at"], gross)]
-    roll, overdue = rng.random(), row["due_at"] < date.today()
+    roll, overdue = rng.random(), row["due_at"] < budapest_today()
     if roll < (0.82 if overdue else 0.3):
-        return [(min(row["due_at"], date.today()), gross)]
+        return [(min(row["due_at"], budapest_today()), gross)]
     if roll < (0.9 if overdue else 0.36):
         return [(row["issued_at"] + timedelta(days=5), (gross * Decimal("0.4")).quantize(
             Decimal("0.01")))]

@@ -5,12 +5,12 @@ own key and in `not_editable_fields`. Unknown keys and read-only fields are igno
 """
 from __future__ import annotations
 
-from datetime import date
 from decimal import Decimal
 
 from sandbox.company.model import Company
 from sandbox.core.db import db
 from sandbox.core.errors import validation_error
+from sandbox.core.model import budapest_today
 from sandbox.incomes.assign_locked import revenue_types_only
 from sandbox.incomes.create import PARTNER_COPY
 from sandbox.incomes.lines import build_assignment, parse_assignments
@@ -118,4 +118,4 @@ def _derived(income: Income, values: dict) -> None:
             if key not in values and not (key == "partner_account_number" and income.type == 1):
                 setattr(income, key, getattr(partner, attr))
     if "is_cancelled" in values and values["is_cancelled"] != income.is_cancelled:
-        apply_cancellation(income, values["is_cancelled"], date.today())
+        apply_cancellation(income, values["is_cancelled"], budapest_today())

@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 
 from sandbox.catalog.model import Currency
 from sandbox.company.model import Company
+from sandbox.core.model import budapest_today
 from sandbox.incomes.model import Income, IncomeItem
 from sandbox.incomes.periods import recalc_payments
 from sandbox.policies.demo import CONFIG, INVOICES, PARTNERS
@@ -26,7 +27,7 @@ def seed_demo(session: Session, companies: dict[int, Company], rng: random.Rando
     company = companies[1]
     company.income_policies = copy.deepcopy(CONFIG)
     codes = {c.code: c.id for c in session.scalars(select(Currency))}
-    today = date.today()
+    today = budapest_today()
     for number, row in enumerate(INVOICES, start=1):
         income = _invoice(company, row, number, codes, today, rng)
         run = evaluate_income(session, company, income)

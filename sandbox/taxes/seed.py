@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from datetime import UTC, date, datetime
+from datetime import date
 from decimal import Decimal
 
 from sqlalchemy import select
@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 
 from sandbox.catalog.model import Tag
 from sandbox.company.model import Company
+from sandbox.core.model import budapest_today
 from sandbox.taxes.model import Salary, Tax
 from sandbox.taxes.rules import SALARIES, TAXES, months
 
@@ -39,7 +40,7 @@ NET_SHARE = Decimal("0.665")
 
 def seed_demo(session: Session, companies: dict[int, Company], rng: random.Random) -> None:
     """Add twelve months of taxes and salaries to each demo company."""
-    today = datetime.now(UTC).date()
+    today = budapest_today()
     months = [_month_back(today, back) for back in range(11, -1, -1)]
     for number, company in companies.items():
         tags = list(session.scalars(select(Tag).where(Tag.company_id == company.id)))

@@ -3,11 +3,12 @@
 differ in each, repeated keys and comma lists, page numbers, and the live update fields."""
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
 import requests
 
+from sandbox.core.model import budapest_today
 from tests.conftest import Api
 from tests.sandbox import expense_support
 from tests.sandbox.bank_support import settle
@@ -15,7 +16,7 @@ from tests.sandbox.expense_support import artifact, assignment, detail, make_exp
 from tests.sandbox.live_shapes import live_response, shape_problems
 
 ecat = expense_support.ecat  # a fixture, found by name
-TODAY = datetime.now(UTC).date()
+TODAY = budapest_today()
 # Where the written spec speaks it wins over the live description: expense tags and
 # simple_tags are lists of tag ids (spec 2.3), VAT percent is a float (spec 2.3), and the
 # expense lists keep the observed nested envelope (results.expenses, upstream-notes).

@@ -2,16 +2,17 @@
 (live-api-shapes.json), every documented list filter, and every create field read back."""
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import timedelta
 
 import pytest
 import requests
 
+from sandbox.core.model import budapest_today
 from tests.conftest import Api, create_company
 from tests.sandbox.incomes_support import assignment, income_body, make_income, read_catalogue
 from tests.sandbox.live_shapes import live_response, shape_problems
 
-TODAY = date.today()
+TODAY = budapest_today()
 # Where the written spec speaks, it wins over the live type: vat on an assignment is an object
 # with percent on reads (spec 2.2), and percent is a float (spec 9.5). `results` is the nested
 # object real users observe (upstream-notes, "Envelopes"), the records under results.incomes.

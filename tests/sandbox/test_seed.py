@@ -3,13 +3,14 @@ import random
 import re
 import time
 from collections import Counter
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from sqlalchemy import select
 
 from sandbox import DEMO_RANDOM_SEED, create_app
 from sandbox.company import seed as company_seed
+from sandbox.core.model import budapest_today
 from sandbox.incomes import seed as seed_incomes
 from sandbox.incomes.model import Income
 from sandbox.partners import seed as seed_partners
@@ -84,10 +85,8 @@ def test_company_1_has_about_400_incomes_over_the_last_12_months(demo):
     incomes = _all(demo[0], "/1/incomes")
     assert 380 <= len(incomes) <= 420
     days = sorted(i["issued_at"] for i in incomes)
-    from datetime import date, timedelta
-
-    assert days[0] >= (date.today() - timedelta(days=366)).isoformat()
-    assert days[-1] <= date.today().isoformat()
+    assert days[0] >= (budapest_today() - timedelta(days=366)).isoformat()
+    assert days[-1] <= budapest_today().isoformat()
 
 
 def test_no_demo_income_came_in_changed_or_was_opened_after_now(demo):
