@@ -21,7 +21,6 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta, timezone, tzinfo
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask import url_for
 from flask_babel import gettext as _
@@ -50,6 +49,7 @@ from app.numbers import (
     DEFAULT_TIMEZONE,
     InputError,
     company_today,
+    company_zone,
     company_zone_name,
     moment_key,
 )
@@ -109,20 +109,13 @@ def zone_info(zone: str | None) -> tzinfo:
     """The tzinfo of a zone name (the company's, UTC) or a ±HH:MM offset; the company's by
     default."""
     if zone in (None, "", "UTC", "+00:00"):
-        return UTC if zone else _named(company_zone_name())
+        return UTC if zone else company_zone()
     match = OFFSET.fullmatch(zone)
     if match:
         sign, hours, minutes = match.groups()
         delta = timedelta(hours=int(hours), minutes=int(minutes))
         return timezone(-delta if sign == "-" else delta)
-    return _named(company_zone_name())
-
-
-def _named(name: str) -> tzinfo:
-    try:
-        return ZoneInfo(name)
-    except ZoneInfoNotFoundError:  # a system without tz data: Budapest's winter offset
-        return timezone(timedelta(hours=1))
+    return company_zone()
 
 
 # Which filter field an upstream error about a query parameter belongs to.
