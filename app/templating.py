@@ -311,9 +311,10 @@ def source_label(source) -> str:
     return str(known) if known else str(_l("Integration (%(code)s)", code=source))
 
 
-def income_number(income: dict) -> str:
-    """An income as its lists name it: its invoice number, or #id when it has none."""
-    return income.get("invoice_number") or f"#{income['id']}"
+def record_number(record: dict, field: str = "invoice_number") -> str:
+    """A record as its lists name it: its number (an income's invoice number, an expense's
+    filing number), or #id when it has none."""
+    return record.get(field) or f"#{record['id']}"
 
 
 def kind_label(kind) -> str:

@@ -17,6 +17,7 @@ from flask_babel import lazy_gettext as _l
 from app.auth import WRITE, refusal, remember_refusal
 from app.forms import base_reads, catalogs_of
 from app.forms.filters import small_int
+from app.templating import record_number
 from app.upstream import UpstreamError, ValidationError, catalog
 from app.upstream import expenses as upstream
 from app.upstream import parallel as page_budget
@@ -84,8 +85,7 @@ def summary(action: str, answer: dict, names: dict | None = None) -> tuple[str, 
     failed = failed_of(answer)
     if not failed:
         return str(done), False
-    listed = "; ".join(_failure((names or {}).get(i) or f"#{i}", reasons.get(i, []))
-                       for i in failed)
+    listed = "; ".join(_failure(_name(i, names), reasons.get(i, [])) for i in failed)
     return _("%(done)s; %(num)s failed: %(list)s", done=done, num=len(failed),
              list=listed), True
 
@@ -112,6 +112,11 @@ def filing_numbers(api, ids: list) -> dict:
         return {}
     return {item.get("id"): item["filing_number"] for item in page.items
             if item.get("filing_number")}
+
+
+def _name(expense_id, names: dict | None) -> str:
+    return record_number({"id": expense_id, "filing_number": (names or {}).get(expense_id)},
+                         "filing_number")
 
 
 def _failure(name: str, reasons: list) -> str:

@@ -31,6 +31,7 @@ from app.templating import (
     overdue_mark,
     paid_badge,
     paid_label,
+    record_number,
     source_label,
     vat_text,
 )
@@ -167,7 +168,7 @@ def _row(expense: dict, codes: dict, names: dict, today: str, words: Words, days
     due, paid, status = expense.get("due_at"), expense.get("paid_status"), expense.get(
         "accounting_status")
     sums = totals(expense)
-    filing = expense.get("filing_number") or f"#{expense['id']}"
+    filing = record_number(expense, "filing_number")
     dates, overdue = (days[expense.get("issued_at")], days[due]), paid != 2 and bool(due) and \
         due < today
     amounts = tuple(amount(sums[name], code, words.locale) for name in AMOUNTS)

@@ -27,11 +27,11 @@ from app.templating import (
     amount,
     amount_cells,
     date_cells,
-    income_number,
     kind_label,
     overdue_mark,
     paid_badge,
     paid_label,
+    record_number,
     vat_text,
 )
 
@@ -195,7 +195,7 @@ def _row(income: dict, codes: dict, tag_names: dict, today: str, words: Words,
     dates = (days[income.get("issued_at")], days[income.get("fulfilled_at")], days[due])
     amounts = tuple(amount(income.get(name), code, words.locale) for name in AMOUNT_FIELDS)
     return Row(
-        id=income["id"], number=income_number(income),
+        id=income["id"], number=record_number(income),
         kind=words["kinds"].get(income.get("type"), str(income.get("type") or "")),
         partner=income.get("partner_name") or "—", tax_number=income.get("partner_tax_number"),
         dates=dates, overdue=overdue, amounts=amounts,

@@ -53,7 +53,7 @@ from app.review.forms import STATE_KEYS, before_values, changes, fingerprint, st
 from app.review.prefetch import DETAIL_FIELDS
 from app.review.present import can_undo
 from app.store.history import mark_undone, record_action
-from app.templating import income_number
+from app.templating import record_number
 from app.upstream import (
     NotFound,
     PermissionDenied,
@@ -203,7 +203,7 @@ class Result:
 
 def numbers(records) -> dict[str, str]:
     """The log's names of these incomes: id (as a string) to invoice number or #id."""
-    return {str(record["id"]): income_number(record) for record in records}
+    return {str(record["id"]): record_number(record) for record in records}
 
 
 def write(api, income_id: int, body: dict) -> dict:

@@ -36,7 +36,7 @@ from app.policies.engine import evaluate_valid
 from app.policies.validate import InvalidConfig, ensure_valid, rules
 from app.review.forms import ROW_KEYS, STATE_KEYS, describe, fingerprint, label, payload_row
 from app.store.history import recent_actions
-from app.templating import KINDS, Amount, Days, Words, amount, income_number, kind_label
+from app.templating import KINDS, Amount, Days, Words, amount, kind_label, record_number
 from app.upstream.responses import id_names, ref
 
 # Why an income needs attention.
@@ -187,7 +187,7 @@ def queue_rows(items: list[dict], context: Context, codes: dict, tag_names: dict
 
 def _row(income: dict, context: Context, codes: dict, tag_names: dict, words: Words,
          days: Days) -> Row:
-    number = income_number(income)
+    number = record_number(income)
     return Row(
         id=income["id"], fingerprint=fingerprint(income), number=number,
         select_label=words["select"] % {"number": number},
@@ -337,7 +337,7 @@ def logged_number(action, income_id: int) -> str:
     """An income of a logged action as the queue named it then: its invoice number, else #id
     (entries logged before numbers were kept)."""
     number = (action.numbers or {}).get(str(income_id))
-    return income_number({"id": income_id, "invoice_number": number})
+    return record_number({"id": income_id, "invoice_number": number})
 
 
 def lines(action, income_id: int, names: dict) -> list[Line]:
@@ -366,7 +366,7 @@ def queue_row(context: Context, income: dict, lookups: dict) -> list:
     tags = lookups.get("tags", {})
     why = [f"{reason.label}: {reason.detail}" if reason.detail else str(reason.label)
            for reason in reasons(income, context)]
-    return [income_number(income),
+    return [record_number(income),
             kind_label(income.get("type")) if income.get("type") else "",
             income.get("partner_name") or "", show_tax_number(income.get("partner_tax_number")),
             day(income.get("issued_at")), amount_cell(income.get("gross_amount")),

@@ -20,7 +20,7 @@ from app.incomes.flow import FORM_CATALOGS
 from app.nav import safe_next
 from app.review import actions, flow, forms, prefetch, present
 from app.store.history import get_action, recent_actions
-from app.templating import income_number, is_htmx, redirect_to, render
+from app.templating import is_htmx, record_number, redirect_to, render
 from app.upstream import (
     Page,
     PermissionDenied,
@@ -322,7 +322,7 @@ def _report_bulk(result: actions.BulkResult, number: Callable[[int], str]) -> No
 
 def _number(records: dict[int, dict], income_id: int) -> str:
     """An income of the bulk action as the queue names it (read before the writes)."""
-    return income_number(records.get(income_id) or {"id": income_id})
+    return record_number(records.get(income_id) or {"id": income_id})
 
 
 def action_log():
