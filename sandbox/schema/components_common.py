@@ -16,9 +16,11 @@ ID_IN = {"type": "integer", "minimum": 1, "maximum": 2**31 - 1}
 AMOUNT_IN = prop({"anyOf": [{"type": "string", "pattern": r"^-?[0-9]{1,12}(\.[0-9]{1,2})?$"},
                             {"type": "number", "minimum": -1e11, "maximum": 1e11}]},
                  T("Összeg: tizedes szöveg vagy szám.", "Amount: a decimal string or a number."))
-# Exchange rates a client sends: DecimalField(14, 6), as a decimal string or a JSON number.
+# Exchange rates a client sends: DecimalField(14, 6), as a decimal string or a JSON number,
+# above 0 and at most 8 digits before the point either way.
+RATE_MAX = 99999999.999999
 RATE_IN = {"anyOf": [{"type": "string", "pattern": r"^[0-9]{1,8}(\.[0-9]{1,6})?$"},
-                     {"type": "number", "exclusiveMinimum": 0, "maximum": 1e6}]}
+                     {"type": "number", "exclusiveMinimum": 0, "maximum": RATE_MAX}]}
 TAG_IDS_IN = array(ID_IN, T("Címke-azonosítók listája.", "List of tag ids."))
 NEXT = prop(nullable({"type": "string"}), T("A következő oldal címe vagy null.",
                                             "URL of the next page, or null."))

@@ -56,3 +56,11 @@ def test_the_schema_s_pattern_admits_exactly_the_strings_the_api_reads(whole, de
     except FieldError:
         read = False
     assert bool(re.fullmatch(pattern, text)) == read or Decimal(text) == 0, text
+
+
+def test_the_schema_s_number_range_is_the_range_of_rates_the_api_reads():
+    number = RATE_IN["anyOf"][1]
+    assert parse_rate(number["maximum"]) == Decimal("99999999.999999")
+    for outside in (number["exclusiveMinimum"], 100000000):
+        with pytest.raises(FieldError):
+            parse_rate(outside)

@@ -77,4 +77,3 @@ def test_a_tax_rate_with_six_decimals_reads_back_exactly(api):
     months = api.get("/2/monthly-taxes/", params={"fields": "taxes"}).json()["monthly_taxes"]
     rates = [t["exchange_rate"] for m in months for t in m["taxes"]]
     assert "395.123456" in rates
-
