@@ -160,8 +160,13 @@ def parse_percent(text, locale=None, *, places=2) -> Decimal | None:
     except InputError as error:
         if error.reason in ("ambiguous", "places"):
             raise
-        raise InputError(_l("Enter a percentage between 0 and 100, e.g. 27 or 5,5."),
-                         error.reason) from None
+        raise InputError(percent_hint(locale), error.reason) from None
+
+
+def percent_hint(locale=None):
+    """The message for a percentage that is not one, its example in the page's notation."""
+    return _l("Enter a percentage between 0 and 100, e.g. 27 or %(example)s.",
+              example=format_number(Decimal("5.5"), locale))
 
 
 def amount_places(currency=None) -> int:
@@ -173,22 +178,32 @@ def amount_places(currency=None) -> int:
 
 
 def _without_currency(text: str, currency, locale) -> str:
+    # Only at either end, after a leading minus: "1Ft234" is not 1234.
     if not currency:
         return text
     code = str(currency).upper()
-    for sign in (get_currency_symbol(code, locale_of(locale)), code):
-        text = text.replace(sign, "")
-    return text
+    body = text.strip()
+    minus = body[:1] if body[:1] in MINUSES else ""
+    body = body.removeprefix(minus).strip()
+    for mark in (get_currency_symbol(code, locale_of(locale)), code):
+        body = body.removeprefix(mark).removesuffix(mark).strip()
+    return minus + body
 
 
 def _read_signed(raw: str, locale) -> Decimal:
-    sign = -1 if raw[0] in MINUSES else 1
+    negative = raw[0] in MINUSES
     body = raw[1:].lstrip() if raw[0] in MINUSES + "+" else raw
-    value = sign * _read(raw, body, sign, locale)
+    value = _signed(_read(raw, body, negative, locale), negative)
     return value if value else abs(value)  # "-0" is zero, not a negative zero
 
 
-def _read(raw: str, body: str, sign: int, locale) -> Decimal:
+def _signed(value: Decimal, negative: bool) -> Decimal:
+    # copy_negate is exact; `-value` and `-1 * value` round to the context's 28 digits, which
+    # would turn 12,999999999999999999999999999 into 13 before the decimal-places check.
+    return value.copy_negate() if negative else value
+
+
+def _read(raw: str, body: str, negative: bool, locale) -> Decimal:
     decimal, group = marks(locale)
     value = _reading(body, decimal, group)
     other = _reading(body, group, decimal)
@@ -196,11 +211,13 @@ def _read(raw: str, body: str, sign: int, locale) -> Decimal:
         raise InputError(_l("Enter a number, e.g. %(example)s.",
                             example=format_number(Decimal("1234.5"), locale, places=2)))
     if value is None:
-        return other
+        value = _mixed_groups(body, group)
+        if value is None:
+            return other
     if decimal not in body and other is not None and other != value:
         raise InputError(_l("“%(text)s” can be read two ways. Write %(first)s or %(second)s.",
-                            text=raw, first=plain(sign * value, locale),
-                            second=plain(sign * other, locale)), "ambiguous")
+                            text=raw, first=plain(_signed(value, negative), locale),
+                            second=plain(_signed(other, negative), locale)), "ambiguous")
     return value
 
 
@@ -224,6 +241,14 @@ def _grouped(group: str) -> re.Pattern:
 
 def _whole_ok(whole: str, group: str) -> bool:
     return bool(_grouped(group).fullmatch(whole))
+
+
+def _mixed_groups(body: str, group: str) -> Decimal | None:
+    """The whole number meant by groups of three split by spaces and the group mark mixed
+    (1 234.567 on a Hungarian page), which the other convention reads with a decimal."""
+    if re.fullmatch(r"[1-9][0-9]{0,2}(?:[ " + re.escape(group) + r"][0-9]{3})+", body):
+        return Decimal(body.replace(" ", "").replace(group, ""))
+    return None
 
 
 def _check_places(value: Decimal, places: int | None) -> None:
@@ -323,10 +348,13 @@ def parse_month(text, locale=None) -> date | None:
         return None
     chosen = locale_of(locale)
     try:
-        parts = _month_parts(raw, chosen) or _day_parts(raw, chosen)
-        return date(*parts[:2], 1) if parts else _refuse_month(chosen)
+        if parts := _month_parts(raw, chosen):
+            return date(*parts, 1)
+        if parts := _day_parts(raw, chosen):
+            return date(*parts).replace(day=1)  # a day that does not exist is refused
     except ValueError:
-        return _refuse_month(chosen)
+        pass
+    return _refuse_month(chosen)
 
 
 def _month_parts(raw: str, locale: Locale) -> tuple[int, int] | None:

@@ -11,7 +11,7 @@ from app.forms.base import PageForm, name_field, strip
 from app.forms.display import select_choices
 from app.forms.registry import VAT_AREAS
 from app.forms.tables import REQUIRED_MSG
-from app.numbers import InputError, format_number, parse_percent
+from app.numbers import InputError, format_number, parse_percent, percent_hint
 
 
 class NameForm(PageForm):
@@ -46,7 +46,7 @@ def _percent(form, field) -> None:
     except InputError as error:
         raise ValidationError(error.message) from None
     if value is None:
-        raise ValidationError(_l("Enter a percentage between 0 and 100, e.g. 27 or 5,5."))
+        raise ValidationError(percent_hint())
     field.parsed = value
 
 

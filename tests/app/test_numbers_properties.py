@@ -179,6 +179,33 @@ def test_one_foreign_decimal_mark_before_three_digits_is_always_refused(locale, 
 
 
 @PURE
+@given(locale=st.sampled_from(LOCALES), head=st.integers(1, 999),
+       groups=st.lists(st.integers(0, 999), min_size=1, max_size=3), tail=st.integers(0, 999),
+       negative=st.booleans())
+def test_space_groups_before_a_foreign_mark_and_three_digits_are_refused(locale, head, groups,
+                                                                        tail, negative):
+    middle = "".join(f" {group:03d}" for group in groups)
+    text = f"{'-' if negative else ''}{head}{middle}{marks(locale)[1]}{tail:03d}"
+    with pytest.raises(InputError) as refused:
+        parse_number(text, locale)
+    assert refused.value.reason == "ambiguous"
+
+
+@PURE
+@given(locale=st.sampled_from(LOCALES), negative=st.booleans(), whole=st.integers(0, 10 ** 12 - 1),
+       fraction=st.text(alphabet="0123456789", min_size=20, max_size=45))
+def test_a_long_decimal_tail_is_read_exactly_or_refused_never_rounded(locale, negative, whole,
+                                                                      fraction):
+    text = f"{'-' if negative else ''}{whole}{marks(locale)[0]}{fraction}"
+    typed = Decimal(f"{'-' if negative else ''}{whole}.{fraction}")
+    assert parse_number(text, locale) == typed
+    try:
+        assert parse_amount(text, None, locale) == typed
+    except InputError as refused:
+        assert refused.reason == "places" and typed != typed.quantize(Decimal("0.01"))
+
+
+@PURE
 @given(locale=st.sampled_from(LOCALES), value=decimals(2).filter(lambda v: v != 0),
        extra=st.integers(1, 5))
 def test_beyond_the_apis_range_or_precision_is_refused_never_altered(locale, value, extra):
