@@ -9,6 +9,7 @@ the reason.
 """
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from functools import partial
 
 from flask_babel import gettext as _
@@ -17,6 +18,7 @@ from flask_babel import lazy_gettext as _l
 from app.auth import WRITE, refusal, remember_refusal
 from app.forms import base_reads, catalogs_of
 from app.forms.filters import small_int
+from app.numbers import as_utc
 from app.templating import record_number
 from app.upstream import UpstreamError, ValidationError, catalog
 from app.upstream import expenses as upstream
@@ -29,7 +31,6 @@ FORM_CATALOGS = ("currencies", "ledger_numbers", "vat_categories", "tags", "expe
 # The detail's one read carries its payments too (an expansion, not a second call).
 DETAIL_FIELDS = "payment_history"
 EXCLUDED = "excluded_from_accounting"
-RESYNC = "full_resync_required"
 BULK_PURPOSE = "expense-bulk"
 MAX_IDS = 500
 DONE = {"approve": _l("%(num)s approved"), "unapprove": _l("%(num)s unapproved"),
@@ -64,11 +65,13 @@ def refusal_text(error: ValidationError) -> str:
         "The accounting service refused the change.")
 
 
-def needs_resync(error: ValidationError) -> bool:
+def needs_resync(error: ValidationError, params: dict) -> bool:
     """True for the 400 that says updated_since is too old (a full reload is needed)."""
-    codes = [error.extra.get("code"), *error.field_errors.get("code", [])]
-    return RESYNC in codes or any("resync" in m for m in error.field_errors.get(
-        "updated_since", []))
+    # Known by its field, not its words: the API's wording (Hungarian by default) is not the
+    # contract. A moment not in the past cannot be too old; its refusal is a field error.
+    since = as_utc(params.get("updated_since"))
+    return "updated_since" in error.field_errors and since is not None and \
+        since < datetime.now(UTC)
 
 
 def selected_ids(values: list[str]) -> list[int]:

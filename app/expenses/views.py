@@ -75,7 +75,7 @@ def _read(form, params: dict | None) -> tuple:
     try:
         return (*flow.list_page(g.api, params), [], False)
     except ValidationError as exc:
-        if flow.needs_resync(exc):
+        if flow.needs_resync(exc, params):
             return Page(items=[]), {}, [], True
         return Page(items=[]), {}, forms.place_upstream(form, exc), False
 

@@ -103,7 +103,7 @@ STANDARD_TEXTS = (
     _l("The expense is in quarantine; accept it first."),
     _l("The expense is not in quarantine."),
 )
-# Keys whose values are codes for programs (e.g. full_resync_required), never shown.
+# Keys whose values are codes for programs (DRF's error codes), never shown.
 MACHINE_KEYS = ("code",)
 UNKNOWN_LEAD = _l("The accounting service did not accept this: %(detail)s")
 

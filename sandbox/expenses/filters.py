@@ -83,8 +83,7 @@ def _updated_since(args) -> list:
     if since < datetime.now(UTC).replace(tzinfo=None) - RESYNC_HORIZON:
         raise validation_error(
             {"updated_since": [f"updated_since is older than {RESYNC_HORIZON.days} days; a full "
-                               "resync (a query without updated_since) is required."]},
-            code="full_resync_required")
+                               "resync (a query without updated_since) is required."]})
     return [Expense.updated_at >= since]
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta, timezone
 from urllib.parse import quote
 
+from app.expenses import flow
+from app.upstream.errors import ValidationError
 from tests.app.conftest import signed_in
 from tests.app.expenses_helpers import (
     artifact,
@@ -124,6 +126,15 @@ def test_too_old_changed_since_explains_and_offers_a_one_click_full_reload(clien
     assert "since" not in link and "is_paid=false" in link
     reloaded = client.get(link.replace("&amp;", "&"))
     assert reloaded.status_code == 200 and "ANY-1" in reloaded.get_data(as_text=True)
+
+
+def test_a_resync_refusal_is_known_by_its_field_whatever_its_wording():
+    hungarian = {"updated_since": ["Az időpont túl régi, teljes újraszinkronizálás szükséges."]}
+    past = {"updated_since": "2020-01-01T10:00:00+01:00"}
+    assert flow.needs_resync(ValidationError(field_errors=hungarian), past)
+    assert not flow.needs_resync(ValidationError(field_errors={"is_paid": ["Hibás."]}), past)
+    future = {"updated_since": "9999-12-31T23:00:00-12:00"}
+    assert not flow.needs_resync(ValidationError(field_errors=hungarian), future)
 
 
 def test_invalid_changed_since_is_refused_before_any_upstream_call(client, company, api,
