@@ -80,13 +80,22 @@ def list_v1(records: str):
 
 
 def create_v1(records: str):
-    """Deprecated bulk create (successor /2/<records>/create/)."""
-    return create(records)
+    """Deprecated bulk create (successor /2/<records>/create/): the months as a bare list."""
+    require_write()
+    kind = RECORDS[records]
+    return jsonify(_months_v1(create_records(kind, json_body()), kind)), 201
 
 
 def update_v1(records: str):
-    """Deprecated bulk update (successor /2/<records>/update/)."""
-    return update(records)
+    """Deprecated bulk update (successor /2/<records>/update/): the months as a bare list."""
+    require_write()
+    kind = RECORDS[records]
+    return jsonify(_months_v1(update_records(kind, json_body()), kind))
+
+
+def _months_v1(changed: list, kind) -> list:
+    # The live /1/ answers are a list of months (live-api-shapes.json: response_root "array").
+    return monthly(changed, kind, detail=True)[kind.monthly_key]
 
 
 def delete_v1(records: str):

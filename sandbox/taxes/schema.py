@@ -45,8 +45,9 @@ def _kind_ops(records: str, tag: str, what: T, monthly: str) -> tuple[Op, ...]:
     legacy = tuple(Op(op.method, f"/1/{records}/{op.path.rsplit('/', 2)[-2]}/",
                       f"{op.op_id}_v1", tag, T(f"{op.summary.hu} (elavult)",
                                                f"{op.summary.en} (deprecated)"),
-                      params=op.params, body=op.body, response=op.response, status=op.status,
-                      successor=op.op_id) for op in current[1:])
+                      params=op.params, body=op.body, status=op.status, successor=op.op_id,
+                      response=array(ref("TaxMonth")) if op.response else None)
+                   for op in current[1:])  # the live /1/ writes answer a bare list of months
     listing = Op("GET", f"/1/{records}/", f"{records}_list_v1", tag,
                  T(f"{what.hu} listája (elavult)", f"List {what.en} (deprecated)"),
                  params=(*PAGE_NUMBER, *FILTERS),

@@ -17,6 +17,9 @@ def test_v1_create_is_served_and_marked_deprecated(api, kind):
     resp = api.post(f"/1/{kind}/create/", json=[ITEMS[kind]])
     assert resp.status_code == 201
     _assert_deprecated(resp, f"/2/{kind}/create/")
+    months = resp.json()  # a bare list of months, as the live /1/ answers
+    assert [month["month"] for month in months] == ["2024-03-01"]
+    assert months[0][kind][0]["amount"] == "10.00"
     assert api.get(MONTHLY[kind]).json()[f"monthly_{kind}"][0]["amount"] == "10.00"
 
 
@@ -35,9 +38,11 @@ def test_v1_list_is_page_numbered_and_points_to_monthly_listing(api, kind):
 @pytest.mark.parametrize("kind", ["taxes", "salaries"])
 def test_v1_update_and_delete_are_served_and_marked_deprecated(api, kind):
     created = api.post(f"/1/{kind}/create/", json=[ITEMS[kind]]).json()
-    record_id = created[f"monthly_{kind}"][0][kind][0]["id"]
+    record_id = created[0][kind][0]["id"]
     resp = api.post(f"/1/{kind}/update/", json=[{"id": record_id, "amount": "99"}])
     assert resp.status_code == 200
+    updated = resp.json()[0][kind][0]  # a bare list of months here too
+    assert (updated["id"], updated["amount"]) == (record_id, "99.00")
     _assert_deprecated(resp, f"/2/{kind}/update/")
     resp = api.post(f"/1/{kind}/delete/", json={"ids": [record_id]})
     assert resp.status_code == 204
