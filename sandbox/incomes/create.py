@@ -66,7 +66,8 @@ def _check_required(data: dict, values: dict, errors: dict) -> None:
             errors[key] = [REQUIRED_MSG]
     if "assignments" not in data:
         errors["assignments"] = [REQUIRED_MSG]
-    if values.get("invoice_type") == 1 and not values.get("referred_invoice_number"):
+    if values.get("invoice_type") == 1 and not values.get("referred_invoice_number") and \
+            "referred_invoice_number" not in errors:  # a refused number keeps its own message
         errors["referred_invoice_number"] = ["A storno (invoice_type 1) needs the number of "
                                              "the document it cancels."]
 
