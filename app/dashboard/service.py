@@ -275,7 +275,6 @@ def vat_summary(data: dict, period: Period):
 # -- the practice page: one row per signed-in company ---------------------------------------------
 
 PAGE_SIZE = 100
-UNPROCESSED = "unprocessed"
 NEEDS_TOKEN = "needs_api_token"  # noqa: S105 (a reason code)
 FAILED = "failed"
 
@@ -376,11 +375,5 @@ def overdue_amounts(client, params: dict) -> dict[str, Decimal]:
 
 
 def unprocessed_expenses(client) -> int:
-    """How many expenses are not processed yet (accounting status "unprocessed")."""
-    found = _expenses(client, {"is_processed": "false"})
-    return sum(1 for expense in found if expense.get("accounting_status") == UNPROCESSED)
-
-
-def _expenses(client, params: dict) -> list[dict]:
-    pages = expense_api.iter_pages(client, {**params, "page_size": PAGE_SIZE})
-    return [expense for page in pages for expense in page.items]
+    """How many expenses are still to process: the month-end checklist's list, counted."""
+    return len(expense_api.unprocessed(client, PAGE_SIZE))

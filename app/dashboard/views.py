@@ -105,4 +105,4 @@ def practice_links(company_id: int, queries: dict[str, ListQuery]) -> dict[str, 
     return {"company": url_for("dashboard.index", company_id=company_id),
             "review": to(queries["review"]), "overdue": to(queries["overdue"]),
             "vat_due": url_for("vat.index", company_id=company_id),
-            "unprocessed": url_for("expenses.index", company_id=company_id)}
+            "unprocessed": url_for("vat.checklist", company_id=company_id, show="unprocessed")}

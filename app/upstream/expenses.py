@@ -12,6 +12,7 @@ ARTIFACTS = "/1/artifacts/expense/"
 BULK = "/1/expenses/{action}/"
 BULK_ACTIONS = ("approve", "unapprove", "check", "uncheck")
 RESOURCE = "expenses"
+UNPROCESSED = "unprocessed"
 
 
 def list_page(client, params: dict):
@@ -68,6 +69,13 @@ def bulk_action(client, action: str, ids: list[int]) -> dict:
 def iter_all(client, params: dict):
     """Every expense the filter finds, page after page."""
     return client.iter_all(LIST, params, resource=RESOURCE)
+
+
+def unprocessed(client, page_size: int = 100) -> list[dict]:
+    """Every expense still to process: not processed and not excluded from accounting (its
+    accounting_status "unprocessed"; is_processed=false alone also finds excluded ones)."""
+    found = iter_all(client, {"is_processed": "false", "page_size": page_size})
+    return [expense for expense in found if expense.get("accounting_status") == UNPROCESSED]
 
 
 def fulfilled_between(client, start, end, page_size: int = 100, **flags):

@@ -12,6 +12,7 @@ from flask_babel import lazy_gettext as _l
 
 from app import exports
 from app.numbers import format_percent, to_decimal
+from app.totals import expense_amounts
 from app.vat.service import EXPENSES, INCOMES, MONTHLY, NO_CATEGORY, QUARTERLY, Period, Summary
 
 SIDES = {INCOMES: _l("Incomes"), EXPENSES: _l("Expenses")}
@@ -125,11 +126,13 @@ def checklist(found: dict, month: Period) -> list[dict]:
             for name, count, url in items]
 
 
-def expense_rows(records: list[dict]) -> list[dict]:
-    """The checklist's drill-down: one row per expense with its link."""
+def expense_rows(records: list[dict], codes: dict) -> list[dict]:
+    """The checklist's drill-down: one row per expense with its link, its gross as the expense
+    list shows it (summed over its assignments) in its currency."""
     return [{"id": record.get("id"), "number": record.get("invoice_number") or "",
              "partner": record.get("partner_name") or "",
              "fulfilled_at": exports.day(record.get("fulfilled_at")),
-             "gross": to_decimal(record.get("gross_amount")),
+             "gross": expense_amounts(record)["gross_amount"],
+             "currency": codes.get(record.get("currency")),
              "url": url_for("expenses.detail", expense_id=record.get("id"))}
             for record in records]

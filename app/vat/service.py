@@ -217,8 +217,8 @@ def month_end(client, month: Period) -> dict:
     return run_parallel({
         "review": lambda: income_api.list_page(client, {**params, "page": 1,
                                                         "page_size": 1}).count,
-        "unprocessed": lambda: list(expense_api.iter_all(
-            client, {"is_processed": "false", "page_size": 100})),
+        "unprocessed": partial(expense_api.unprocessed, client),
+        "codes": partial(catalog.names, client, "currencies", "code"),
         "no_vat_period": lambda: list(expense_api.fulfilled_between(
             client, month.start, month.end, has_vat_period=False)),
         "taxes": partial(taxes_api.monthly_records, client, "taxes", listing),

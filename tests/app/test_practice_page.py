@@ -132,7 +132,17 @@ def test_each_row_links_into_its_company(signed_in_twice, client):
         row = dict(ROW.findall(html))[str(company.id)]
         assert f'href="/c/{company.id}/"' in row
         assert f'href="/c/{company.id}/incomes/?' in row, "the overdue figure opens its list"
-        assert f'href="/c/{company.id}/expenses/"' in row
+        assert f'href="/c/{company.id}/vat/month-end?show=unprocessed"' in row
+
+
+def test_the_unprocessed_figure_equals_the_list_it_opens(signed_in_twice, client):
+    html = client.get("/practice").get_data(as_text=True)
+    for company in signed_in_twice:
+        row = dict(ROW.findall(html))[str(company.id)]
+        count = number(shown(html)[company.id]["unprocessed"])
+        link = re.search(r'data-figure="unprocessed">.*?href="([^"]+)"', row, re.S)[1]
+        listed = client.get(link.replace("&amp;", "&")).get_data(as_text=True)
+        assert count == len(re.findall(r'data-expense-id="\d+"', listed)) > 0
         assert all(f"/c/{other.id}/" not in row for other in signed_in_twice if other != company)
 
 
