@@ -9,10 +9,10 @@ the very rows the linked list shows (its totals footer says the same number).
 
 The practice page: one row per signed-in company, every figure of every row read side by side.
 A row holds what a bookkeeping office looks at first for each company: the review queue's size,
-the overdue amount (unpaid incomes past their due date, per currency), the VAT due (the balance
-of the VAT summary, app/vat/service.py, for the company's current VAT period) and the expenses
-not yet processed. The review queue and the overdue
-incomes are the dashboard's cards' own queries (`cards`), so the practice page and each
+the overdue amount (incomes not fully paid past their due date, per currency), the VAT due
+(the balance of the VAT summary, app/vat/service.py, for the company's current VAT period) and
+the expenses not yet processed. The review queue and the overdue incomes are the dashboard's
+cards' own queries (`cards`), so the practice page and each
 company's dashboard agree. A company signed in through OAuth2 has its figures read from /2/
 only: the API takes a Bearer token on /2/ paths only, so the incomes' figures say that they
 need an API token.
@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import date, timedelta
+from datetime import date
 from decimal import Decimal
 from functools import partial
 from typing import Any
@@ -63,15 +63,13 @@ def _unpaid_expenses() -> ListQuery:
     return expense_query({"is_paid": "false"})
 
 
-def cards(today: date) -> dict[str, ListQuery]:
+def cards() -> dict[str, ListQuery]:
     """The list behind each count card: the card counts its rows and links to it (the unpaid
     expenses card takes its count from the open payables figure, the same list)."""
-    yesterday = (today - timedelta(days=1)).isoformat()
     return {
         "needs_review": queue_query({}),
         "unpaid": income_query({"paid_status": "1"}),
-        "overdue": income_query({"paid_status": "1", "date_field": "due_at",
-                                 "date_to": yesterday}),
+        "overdue": _incomes({"tab": "overdue"}),  # the Overdue tab, as the overdue amount
         "unpaid_expenses": _unpaid_expenses(),
     }
 
@@ -295,10 +293,10 @@ class PracticeRow:
 FIGURES = ("review", "overdue", "vat_due", "unprocessed")
 
 
-def practice_queries(today: date) -> dict[str, ListQuery]:
+def practice_queries() -> dict[str, ListQuery]:
     """The income lists behind a row: the review queue and the overdue incomes (the
     dashboard's cards)."""
-    card = cards(today)
+    card = cards()
     return {"review": card["needs_review"], "overdue": card["overdue"]}
 
 

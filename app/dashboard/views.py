@@ -26,7 +26,7 @@ from app.vat.service import period_of
 def index():
     """Counts, amounts (month, year, open, overdue, VAT, taxes and salaries), chart, recent."""
     today = company_today()
-    queries, found, dues = cards(today), service.figures(today), service.dues(today)
+    queries, found, dues = cards(), service.figures(today), service.dues(today)
     data = dashboard_data(g.api, queries, {**found, **service.chart_ranges(today)}, today, dues)
     period = period_of(data["period_kind"], today)
     figures = {**_figures(today, found, data), **present.vat_shown(
@@ -88,7 +88,7 @@ def practice():
     if not companies:
         return redirect(url_for("auth.login"))
     today = company_today()
-    queries = practice_queries(today)
+    queries = practice_queries()
     params = {key: query.params() for key, query in queries.items()}
     clients = {item["id"]: company_client(item["id"]) for item in companies}
     return render_template("dashboard/practice.html", today=today,

@@ -36,6 +36,7 @@ def _make_incomes(api) -> None:
     make_income(api, invoice_number="PAID-LATE", due_at=_day(-5),
                 payments=[{"amount": "1270.00"}])
     make_income(api, invoice_number="PART-LATE", due_at=_day(-5), payments=[{"amount": "10.00"}])
+    make_income(api, invoice_number="VOID-LATE", due_at=_day(-5), is_cancelled=True)
     for number, done in (("REV-OPEN-1", False), ("REV-OPEN-2", False), ("REV-DONE", True)):
         created = make_income(api, invoice_number=number, due_at=_day(3))
         set_state(api, created["id"], needs_review=True, review_done=done)
@@ -76,11 +77,13 @@ def test_card_number_is_the_number_of_rows_its_link_lists(client, dashboard, key
     assert number > 0
 
 
-def test_overdue_card_counts_only_unpaid_incomes_due_before_today(client, dashboard):
+def test_overdue_card_counts_live_incomes_not_fully_paid_due_before_today(client, dashboard):
     number, link = card(dashboard, "overdue")
     rows, _pages = listed(client, link)
-    assert number == OVERDUE_MANY + 1
-    assert sorted(rows) == sorted([f"LATE-{n:03d}" for n in range(OVERDUE_MANY)] + ["DUE-1"])
+    assert number == OVERDUE_MANY + 2  # partly paid is still owed; cancelled is not
+    assert sorted(rows) == sorted([f"LATE-{n:03d}" for n in range(OVERDUE_MANY)] +
+                                  ["DUE-1", "PART-LATE"])
+    assert "tab=overdue" in link, "the card opens the Overdue tab, the overdue amount's list"
 
 
 def test_unpaid_expenses_card_counts_past_one_upstream_page(client, dashboard):

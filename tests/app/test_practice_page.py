@@ -1,11 +1,11 @@
 """The practice page: one row per signed-in company, its figures equal to the API's records.
 
 Each expected figure is worked out here from every record the API lists (all pages), not from
-the query Bookdesk sends: review queue (needs review, not done), overdue amount (unpaid, due
-before today, gross), VAT due (the sandbox's companies are monthly: the VAT of this month's
-incomes' assignment lines minus that of its expenses not excluded from accounting, by
-fulfilment date, at the exchange rate; it equals the VAT page's balance) and expenses not
-processed.
+the query Bookdesk sends: review queue (needs review, not done), overdue amount (unpaid or
+partly paid, not cancelled, due before today, gross), VAT due (the sandbox's companies are
+monthly: the VAT of this month's incomes' assignment lines minus that of its expenses not
+excluded from accounting, by fulfilment date, at the exchange rate; it equals the VAT page's
+balance) and expenses not processed.
 """
 from __future__ import annotations
 
@@ -43,6 +43,8 @@ def seed(api: Api, late: int, review: int, open_expenses: int) -> None:
         make_income(api, invoice_number=f"LATE-{n}", due_at=_day(-3 - n),
                     net_amount="1000.00", vat_amount="270.00", gross_amount=f"{1270 + n}.00")
     make_income(api, invoice_number="PAID-LATE", due_at=_day(-5), payments=[{"amount": "1270.00"}])
+    make_income(api, invoice_number="PART-LATE", due_at=_day(-6), payments=[{"amount": "500.00"}])
+    make_income(api, invoice_number="VOID-LATE", due_at=_day(-6), is_cancelled=True)
     make_income(api, invoice_number="NOT-YET", due_at=_day(4))
     make_income(api, invoice_number="OLD", fulfilled_at=_day(-70), issued_at=_day(-70),
                 due_at=_day(30))
@@ -79,7 +81,8 @@ def expected(api: Api) -> dict[str, int]:
     return {
         "review": sum(1 for i in incomes if i["needs_review"] and not i["review_done"]),
         "overdue": int(sum(Decimal(i["gross_amount"]) for i in incomes
-                           if i["paid_status"] == 1 and i["due_at"] and i["due_at"] < today)),
+                           if i["paid_status"] in (1, 3) and not i["is_cancelled"]
+                           and i["due_at"] and i["due_at"] < today)),
         "vat_due": int(vat_out - vat_in),
         "unprocessed": sum(1 for e in expenses if e["accounting_status"] == "unprocessed"),
     }
