@@ -16,6 +16,7 @@ from app.exports import day
 from app.forms import INCOME_ASSIGNMENT_FIELDS, display_text, spec_for
 from app.forms.display import truthy
 from app.forms.registry import currency_code, field_label, group_label
+from app.identifiers import show_tax_number
 from app.numbers import days_between
 from app.templating import (
     KINDS,
@@ -231,7 +232,7 @@ def export_row(income: dict, lookups: dict) -> list:
     yes, no = _("Yes"), _("No")
     return [income.get("invoice_number") or "", kind_label(income.get("type")),
             yes if income.get("invoice_type") == 1 else no, income.get("partner_name") or "",
-            income.get("partner_tax_number") or "", day(income.get("issued_at")),
+            show_tax_number(income.get("partner_tax_number")), day(income.get("issued_at")),
             day(income.get("fulfilled_at")), day(income.get("due_at")),
             csv_amount(income.get("net_amount")),
             csv_amount(income.get("vat_amount")),

@@ -82,3 +82,13 @@ def test_income_and_expense_rows_neutralise_text_the_api_may_send(in_request, fo
                               columns.export_row)
         assert all(rows[1][cell] == "'" + formula for cell in text_cells)
         assert rows[1][gross] == "-5.00"
+
+
+@settings(max_examples=50, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.from_regex(r"[0-9]{11}", fullmatch=True))
+def test_an_income_rows_tax_number_is_written_as_the_list_shows_it(app, in_request, digits):
+    income = {"invoice_number": "INC-1", "partner_tax_number": digits, "tags": []}
+    _raw, rows = _written(in_request, "hu", income_columns.export_header(), [income],
+                          income_columns.export_row)
+    shown = app.jinja_env.filters["tax_number"](digits)
+    assert rows[1][4] == shown == f"{digits[:8]}-{digits[8]}-{digits[9:]}"
