@@ -296,11 +296,12 @@ def parse_date(text, locale=None) -> date | None:
     raw = _SPACE_RUN.sub(" ", str(text or "")).strip()
     if not raw:
         return None
-    parts = _day_parts(raw, locale_of(locale))
+    chosen = locale_of(locale)
+    parts = _day_parts(raw, chosen)
     try:
-        return date(*parts) if parts else _refuse_date()
+        return date(*parts) if parts else _refuse_date(chosen)
     except ValueError:
-        return _refuse_date()
+        return _refuse_date(chosen)
 
 
 def _day_parts(raw: str, locale: Locale) -> tuple[int, int, int] | None:
@@ -324,8 +325,9 @@ def _month_names(locale_name: str) -> dict[str, int]:
             for width in ("abbreviated", "wide") for number, name in months[context][width].items()}
 
 
-def _refuse_date():
-    raise InputError(_l("Enter a date, e.g. 2024-03-05."), "date")
+def _refuse_date(locale: Locale):
+    raise InputError(_l("Enter a date, e.g. %(example)s.",
+                        example=format_date(EXAMPLE_DAY, locale)), "date")
 
 
 # -- months and moments typed in filters -----------------------------------------------------
@@ -338,6 +340,7 @@ _MOMENT = re.compile(r"(?P<day>.+?)(?:[T ,]\s*|,\s*)(?P<hour>\d{1,2}):(?P<minute
                      r"(?::(?P<second>\d{2})(?P<fraction>\.\d{1,6})?)?(?:\s*(?P<period>[^\W\d_]+\.?))?")
 _ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 EXAMPLE_MOMENT = datetime(2024, 3, 5, 14, 30)
+EXAMPLE_DAY = EXAMPLE_MOMENT.date()  # the day fields' placeholder and their refusal's example
 
 
 def parse_month(text, locale=None) -> date | None:

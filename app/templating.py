@@ -34,6 +34,7 @@ from markupsafe import Markup
 
 from app.identifiers import show_bank_account, show_tax_number
 from app.numbers import (
+    EXAMPLE_DAY,
     EXAMPLE_MOMENT,
     InputError,
     currency_format,
@@ -107,7 +108,7 @@ def field_attrs(field, described: list[str], extra: dict, css_class: str) -> dic
 def day_input(raw) -> dict:
     """A day field: 2024. 03. 05. / Mar 5, 2024 (app.numbers.parse_date reads it back)."""
     shown = format_date(raw) if _ISO_DAY.fullmatch(str(raw or "")) else raw
-    return _text_input(shown, format_date(date(2024, 3, 5)), 14, "data-day")
+    return _text_input(shown, format_date(EXAMPLE_DAY), 14, "data-day")
 
 
 def month_input(raw) -> dict:

@@ -134,7 +134,7 @@ def test_dates_are_read_year_first_or_with_the_locales_month_names(text, locale)
 @pytest.mark.parametrize("text", ["2024-13-01", "2024-02-30", "05.03.2024", "3/5/2024",
                                   "tomorrow", "24-3-5", "Foo 5, 2024"])
 def test_dates_that_are_impossible_or_in_an_ambiguous_order_are_refused(text):
-    with pytest.raises(InputError, match="2024-03-05"):
+    with pytest.raises(InputError, match="Mar 5, 2024"):
         parse_date(text, "en")
 
 
