@@ -167,6 +167,8 @@ def test_a_rate_of_zero_or_below_is_refused_on_its_field_before_sending(
     assert patches(sandbox_log, company.id) == []
     assert "Enter a number greater than 0." in field and f'value="{typed}"' in field
     assert "typed note" in html
+    above = html.split('id="exchange_rate"')[0]  # said at the top, not only at the field
+    assert "Please correct the marked fields; nothing was saved yet." in above
 
 
 def test_exclusion_is_not_part_of_the_edit_form(client, company, api):
