@@ -345,6 +345,7 @@ OTHER_SETTINGS = N_("Other settings changed.")
 POLICY_CHANGES = {
     "added": N_("Rule %(name)s added."),
     "removed": N_("Rule %(name)s removed."),
+    "renamed": N_("Rule %(old)s renamed to %(name)s."),
     "enabled": N_("Rule %(name)s switched on."),
     "disabled": N_("Rule %(name)s switched off."),
     "match_all": N_("Rule %(name)s now needs all of its conditions."),
@@ -357,6 +358,7 @@ POLICY_CHANGES = {
 IGNORE_CHANGES = {
     "added": N_("Ignore rule %(name)s added."),
     "removed": N_("Ignore rule %(name)s removed."),
+    "renamed": N_("Ignore rule %(old)s renamed to %(name)s."),
     "enabled": N_("Ignore rule %(name)s switched on."),
     "disabled": N_("Ignore rule %(name)s switched off."),
     "match_all": N_("Ignore rule %(name)s now needs all of its conditions."),

@@ -83,15 +83,34 @@ def _rule_list_changes(old_list, new_list, section):
     def change(what, key, **params):
         return Change(f"{section}_{what}", messages[what], {"name": key[0], **params})
 
-    changes = [change("removed", key) for key in old if key not in new]
+    renamed = _renamed(old, new)
+    gone = set(old) - set(new) - set(renamed.values())
+    changes = [change("removed", key) for key in old if key in gone]
     for key, rule in new.items():
-        if key not in old:
+        if key in renamed:
+            changes.append(change("renamed", key, old=renamed[key][0]))
+        elif key not in old:
             changes.append(change("added", key))
-        else:
-            changes += [change(what, key) for what in _rule_changes(old[key], rule, section)]
+            continue
+        was = old[renamed.get(key, key)]
+        changes += [change(what, key) for what in _rule_changes(was, rule, section)]
     positions = {key: index + 1 for index, key in enumerate(new)}
     moved = _moved([key for key in old if key in new], [key for key in new if key in old])
     return changes + [change("moved", key, position=positions[key]) for key in moved]
+
+
+def _renamed(old: dict, new: dict) -> dict:
+    """{new key: old key} for a rule renamed in place: one left and one came at the same
+    position, keeping its conditions or what it sets. Otherwise it is a removal and an addition."""
+    gone = {index: key for index, key in enumerate(old) if key not in new}
+    came = {index: key for index, key in enumerate(new) if key not in old}
+    return {came[index]: gone[index] for index in gone.keys() & came.keys()
+            if _kept_a_part(old[gone[index]], new[came[index]])}
+
+
+def _kept_a_part(old: dict, new: dict) -> bool:
+    return any(old.get(part) is not None and old.get(part) == new.get(part)
+               for part in ("conditions", "set"))
 
 
 def _rule_changes(old, new, section):

@@ -43,7 +43,9 @@ def test_null_and_empty_config_are_the_same():
 
 
 def test_policy_added_and_removed_by_name():
-    assert summary(config(policy("A")), config(policy("B"))) == [
+    other = policy("B", conditions=[{"field": "note", "op": "contains", "value": "x"}],
+                    set={"revenue_type": 2})
+    assert summary(config(policy("A")), config(other)) == [
         ("policy_removed", {"name": "A"}),
         ("policy_added", {"name": "B"}),
     ]
@@ -117,11 +119,22 @@ def test_duplicate_names_pair_up_in_order():
     assert summary(old, new) == [("policy_match_all", {"name": "A"})]
 
 
-def test_renaming_shows_as_removed_and_added():
-    assert [kind for kind, _ in summary(config(policy("A")), config(policy("A2")))] == [
-        "policy_removed",
-        "policy_added",
-    ]
+def test_renaming_in_place_is_one_rule_renamed_with_its_other_changes():
+    assert summary(config(policy("A"), policy("B")), config(policy("A2"), policy("B"))) == [
+        ("policy_renamed", {"name": "A2", "old": "A"})]
+    other = [{"field": "note", "op": "contains", "value": "x"}]
+    changes = diff_configs(config(policy("A")), config(policy("A2", conditions=other)))
+    assert [change.text() for change in changes] == [
+        "Rule A renamed to A2.", "Rule A2: conditions changed."]
+    ignored = summary(config(ignores=[ignore("I")]), config(ignores=[ignore("I2")]))
+    assert ignored == [("ignore_renamed", {"name": "I2", "old": "I"})]
+
+
+def test_a_new_rule_in_a_removed_ones_place_with_nothing_kept_is_not_a_rename():
+    other = [{"field": "note", "op": "contains", "value": "x"}]
+    assert [kind for kind, _ in summary(
+        config(ignores=[ignore("I")]), config(ignores=[ignore("J", conditions=other)]))] == [
+        "ignore_removed", "ignore_added"]
 
 
 def test_switch_turned_on_and_off():
