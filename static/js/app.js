@@ -156,4 +156,32 @@
       event.detail.target.focus();
     }
   });
+
+  // A table wider than its box fades out on the side that has more (data-more, app.css), so
+  // on a phone the columns off screen, amounts among them, show that they are there.
+  function markMore(wrap) {
+    var left = wrap.scrollLeft > 1;
+    var right = wrap.scrollLeft + wrap.clientWidth < wrap.scrollWidth - 1;
+    if (left || right) {
+      wrap.dataset.more = left && right ? "both" : (left ? "left" : "right");
+    } else {
+      delete wrap.dataset.more;
+    }
+  }
+  var resized = window.ResizeObserver ? new ResizeObserver(function (entries) {
+    entries.forEach(function (entry) { markMore(entry.target.closest(".table-wrap")); });
+  }) : null;
+  function watchTables(root) {
+    root.querySelectorAll(".table-wrap").forEach(function (wrap) {
+      markMore(wrap);
+      if (resized) { resized.observe(wrap); resized.observe(wrap.firstElementChild || wrap); }
+    });
+  }
+  document.addEventListener("scroll", function (event) {
+    if (event.target.classList && event.target.classList.contains("table-wrap")) {
+      markMore(event.target);
+    }
+  }, true);
+  document.addEventListener("htmx:load", function () { watchTables(document); });
+  watchTables(document);
 })();

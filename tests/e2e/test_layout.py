@@ -11,6 +11,7 @@ from tests.app.expenses_helpers import artifact, make_expense, row
 from tests.app.expenses_helpers import catalogue as expense_catalogue
 from tests.app.incomes_helpers import catalogue as income_catalogue
 from tests.app.incomes_helpers import make_income
+from tests.app.taxes_support import create
 
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1280, "height": 800}
@@ -164,4 +165,21 @@ def test_a_categorisation_rows_amounts_are_never_cut_off_and_its_messages_wrap_i
     message.wait_for()
     assert page.evaluate(CUT_AMOUNTS_JS) == []
     assert message.bounding_box()["width"] <= 16 * 16 + 1
+    page.bookdesk_log.assert_clean()
+
+
+def test_a_table_wider_than_a_phone_fades_on_the_side_with_more_columns(signed_in_page, company,
+                                                                        api):
+    create(api, {"month": "2026-11", "amount": "125000", "code": "103"})
+    page = signed_in_page(company)
+    page.set_viewport_size({"width": 360, "height": 800})
+    page.goto(f"/c/{company.id}/taxes/?from=2026-11&to=2026-11")
+    wrap = page.locator(".table-wrap").first
+    assert wrap.evaluate("e => e.scrollWidth > e.clientWidth")
+    assert wrap.get_attribute("data-more") == "right"
+    assert wrap.evaluate("e => getComputedStyle(e).maskImage") != "none"
+    wrap.evaluate("e => { e.scrollLeft = e.scrollWidth; }")
+    page.wait_for_function("() => document.querySelector('.table-wrap').dataset.more === 'left'")
+    page.set_viewport_size(LAPTOP)
+    page.wait_for_function("() => !document.querySelector('.table-wrap').dataset.more")
     page.bookdesk_log.assert_clean()
