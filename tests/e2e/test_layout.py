@@ -183,3 +183,14 @@ def test_a_table_wider_than_a_phone_fades_on_the_side_with_more_columns(signed_i
     page.set_viewport_size(LAPTOP)
     page.wait_for_function("() => !document.querySelector('.table-wrap').dataset.more")
     page.bookdesk_log.assert_clean()
+
+
+def test_the_review_queue_keeps_no_empty_place_for_an_undo_bar(signed_in_page, company):
+    page = signed_in_page(company)
+    page.set_viewport_size(LAPTOP)
+    page.goto(f"/c/{company.id}/review/")
+    assert not page.locator("#review-undo").is_visible()
+    header = page.locator(".page-header").bounding_box()
+    filters = page.locator("form.filters").bounding_box()
+    assert filters["y"] - (header["y"] + header["height"]) < 24
+    page.bookdesk_log.assert_clean()
