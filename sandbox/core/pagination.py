@@ -1,4 +1,9 @@
-"""The two list envelopes: page numbers (/1/) and cursors (/2/)."""
+"""The two list envelopes: page numbers (/1/) and cursors (/2/).
+
+Bad paging parameters behave as in Django REST Framework, which the notes say to follow where
+they are silent: a page that is not a positive whole number, or past the last, is 404 "Invalid
+page."; a page_size that is not one gives the default size; a cursor that cannot be read is 404
+"Invalid cursor"."""
 from __future__ import annotations
 
 import base64
@@ -10,20 +15,24 @@ from flask import request
 from sqlalchemy import Select, func, select
 
 from sandbox.core.db import db
-from sandbox.core.errors import ApiError, validation_error
+from sandbox.core.errors import ApiError
 
 DEFAULT_PAGE_SIZE = 20
 MAX_PAGE_SIZE = 1000
 
 
 def page_size() -> int:
-    """The requested page_size, bounded."""
-    return _positive_int("page_size", DEFAULT_PAGE_SIZE, upper=MAX_PAGE_SIZE)
+    """The requested page_size, at most MAX_PAGE_SIZE; the default when it is not a size."""
+    size = _positive_int("page_size")
+    return min(size, MAX_PAGE_SIZE) if size else DEFAULT_PAGE_SIZE
 
 
 def page_number_page(stmt: Select, build: Callable[[list], Any]) -> dict:
     """Run stmt for ?page=N and wrap build(rows) as {count, next, previous, results}."""
-    size, page = page_size(), _positive_int("page", 1)
+    size = page_size()
+    page = _positive_int("page") if request.args.get("page") else 1
+    if page is None:
+        raise ApiError(404, "Invalid page.")
     count = db().scalar(select(func.count()).select_from(stmt.order_by(None).subquery()))
     rows = list(db().scalars(stmt.limit(size).offset((page - 1) * size)).unique())
     if page > 1 and not rows:
@@ -56,13 +65,9 @@ def cursor_page(stmt: Select, id_column, build: Callable[[list], Any]) -> dict:
             "results": build(rows)}
 
 
-def _positive_int(name: str, default: int, upper: int | None = None) -> int:
-    raw = request.args.get(name)
-    if raw in (None, ""):
-        return default
-    if not raw.isdecimal() or int(raw) < 1:
-        raise validation_error({name: ["A valid positive integer is required."]})
-    return min(int(raw), upper) if upper else int(raw)
+def _positive_int(name: str) -> int | None:
+    raw = request.args.get(name) or ""
+    return int(raw) if raw.isascii() and raw.isdecimal() and int(raw) > 0 else None
 
 
 def _link(**changes: Any) -> str:
@@ -82,6 +87,8 @@ def _decode_cursor(raw: str | None) -> tuple[str, int] | None:
         return None
     try:
         direction, anchor = base64.urlsafe_b64decode(raw.encode()).decode().split(":")
-        return (direction, int(anchor)) if direction in ("n", "p") else None
+        if direction not in ("n", "p"):
+            raise ValueError(direction)
+        return direction, int(anchor)
     except (ValueError, UnicodeDecodeError):
-        raise validation_error({"cursor": ["Invalid cursor"]}) from None
+        raise ApiError(404, "Invalid cursor") from None

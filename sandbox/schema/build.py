@@ -86,15 +86,16 @@ def _responses(op: Op) -> dict:
     else:
         responses = {str(op.status): {"description": texts.SUCCESS, "content": {
             "application/json": {"schema": _schema(op.response or {})}}}}
-    errors = set(op.errors) | ({404} if "{" in op.path or _page_numbered(op) else set())
+    errors = set(op.errors) | ({404} if "{" in op.path or _paged(op) else set())
     for status in sorted(errors):
         responses[str(status)] = {"$ref": f"#/components/responses/Error{status}"}
     return responses
 
 
-def _page_numbered(op: Op) -> bool:
-    """A page beyond the last is 404 "Invalid page." on page-numbered lists."""
-    return any(param.get("name") == "page" for param in op.params)
+def _paged(op: Op) -> bool:
+    """A page that is not one is 404 "Invalid page.", a cursor that is not one "Invalid
+    cursor" (sandbox/core/pagination.py)."""
+    return any(param.get("name") in ("page", "cursor") for param in op.params)
 
 
 def _deprecation(op: Op, successor: Op) -> dict:
