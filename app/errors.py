@@ -4,7 +4,7 @@ Never a traceback, a token or an upstream body; always the request id.
   AuthenticationError -> that company's token is dropped, back to /login with a message
   PermissionDenied    -> 403 page saying what was refused (two-factor case told apart)
   NeedsApiToken       -> 403 page: an OAuth2 sign-in cannot open a page on /1/ paths
-  NotFound            -> 404 page
+  NotFound            -> 404 page; on a list's page or cursor that is gone, its first page
   RateLimited         -> 429 "the accounting service asks us to slow down", with Retry-After
   Unavailable         -> 503 "the accounting service is not reachable, try again"
   ValidationError left unhandled by a view -> 400 page
@@ -17,6 +17,7 @@ Upstream 400 texts reach the page through upstream_text / upstream_messages only
 from __future__ import annotations
 
 import re
+from urllib.parse import urlencode
 
 from flask import Flask, current_app, flash, g, make_response, render_template, request, url_for
 from flask_babel import _
@@ -25,6 +26,7 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from app.auth.session import company_entry, drop_company
+from app.forms.filters import PAGING
 from app.templating import is_htmx, redirect_to, retarget_to_messages
 from app.upstream import errors as up
 from app.upstream.parallel import PageTimedOut
@@ -142,11 +144,22 @@ def _register_upstream_handlers(app: Flask) -> None:
     app.register_error_handler(up.AuthenticationError, _upstream_authentication)
     app.register_error_handler(up.PermissionDenied, _upstream_permission)
     app.register_error_handler(up.NeedsApiToken, _needs_api_token)
-    app.register_error_handler(up.NotFound, lambda exc: error_response(404))
+    app.register_error_handler(up.NotFound, _upstream_not_found)
     app.register_error_handler(up.RateLimited, _upstream_rate_limited)
     app.register_error_handler(up.Unavailable, _upstream_unavailable)
     app.register_error_handler(up.ValidationError, _upstream_validation)
     app.register_error_handler(PageTimedOut, _page_timed_out)
+
+
+def _upstream_not_found(_exc):
+    # A page past the list's end, or a cursor the API no longer reads (an old link, a list that
+    # shrank), opens the same filter's first page rather than a dead end.
+    listing = (request.endpoint or "").endswith(".index") and request.method == "GET"
+    if not listing or not any(request.args.get(key) for key in PAGING):
+        return error_response(404)
+    args = [(key, value) for key, value in request.args.items(multi=True) if key not in PAGING]
+    flash(_("That page of the list no longer exists, so its first page is shown."), "info")
+    return redirect_to(f"{request.path}?{urlencode(args)}" if args else request.path)
 
 
 def _page_timed_out(exc):

@@ -1,9 +1,10 @@
 """Error pages know the session: a signed-in user is offered the overview, never a sign-in."""
 from __future__ import annotations
 
+import pytest
 import requests
 
-from tests.app.conftest import sign_in
+from tests.app.conftest import sign_in, signed_in
 
 
 def test_unknown_page_under_a_signed_in_company_keeps_the_layout_and_offers_its_overview(
@@ -48,3 +49,25 @@ def test_two_factor_refusal_after_sign_in_shows_the_two_factor_message(
     assert "Two-factor authentication required" in html
     assert "has not enabled it" in html
     assert f'href="/c/{company.id}/">Back to the overview' in html
+
+
+@pytest.mark.parametrize("area, stale", [("expenses", "cursor=bm90LWFuLWlk&is_paid=false"),
+                                          ("incomes", "page=999&paid_status=1"),
+                                          ("review", "page=999&currency=1")])
+def test_a_list_page_that_is_gone_opens_the_first_page_of_the_same_filter(client, company, area,
+                                                                          stale):
+    base = signed_in(client, company, f"{area}/")
+    response = client.get(f"{base}?{stale}")
+    assert response.status_code == 303
+    kept = stale.split("&")[1]
+    assert response.headers["Location"] == f"/c/{company.id}/{area}/?{kept}"
+    page = client.get(response.headers["Location"])
+    assert page.status_code == 200
+    assert "That page of the list no longer exists, so its first page is shown." in \
+        page.get_data(as_text=True)
+
+
+def test_a_record_that_is_gone_is_still_the_not_found_page(client, company):
+    base = signed_in(client, company, "incomes/")
+    response = client.get(f"{base}999999?page=2")
+    assert response.status_code == 404
