@@ -210,8 +210,8 @@ CHECKS = ("review", "unprocessed", "no_vat_period", "taxes", "salaries")
 
 def month_end(client, month: Period) -> dict:
     """The month-end checklist's reads, side by side: the review queue's size, the expenses
-    not processed yet, the month's expenses without a VAT period, and the month's taxes and
-    salaries (their records)."""
+    not processed yet, the month's expenses without a VAT period, the month's taxes and
+    salaries (their records), and the currency codes the expense rows are shown in."""
     params = queue_query({}).params() or {}
     listing = {"from_date": month.start.isoformat(), "to_date": month.end.isoformat()}
     return run_parallel({
