@@ -107,6 +107,7 @@ def refused_fields(error: ValidationError) -> list[str]:
 # records of this very partner are kept (a namesake partner's are dropped).
 OPEN_INCOME_STATUSES = (1, 3)
 CARD_PAGE_SIZE = 20
+INCOME_ORDER = "-issued_at"  # the card's and the statement's: newest first
 OPEN_PAGE_SIZE = 100
 
 
@@ -135,7 +136,7 @@ def open_expenses(api, partner: dict) -> list[dict]:
 
 def income_page(api, partner_id: int, number: int) -> Page:
     """One page of the partner's incomes, newest first."""
-    return incomes_api.list_page(api, {"partner": partner_id, "ordering": "-issued_at",
+    return incomes_api.list_page(api, {"partner": partner_id, "ordering": INCOME_ORDER,
                                        "page": number if number > 1 else None,
                                        "page_size": CARD_PAGE_SIZE})
 
@@ -165,9 +166,10 @@ def card(api, partner_id: int, number: int, cursor: str | None) -> dict:
 
 
 def statement_pages(api, partner: dict, today: date):
-    """Every document of the partner, incomes then expenses, page by page (each record
-    marked with its kind, each page with the day past due is counted from)."""
-    incomes = incomes_api.iter_pages(api, {"partner": partner["id"], "ordering": "issued_at",
+    """Every document of the partner, incomes then expenses, in the card's order, page by page
+    (each record marked with its kind, each page with the day past due is counted from; no
+    page's count stands for the whole, which the income list's alone would not)."""
+    incomes = incomes_api.iter_pages(api, {"partner": partner["id"], "ordering": INCOME_ORDER,
                                            "page_size": EXPORT_PAGE_SIZE})
     expenses = expenses_api.iter_pages(api, {**expense_params(partner),
                                              "page_size": EXPORT_PAGE_SIZE})
@@ -175,7 +177,7 @@ def statement_pages(api, partner: dict, today: date):
         for page in pages:
             items = page.items if kind == "income" else of_partner(page.items, partner["id"])
             yield replace(page, items=[{**item, "kind": kind} for item in items],
-                          lookups={**page.lookups, "today": today})
+                          lookups={**page.lookups, "today": today}, count=None)
 
 
 def list_pages(api, query: str, role: str, ordering: str):

@@ -103,7 +103,7 @@ def statement_header() -> list[str]:
     """The statement's column titles in the page's language."""
     return [str(text) for text in (
         _l("Document"), _l("Invoice number"), _l("Issue date"), _l("Due date"),
-        _l("Currency"), _l("Gross"), _l("Paid status"), _l("Days overdue"))]
+        _l("Currency"), _l("Gross"), _l("Paid status"), _l("Cancelled"), _l("Days overdue"))]
 
 
 def statement_row(record: dict, lookups: dict) -> list:
@@ -112,7 +112,7 @@ def statement_row(record: dict, lookups: dict) -> list:
     status = row["paid_status"]
     return [str(KIND_LABELS.get(row["kind"], "")), row["number"], day(row["issued_at"]),
             day(row["due_at"]), row["code"] or "", amount_cell(row["gross"]),
-            str(paid_label(status)) if status else "",
+            str(paid_label(status)) if status else "", str(_l("Yes")) if row["cancelled"] else "",
             Decimal(row["days_overdue"]) if row["days_overdue"] else None]
 
 

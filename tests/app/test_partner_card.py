@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from app.exports import TOTAL_HEADER
 from app.numbers import company_today
 from app.partners import present
 from tests.app.conftest import sign_in
@@ -29,7 +30,7 @@ ecat = expense_support.ecat  # the fixture of the company's expense catalogue id
 
 TODAY = date(2026, 3, 31)
 STATEMENT_HEADER = ["Document", "Invoice number", "Issue date", "Due date", "Currency", "Gross",
-                    "Paid status", "Days overdue"]
+                    "Paid status", "Cancelled", "Days overdue"]
 
 
 @settings(max_examples=150, deadline=None)
@@ -124,7 +125,7 @@ def test_statement_xlsx_has_numeric_cells_and_every_document(client, company, ap
     [header, *rows] = xlsx_rows(response.get_data())
     cells = xlsx_rows(response.get_data(), min_row=2, values_only=False)
     assert len(rows) == 10
-    gross, late = 5, 7
+    gross, late = 5, 8
     assert list(header) == STATEMENT_HEADER
     assert sum(Decimal(str(row[gross])) for row in rows) == Decimal("20432.49")
     amounts = [row[gross] for row in cells]
@@ -146,6 +147,22 @@ def test_statement_csv_has_the_bom_header_and_a_row_per_document(client, company
     assert header == STATEMENT_HEADER
     assert len(records) == 10
     assert sorted(record[1] for record in records) == sorted(_invoice_numbers(api, partner))
+
+
+def test_statement_is_the_cards_documents_in_its_order_with_the_cancelled_one_marked(
+        client, company, api, ecat):
+    partner, _codes = seed(api, ecat)
+    sign_in(client, company)
+    client.get("/lang/en")
+    card = client.get(f"/c/{company.id}/partners/{partner['id']}/card").get_data(as_text=True)
+    shown = re.findall(r'<tr data-document-id="\d+">\s*<td><a [^>]*>([^<]+)</a>', card)
+    response = client.get(f"/c/{company.id}/partners/{partner['id']}/statement")
+    [_header, *records] = csv_rows(response.get_data().decode("utf-8"), ",")
+    assert [record[1] for record in records] == shown and len(shown) == 10
+    incomes = api.get("/1/incomes", params={"partner": partner["id"]}).json()["results"]
+    voided = [i["invoice_number"] for i in incomes["incomes"] if i["is_cancelled"]]
+    assert [record[1] for record in records if record[7] == "Yes"] == voided != []
+    assert TOTAL_HEADER not in response.headers  # no one list's count is the file's rows
 
 
 def _invoice_numbers(api, partner: dict) -> list[str]:
