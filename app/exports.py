@@ -39,7 +39,7 @@ import re
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from decimal import Decimal
 
 import xlsxwriter
@@ -48,7 +48,7 @@ from flask_babel import get_locale
 
 from app.auth import company_blueprint
 from app.auth.session import drop_secret, get_secret, put_secret
-from app.numbers import AMOUNT_PLACES, at_least_places, company_today
+from app.numbers import AMOUNT_PLACES, at_least_places, company_today, company_zone
 
 EXPORT_PAGE_SIZE = 200
 BOM = "\ufeff"
@@ -95,6 +95,14 @@ def day(value) -> date | None:
         return date.fromisoformat(str(value or "")[:10])
     except ValueError:
         return None
+
+
+def day_and_time(moment: datetime | None) -> list:
+    """A timestamp as two cells in the company's time zone: its day (a date) and "HH:MM"."""
+    if moment is None:
+        return [None, ""]
+    local = moment.astimezone(company_zone())
+    return [local.date(), local.strftime("%H:%M")]
 
 
 def neutralise(text: str) -> str:

@@ -14,9 +14,9 @@ from decimal import Decimal
 from flask_babel import lazy_gettext as _l
 
 from app.exports import amount as amount_cell
-from app.exports import day
+from app.exports import day, day_and_time
 from app.identifiers import show_bank_account
-from app.numbers import as_utc, company_zone, format_number, to_decimal
+from app.numbers import as_utc, format_number, to_decimal
 from app.templating import method_label
 
 PAID = 2
@@ -171,15 +171,14 @@ def _remaining(record: dict, gross: Decimal, paid: Decimal) -> Decimal:
 def accounts_header() -> list[str]:
     """The accounts export's column titles in the page's language."""
     return [str(text) for text in (_l("Name"), _l("Bank account number"), _l("Currency"),
-                                   _l("Balance"), _l("As of"))]
+                                   _l("Balance"), _l("As of"), _l("Time"))]
 
 
 def accounts_row(row: dict, _lookups: dict) -> list:
-    """One account row (account_rows) as cells: the balance a number, its time the day in the
-    company's time zone."""
-    as_of = row["as_of"]
+    """One account row (account_rows) as cells: the balance a number, its time the day and the
+    hour in the company's time zone, as the page shows it."""
     return [row["name"], show_bank_account(row["account_number"]), row["currency"] or "",
-            amount_cell(row["balance"]), as_of.astimezone(company_zone()).date() if as_of else None]
+            amount_cell(row["balance"]), *day_and_time(row["as_of"])]
 
 
 def transactions_header() -> list[str]:

@@ -215,13 +215,14 @@ def scan(api, params: dict, local: LocalFilter, context: Context,
 def export_pages(api, filters: Filters, context: Context):
     """Every page of the queue the filters make, as the queue shows it: the API's order, the
     local filter applied to each page, and (when Bookdesk filters) only the first SCAN_CAP
-    incomes looked at, as the queue's scan does."""
+    incomes looked at, as the queue's scan does; then the API's count is not the rows'."""
     cap = SCAN_CAP if filters.local.active else None
     seen = 0
     for page in income_api.iter_pages(api, {**filters.params, "page_size": EXPORT_PAGE_SIZE}):
         items = page.items if cap is None else page.items[:max(cap - seen, 0)]
         seen += len(items)
-        yield replace(page, items=[row for row in items if passes(row, filters.local, context)])
+        yield replace(page, items=[row for row in items if passes(row, filters.local, context)],
+                      count=page.count if cap is None else None)
         if cap is not None and seen >= cap:
             return
 

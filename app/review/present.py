@@ -27,11 +27,10 @@ from typing import Any
 from flask_babel import lazy_gettext as _l
 
 from app.exports import amount as amount_cell
-from app.exports import day
+from app.exports import day, day_and_time
 from app.forms import build_edit_form
 from app.forms.tables import base_rows, base_values, rows_changed
 from app.identifiers import show_tax_number
-from app.numbers import company_zone
 from app.policies.engine import evaluate_valid
 from app.policies.validate import InvalidConfig, ensure_valid, rules
 from app.review.forms import ROW_KEYS, STATE_KEYS, describe, fingerprint, label, payload_row
@@ -386,8 +385,7 @@ def log_rows(actions, names: dict) -> list[list]:
     income (one line for an income the action did not change)."""
     out = []
     for action in actions:
-        when = action.created_at.astimezone(company_zone())
-        head = [when.date(), when.strftime("%H:%M"), action.actor or "",
+        head = [*day_and_time(action.created_at), action.actor or "",
                 action_label(action.kind), str(_l("Yes") if action.undone_at else _l("No"))]
         for income_id in action.income_ids:
             changed = lines(action, income_id, names) or [Line("", "", "")]

@@ -17,6 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from app.exports import TOTAL_HEADER
 from tests.app.conftest import csrf_token, sign_in, signed_in
 from tests.app.incomes_helpers import make_income, set_state
 from tests.app.list_pages import csv_rows, listed, xlsx_rows
@@ -286,7 +287,10 @@ def test_bank_exports_have_number_and_date_cells_and_hungarian_headers(client, c
     assert _api_sum(cell.value for cell in balances) == _api_sum(
         a["current_balance"] for a in pulse.values())
     header, _rows = _csv(client.get(base + "accounts/export", headers=HU))
-    assert header == ["Név", "Bankszámlaszám", "Pénznem", "Egyenleg", "Időpont"]
+    assert header == ["Név", "Bankszámlaszám", "Pénznem", "Egyenleg", "Időpont", "Idő"]
+    timed = [row for row in accounts[1:] if row[4].value is not None]
+    assert timed and all(row[4].is_date and re.fullmatch(r"\d\d:\d\d", row[5].value)
+                         for row in timed), "the balance's time as the page shows it"
 
 
 # The review queue and its log.
@@ -326,8 +330,10 @@ def test_review_queue_export_is_the_queue_for_any_filter_and_adds_up(client, com
     def check(args):
         query = urlencode({k: v for k, v in args.items() if v})
         rows, _pages = listed(client, f"{base}?{query}")
-        header, lines = _csv(client.get(f"{base}export?{query}", headers=HU))
+        response = client.get(f"{base}export?{query}", headers=HU)
+        header, lines = _csv(response)
         assert [line[0] for line in lines] == rows
+        assert response.headers.get(TOTAL_HEADER, str(len(rows))) == str(len(rows))
         gross = [_number(cell) for cell in _column(header, lines, "Bruttó összeg")]
         assert sum(gross, Decimal(0)) == _api_sum(waiting[number] for number in rows)
 
