@@ -76,6 +76,8 @@ def _read(form, params: dict | None) -> tuple:
         return (*flow.list_page(g.api, params), [], False)
     except ValidationError as exc:
         if flow.needs_resync(exc, params):
+            form.since.errors = [_("Too far back for the accounting service's list of changes: "
+                                   "load the full list.")]
             return Page(items=[]), {}, [], True
         return Page(items=[]), {}, forms.place_upstream(form, exc), False
 

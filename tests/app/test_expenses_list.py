@@ -118,12 +118,15 @@ def test_too_old_changed_since_explains_and_offers_a_one_click_full_reload(clien
     make_expense(api, catalogue(api), invoice_number="ANY-1")
     base = signed_in(client, company, "expenses/")
     old = (datetime.now(UTC) - timedelta(days=200)).strftime("%Y-%m-%d")
-    response = client.get(f"{base}?since={old}T10:00&tz=UTC&is_paid=false")
+    response = client.get(f"{base}?since={old}T10:00&tz=UTC&is_paid=false&q=ANY")
     html = response.get_data(as_text=True)
     assert response.status_code == 400
     assert 'id="resync-needed"' in html and "too far back" in html
+    since = html.split('id="since"')[0].rsplit('<div class="field', 1)[1] + \
+        html.split('id="since"')[1].split("</div>")[0]
+    assert "has-error" in since and "load the full list" in since  # on the field itself
     link = html.split('id="full-reload" href="')[1].split('"')[0]
-    assert "since" not in link and "is_paid=false" in link
+    assert "since" not in link and "is_paid=false" in link and "q=ANY" in link
     reloaded = client.get(link.replace("&amp;", "&"))
     assert reloaded.status_code == 200 and "ANY-1" in reloaded.get_data(as_text=True)
 
