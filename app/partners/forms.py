@@ -56,6 +56,7 @@ class PartnerForm(PageForm):
     is_vendor = BooleanField(_l("Vendor"))
     base_state = HiddenField()
     stored: dict = {}
+    normalised: dict = {}  # identifiers as the API keeps them; the fields keep what was typed
 
     def validate(self, extra_validators=None) -> bool:
         """The field checks, then the one rule the API has across fields: a role is chosen."""
@@ -69,16 +70,16 @@ class PartnerForm(PageForm):
     def _check_identifiers(self) -> bool:
         """Each typed identifier checked and normalised; the stored record's one (`stored`,
         set by the edit view) sent back unchanged is kept, so an old record stays editable."""
-        ok = True
+        ok, self.normalised = True, {}
         for name, check in IDENTIFIERS.items():
             field, kept = self[name], self.stored.get(name)
             if not field.data or field.errors:
                 continue
             if kept and identifiers.compact(kept) == identifiers.compact(field.data):
-                field.data = kept
+                self.normalised[name] = kept
                 continue
             try:
-                field.data = check(field.data)
+                self.normalised[name] = check(field.data)
             except identifiers.IdentifierError as exc:
                 field.errors = [*field.errors, str(exc)]
                 ok = False
@@ -86,7 +87,8 @@ class PartnerForm(PageForm):
 
     def values(self) -> dict:
         """Every field as the API takes it: text or null, booleans."""
-        values = {key: self[key].data or None for key in ("name", *TEXT_FIELDS)}
+        values = {key: self.normalised.get(key, self[key].data) or None
+                  for key in ("name", *TEXT_FIELDS)}
         if values.get("country"):
             values["country"] = values["country"].upper()
         values.update({flag: bool(self[flag].data) for flag in FLAGS})

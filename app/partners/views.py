@@ -117,8 +117,8 @@ def _saved(name: str) -> str:
 def saved_message(stored: dict, form: PartnerForm, sentence) -> str:
     """The success message; it says when the API stored the tax number differently."""
     message = sentence(stored.get("name") or form.name.data)
-    typed, kept = form.tax_number.data, stored.get("tax_number")
-    if typed and kept and typed != kept:
+    sent, kept = form.values().get("tax_number"), stored.get("tax_number")
+    if sent and kept and sent != kept:
         message += " " + _("The tax number was saved as %(tax_number)s.", tax_number=kept)
     return message
 
