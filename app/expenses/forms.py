@@ -54,7 +54,6 @@ from app.numbers import (
     moment_key,
 )
 from app.numbers import parse_moment as read_moment
-from app.upstream.errors import upstream_text
 
 # A "+" left unencoded in a hand-made URL arrives as a space: read it as the plus it was.
 MOMENT = re.compile(r"(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?)"
@@ -217,18 +216,6 @@ def _amounts(form: FilterForm, params: dict) -> bool:
     values = amounts(fields)
     params.update({f.name: str(a) for f, a in zip(fields, values, strict=True) if a is not None})
     return not any(field.errors for field in fields)
-
-
-def place_upstream(form: FilterForm, error) -> list[str]:
-    """Put an upstream 400 about the query on its filter field; the rest comes back as text."""
-    rest = [upstream_text(m) for m in error.non_field_errors]
-    for key, messages in error.field_errors.items():
-        name = FIELD_OF.get(key)
-        if name is None:
-            rest.extend(upstream_text(m) for m in messages if key != "code")
-            continue
-        form[name].errors = [*form[name].errors, *(upstream_text(m) for m in messages)]
-    return rest
 
 
 def read_params(args: MultiDict) -> dict | None:

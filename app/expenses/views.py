@@ -17,7 +17,7 @@ from app.expenses import flow, forms, present
 from app.exports import EXPORT_PAGE_SIZE, download, first_page_now
 from app.files import document_of
 from app.forms import settings_and_catalogs
-from app.forms.filters import filter_args, list_tabs
+from app.forms.filters import filter_args, list_tabs, place_upstream
 from app.forms.registry import currency_code
 from app.numbers import company_today
 from app.once import (
@@ -79,7 +79,7 @@ def _read(form, params: dict | None) -> tuple:
             form.since.errors = [_("Too far back for the accounting service's list of changes: "
                                    "load the full list.")]
             return Page(items=[]), {}, [], True
-        return Page(items=[]), {}, forms.place_upstream(form, exc), False
+        return Page(items=[]), {}, place_upstream(form, exc, forms.FIELD_OF), False
 
 
 def export():

@@ -36,6 +36,7 @@ from wtforms.fields.choices import SelectChoice
 
 from app.forms.display import option_value
 from app.numbers import InputError, parse_amount, parse_date
+from app.upstream.errors import MACHINE_KEYS, upstream_text
 
 MAX_ID = 2**63 - 1
 # No list has this many pages; a larger number is a typing error, not a page.
@@ -263,3 +264,16 @@ def list_tabs(list_query: Callable[[Mapping], ListQuery], args: MultiDict) -> li
 
 
 # The largest id the accounting service's and our own SQL integer columns (BIGINT) hold.
+
+
+def place_upstream(form, error, field_of: Mapping[str, str]) -> list[str]:
+    """Put an upstream 400 about a list's query on its filter fields (field_of: API parameter
+    -> form field); the rest comes back as text for the list's message box."""
+    rest = [upstream_text(m) for m in error.non_field_errors]
+    for key, messages in error.field_errors.items():
+        name = field_of.get(key)
+        if name is None:
+            rest.extend(upstream_text(m) for m in messages if key not in MACHINE_KEYS)
+            continue
+        form[name].errors = [*form[name].errors, *(upstream_text(m) for m in messages)]
+    return rest

@@ -15,7 +15,7 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 
 from app.exports import download
-from app.forms.filters import small_int
+from app.forms.filters import place_upstream, small_int
 from app.nav import safe_next
 from app.numbers import company_today, parse_month
 from app.once import ExpiredKey, LostAnswer, Recovery, Sent, rate_limited_message, send_once
@@ -26,7 +26,6 @@ from app.taxes.present import Kind
 from app.templating import push_machine_url, redirect_to, render
 from app.upstream import RateLimited, Unavailable, ValidationError
 from app.upstream import taxes as taxes_api
-from app.upstream.errors import upstream_messages
 
 MAX_SELECTED = 500
 
@@ -41,14 +40,15 @@ def index(kind: Kind):
             found = flow.read(g.api, kind, params)
             body, currency = found["listing"], found["currency"]
         except ValidationError as exc:
-            problems = upstream_messages(exc) or [
-                _("The accounting service did not accept the filter.")]
+            problems = place_upstream(form, exc, {"source": "source"})
+            if not problems and not form.errors:
+                problems = [_("The accounting service did not accept the filter.")]
     months = present.months(body, kind, set(request.args.get("open", "").split(",")) - {""})
     context = {"form": form, "months": months, "total": present.total(months),
                "currency": currency, "problems": problems, "filtered": is_filtered(form),
                "query": query(form), "here": request.full_path.rstrip("?"),
                "this_month": company_today().isoformat()[:7]}
-    status = 400 if params is None or problems else 200
+    status = 400 if params is None or problems or form.errors else 200
     page = make_response(render("taxes/index.html", "taxes/_months.html", **context), status)
     return push_machine_url(page, context["query"])
 

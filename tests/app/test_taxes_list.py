@@ -122,6 +122,8 @@ def test_the_upstreams_400_on_a_source_is_shown_as_a_message(client, company, mo
     html = response.get_data(as_text=True)
     assert response.status_code == 400
     assert "is not one of the available choices" in html and "list-problems" in html
+    field = html.split('id="source"')[0].rsplit('<div class="field', 1)[1]
+    assert "has-error" in field, "the refusal marks the Source filter itself"
 
 
 def test_upstream_rejects_an_unrecognised_source_filter(api):
