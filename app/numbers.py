@@ -285,9 +285,9 @@ def plain(value: Decimal, locale=None) -> str:
 
 # -- dates -----------------------------------------------------------------------------------
 
-_NUMERIC_DAY = re.compile(r"(\d{4})\s*[.\-/]\s*(\d{1,2})\s*[.\-/]\s*(\d{1,2})\.?")
-_HU_NAMED_DAY = re.compile(r"(\d{4})\.\s*([^\W\d_]+)\.?\s*(\d{1,2})\.?")
-_EN_NAMED_DAY = re.compile(r"([^\W\d_]+)\.?\s+(\d{1,2}),?\s+(\d{4})")
+_NUMERIC_DAY = re.compile(r"([0-9]{4})\s*[.\-/]\s*([0-9]{1,2})\s*[.\-/]\s*([0-9]{1,2})\.?")
+_HU_NAMED_DAY = re.compile(r"([0-9]{4})\.\s*([^\W\d_]+)\.?\s*([0-9]{1,2})\.?")
+_EN_NAMED_DAY = re.compile(r"([^\W\d_]+)\.?\s+([0-9]{1,2}),?\s+([0-9]{4})")
 
 
 def parse_date(text, locale=None) -> date | None:
@@ -332,13 +332,13 @@ def _refuse_date(locale: Locale):
 
 # -- months and moments typed in filters -----------------------------------------------------
 
-_NUMERIC_MONTH = re.compile(r"(\d{4})\s*[.\-/]\s*(\d{1,2})\.?")
-_HU_NAMED_MONTH = re.compile(r"(\d{4})\.?\s*([^\W\d_]+)\.?")
-_EN_NAMED_MONTH = re.compile(r"([^\W\d_]+)\.?,?\s+(\d{4})")
+_NUMERIC_MONTH = re.compile(r"([0-9]{4})\s*[.\-/]\s*([0-9]{1,2})\.?")
+_HU_NAMED_MONTH = re.compile(r"([0-9]{4})\.?\s*([^\W\d_]+)\.?")
+_EN_NAMED_MONTH = re.compile(r"([^\W\d_]+)\.?,?\s+([0-9]{4})")
 # The day, then the time (hours:minutes, seconds optional) and a day period (AM, du.) or none.
-_MOMENT = re.compile(r"(?P<day>.+?)(?:[T ,]\s*|,\s*)(?P<hour>\d{1,2}):(?P<minute>\d{2})"
-                     r"(?::(?P<second>\d{2})(?P<fraction>\.\d{1,6})?)?(?:\s*(?P<period>[^\W\d_]+\.?))?")
-_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+_MOMENT = re.compile(r"(?P<day>.+?)(?:[T ,]\s*|,\s*)(?P<hour>[0-9]{1,2}):(?P<minute>[0-9]{2})"
+                     r"(?::(?P<second>[0-9]{2})(?P<fraction>\.[0-9]{1,6})?)?(?:\s*(?P<period>[^\W\d_]+\.?))?")
+_ISO_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 EXAMPLE_MOMENT = datetime(2024, 3, 5, 14, 30)
 EXAMPLE_DAY = EXAMPLE_MOMENT.date()  # the day fields' placeholder and their refusal's example
 
