@@ -89,7 +89,7 @@ def test_import_shows_the_file_as_changes_before_it_can_be_saved(client, company
     assert response.status_code == 303 and response.location.endswith("/review")
     review = editor.html("/review")
     assert "Your draft is the file uj.json." in review
-    assert "Rule Régi removed." in review and "Rule Új added." in review
+    assert "Rule Régi renamed to Új." in review
     assert stored(api)["policies"][0]["name"] == "Régi"
     editor.save()
     assert stored(api)["policies"][0]["name"] == "Új"
