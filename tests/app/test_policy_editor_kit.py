@@ -7,6 +7,7 @@ from html.parser import HTMLParser
 from tests.app.conftest import csrf_token, signed_in
 
 REV = re.compile(r'name="rev" value="(\d+)"')
+STORED = re.compile(r'name="stored" value="([^"]*)"')
 
 
 class FormReader(HTMLParser):
@@ -95,6 +96,8 @@ class Editor:
         if "rev" not in keys:
             found = REV.search(html)
             body.append(("rev", found.group(1) if found else "0"))
+        if "stored" not in keys and (found := STORED.search(html)):
+            body.append(("stored", found.group(1)))
         body.append(("csrf_token", csrf_token(html)))
         return self.client.post(self.base + path, data=multi(body), **kwargs)
 

@@ -111,6 +111,27 @@ def test_save_after_the_stored_config_changed_elsewhere_warns_first(client, comp
     assert "Someone changed the saved policies since you started editing" in review
 
 
+def test_a_save_over_one_made_while_the_review_was_open_is_stopped_and_shown(client, company,
+                                                                             api, sandbox_log):
+    set_stored(api, config(policy("Első"), policy("Második")))
+    editor = Editor(client, company)
+    assert editor.act("toggle", "policies", 1).status_code == 303
+    review = editor.html("/review")  # what the reviewer checks: the change against "Első" on
+    other = config({**policy("Első"), "enabled": False}, policy("Második"))
+    set_stored(api, other)  # another admin's save, while the review page is open
+    sandbox_log.reset()
+    response = client.post(editor.base + "/save", data={
+        "rev": _hidden(review, "rev"), "stored": _hidden(review, "stored"),
+        "csrf_token": _hidden(review, "csrf_token")})
+    page = response.get_data(as_text=True)
+    assert response.status_code == 409 and sandbox_log.entries(path=UPDATE) == []
+    assert "Someone saved the income policies while you were reviewing them" in page
+    assert "Rule Első switched on." in page, "the other admin's change is shown as undone"
+    assert stored(api)["policies"][0]["enabled"] is False
+    assert editor.save().status_code == 303, "saved once the reviewer has seen it"
+    assert [rule["enabled"] for rule in stored(api)["policies"]] == [True, False]
+
+
 def _hidden(html: str, name: str) -> str:
     import re
 

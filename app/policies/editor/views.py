@@ -206,6 +206,7 @@ def review():
 def _review_page(state, upstream_errors=(), status: int = 200, problem: str | None = None):
     model = editor_model(state)
     context = {"state": state, "blocked": has_errors(state.problems),
+               "stored_hash": flow.config_hash(state.stored),
                "upstream_errors": list(upstream_errors), "problem": problem, **model,
                "blocking": flat_problems(model["cards"], errors=True),
                "notes": flat_problems(model["cards"], errors=False)}
@@ -223,6 +224,11 @@ def save():
         return redirect_to(url_for("policy_editor.review"))
     if _landed(state):
         return _finish_landed(state)
+    if request.form.get("stored") != flow.config_hash(state.stored):
+        return _review_page(state, status=409, problem=_(
+            "Someone saved the income policies while you were reviewing them, so nothing was "
+            "saved. The changes below are now compared with what they saved: check them, then "
+            "save again."))
     done = _write(state, state.draft.config, state.draft.origin,
                   lambda text: _review_page(state, problem=text)[0])
     if done is not None:
