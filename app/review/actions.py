@@ -52,7 +52,7 @@ from app.numbers import to_decimal
 from app.review.forms import STATE_KEYS, before_values, changes, fingerprint, stands, state, view
 from app.review.prefetch import DETAIL_FIELDS
 from app.review.present import can_undo
-from app.store.history import mark_undone, record_action
+from app.store.history import mark_undone, recent_actions, record_action
 from app.templating import record_number
 from app.upstream import (
     NotFound,
@@ -213,15 +213,36 @@ def write(api, income_id: int, body: dict) -> dict:
 
 def done(api, company_id: int, actor, income_id: int, seen: dict | None,
          names: dict) -> Result:
-    """Mark done with one write; withdraw it when the answer shows someone changed the income."""
+    """Mark done with one write; withdraw it when the answer shows someone changed the income,
+    unless their change was a done that still stands (withdrawing would undo their review)."""
     saved = write(api, income_id, DONE)
     changed = changes(seen, saved, names) if seen is not None else []
+    if changed and (theirs := done_standing(company_id, saved)) is not None:
+        return Result("done_elsewhere", saved, theirs, changed)
     if changed:
         return _withdraw(api, company_id, actor, saved, seen, changed)
     action = record_action(company_id, actor, "done", [income_id],
                            {str(income_id): NOT_DONE}, {str(income_id): {**DONE, **state(saved)}},
                            numbers=numbers([saved]))
     return Result("done", saved, action)
+
+
+DONE_KINDS = ("done", "save_done", "bulk_done")
+RECENT = 200  # logged actions looked through for the latest one on an income
+
+
+def done_standing(company_id: int, record: dict):
+    """The income's latest logged action when it is a done whose values still stand in record:
+    a reviewer marked it done as it is now. Done elsewhere than Bookdesk is not known here."""
+    income_id = record["id"]
+    for action in recent_actions(company_id, limit=RECENT):
+        if income_id not in action.income_ids:
+            continue
+        after = action.after.get(str(income_id)) or {}
+        standing = action.kind in DONE_KINDS and action.undone_at is None and all(
+            stands(key, value, record) for key, value in after.items() if key not in STATE_KEYS)
+        return action if standing else None
+    return None
 
 
 def _withdraw(api, company_id: int, actor, saved: dict, seen: dict, changed: list) -> Result:

@@ -85,6 +85,9 @@ def _done(bits, current: flow.Walk, record: dict, form):
     if result.kind == "conflict":
         return _show(flow.screen_context(bits, current, result.record, None,
                                          changes=result.changes), 409)
+    if result.kind == "done_elsewhere":
+        flash(_("%(number)s was already marked done by %(who)s, as it is now: it stays done.",
+                number=record_number(result.record), who=result.action.actor), "info")
     current.close(record["id"])
     return _step(bits, current, record["id"])
 
@@ -132,8 +135,12 @@ def _unsendable(bits, current: flow.Walk, form, latest: dict):
     changed = forms.changes(seen, latest, present.names(bits.catalogs))
     if form.conflicts or changed:
         form = present.after_conflict(form, latest, bits.settings, bits.catalogs)
+        theirs = actions.done_standing(g.company_id, latest) if latest.get("review_done") else None
+        problem = _("%(who)s marked this income done meanwhile, as it is now, so your changes "
+                    "were not saved. Skip to the next income, or open this one to change it.",
+                    who=theirs.actor) if theirs else None
         return _show(flow.screen_context(bits, current, latest, None, form=form,
-                                         changes=changed), 409)
+                                         changes=changed, problem=problem), 409)
     if not present.can_mark_done(latest):
         return _refused(bits, current, latest)
     after = actions.merged(latest, present.complete(form.changes(), latest))

@@ -8,6 +8,7 @@ import pytest
 
 from app.review import flow
 from sandbox.core.demo_files import minimal_pdf, tiny_png
+from tests.app.conftest import signed_in
 from tests.app.incomes_helpers import catalogue, income_with_file, set_state, upstream_calls
 from tests.app.test_review_support import (
     HTMX,
@@ -137,6 +138,47 @@ def test_done_on_an_income_changed_meanwhile_is_withdrawn_and_shows_the_change(
     again = step(client, type(screen)(html), "done")
     assert again.status_code == 200
     assert income_now(api, created["id"])["review_done"] is True
+
+
+def _second_reviewer(app, company):
+    """Another reviewer of the same company, signed in in a browser of their own."""
+    other = app.test_client()
+    signed_in(other, company, "incomes/", name="Második Mária")
+    return other
+
+
+def test_done_after_another_reviewer_marked_it_done_with_a_change_leaves_it_done(
+        app, client, company, api, sandbox_log):
+    created = waiting(api, note="eredeti")
+    base = review_base(client, company)
+    mine = open_screen(client, f"{base}{created['id']}")
+    other = _second_reviewer(app, company)
+    theirs = open_screen(other, f"{base}{created['id']}")
+    assert step(other, theirs, "save_done", note="Mária nézte át").status_code == 200
+    sandbox_log.reset()
+    response = step(client, mine, "done")
+    assert response.status_code == 200
+    assert writes(sandbox_log, company.id) == [{"review_done": True}], "never put back"
+    assert income_now(api, created["id"])["review_done"] is True
+    assert "was already marked done by Második Mária, as it is now: it stays done." in \
+        response.get_data(as_text=True)
+
+
+def test_save_and_done_after_another_reviewer_marked_it_done_says_the_edits_were_not_saved(
+        app, client, company, api, sandbox_log):
+    created = waiting(api, note="eredeti")
+    base = review_base(client, company)
+    mine = open_screen(client, f"{base}{created['id']}")
+    other = _second_reviewer(app, company)
+    theirs = open_screen(other, f"{base}{created['id']}")
+    assert step(other, theirs, "save_done", note="Mária nézte át").status_code == 200
+    sandbox_log.reset()
+    response = step(client, mine, "save_done", note="az én megjegyzésem")
+    html = response.get_data(as_text=True)
+    assert response.status_code == 409 and writes(sandbox_log, company.id) == []
+    assert "Második Mária marked this income done meanwhile, as it is now, so your changes " \
+        "were not saved." in html
+    assert income_now(api, created["id"])["note"] == "Mária nézte át"
 
 
 def test_save_and_done_on_an_income_changed_meanwhile_writes_nothing_and_keeps_the_input(
