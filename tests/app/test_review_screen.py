@@ -140,21 +140,22 @@ def test_done_on_an_income_changed_meanwhile_is_withdrawn_and_shows_the_change(
     assert income_now(api, created["id"])["review_done"] is True
 
 
-def _second_reviewer(app, company):
-    """Another reviewer of the same company, signed in in a browser of their own."""
+def _done_by_another_meanwhile(app, client, company, api):
+    """(income, my screen of it): while my screen is open, Második Mária, signed in in a
+    browser of her own, adds a note and marks it done."""
+    created = waiting(api, note="eredeti")
+    base = review_base(client, company)
+    mine = open_screen(client, f"{base}{created['id']}")
     other = app.test_client()
     signed_in(other, company, "incomes/", name="Második Mária")
-    return other
+    theirs = open_screen(other, f"{base}{created['id']}")
+    assert step(other, theirs, "save_done", note="Mária nézte át").status_code == 200
+    return created, mine
 
 
 def test_done_after_another_reviewer_marked_it_done_with_a_change_leaves_it_done(
         app, client, company, api, sandbox_log):
-    created = waiting(api, note="eredeti")
-    base = review_base(client, company)
-    mine = open_screen(client, f"{base}{created['id']}")
-    other = _second_reviewer(app, company)
-    theirs = open_screen(other, f"{base}{created['id']}")
-    assert step(other, theirs, "save_done", note="Mária nézte át").status_code == 200
+    created, mine = _done_by_another_meanwhile(app, client, company, api)
     sandbox_log.reset()
     response = step(client, mine, "done")
     assert response.status_code == 200
@@ -166,12 +167,7 @@ def test_done_after_another_reviewer_marked_it_done_with_a_change_leaves_it_done
 
 def test_save_and_done_after_another_reviewer_marked_it_done_says_the_edits_were_not_saved(
         app, client, company, api, sandbox_log):
-    created = waiting(api, note="eredeti")
-    base = review_base(client, company)
-    mine = open_screen(client, f"{base}{created['id']}")
-    other = _second_reviewer(app, company)
-    theirs = open_screen(other, f"{base}{created['id']}")
-    assert step(other, theirs, "save_done", note="Mária nézte át").status_code == 200
+    created, mine = _done_by_another_meanwhile(app, client, company, api)
     sandbox_log.reset()
     response = step(client, mine, "save_done", note="az én megjegyzésem")
     html = response.get_data(as_text=True)
