@@ -25,6 +25,19 @@ def _cell_errors(html: str, field_id: str) -> str:
     return html[at:min(x for x in (end, block_end) if x > 0)]
 
 
+def test_a_between_upper_value_that_cannot_be_read_is_refused_on_that_input(client, company):
+    editor = Editor(client, company)
+    response = editor.rule("policies", None, {
+        "name": "Sáv", "conditions-0-field": "gross_amount", "conditions-0-op": "between",
+        "conditions-0-value": "1", "conditions-0-value2": "1,234"}, op="check")
+    html = response.get_data(as_text=True)
+    cell = _cell_errors(html, "conditions-0-value")
+    assert "Upper value: “1,234” can be read two ways." in cell
+    assert re.search(r'id="conditions-0-value2"[^>]*aria-invalid="true"|'
+                     r'aria-invalid="true"[^>]*id="conditions-0-value2"', html)
+    assert 'value="1,234"' in html, "the typed text is kept"
+
+
 def test_new_policy_is_added_to_the_draft_and_saved(client, company, api):
     editor = Editor(client, company)
     response = editor.rule("policies", None, {
