@@ -129,7 +129,7 @@ def parse_number(text, locale=None, *, places=None, minimum=None, maximum=None) 
     raw = _SPACE_RUN.sub(" ", str(text or "")).strip()
     if not raw:
         return None
-    value = _read_signed(raw, locale)
+    value = _read_signed(raw, locale, places)
     _check_places(value, places)
     _check_range(value, minimum, maximum, locale)
     return value
@@ -190,10 +190,10 @@ def _without_currency(text: str, currency, locale) -> str:
     return minus + body
 
 
-def _read_signed(raw: str, locale) -> Decimal:
+def _read_signed(raw: str, locale, places: int | None) -> Decimal:
     negative = raw[0] in MINUSES
     body = raw[1:].lstrip() if raw[0] in MINUSES + "+" else raw
-    value = _signed(_read(raw, body, negative, locale), negative)
+    value = _signed(_read(raw, body, negative, locale, places), negative)
     return value if value else abs(value)  # "-0" is zero, not a negative zero
 
 
@@ -203,7 +203,7 @@ def _signed(value: Decimal, negative: bool) -> Decimal:
     return value.copy_negate() if negative else value
 
 
-def _read(raw: str, body: str, negative: bool, locale) -> Decimal:
+def _read(raw: str, body: str, negative: bool, locale, places: int | None) -> Decimal:
     decimal, group = marks(locale)
     value = _reading(body, decimal, group)
     other = _reading(body, group, decimal)
@@ -215,10 +215,19 @@ def _read(raw: str, body: str, negative: bool, locale) -> Decimal:
         if value is None:
             return other
     if decimal not in body and other is not None and other != value:
-        raise InputError(_l("“%(text)s” can be read two ways. Write %(first)s or %(second)s.",
-                            text=raw, first=plain(_signed(value, negative), locale),
-                            second=plain(_signed(other, negative), locale)), "ambiguous")
+        _refuse_two_ways(raw, [value, other], negative, locale, places)
     return value
+
+
+def _refuse_two_ways(raw: str, readings: list, negative: bool, locale, places) -> None:
+    """Refuse text two conventions read differently, naming the spellings the field takes."""
+    fits = [r for r in readings if places is None or _extra_places_are_zero(r, places)]
+    spelled = [plain(_signed(r, negative), locale) for r in fits or readings]
+    if len(spelled) == 1:
+        raise InputError(_l("“%(text)s” can be read two ways. Write %(first)s if that is the "
+                            "number you mean.", text=raw, first=spelled[0]), "ambiguous")
+    raise InputError(_l("“%(text)s” can be read two ways. Write %(first)s or %(second)s.",
+                        text=raw, first=spelled[0], second=spelled[1]), "ambiguous")
 
 
 def _reading(body: str, decimal: str, group: str) -> Decimal | None:
