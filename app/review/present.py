@@ -325,10 +325,11 @@ def can_undo(action) -> bool:
 
 
 def last_undoable(company_id: int, actor):
-    """This user's latest action that undo can still revert, or None."""
+    """This user's latest action that undo can still revert, or None; those already undone
+    are passed over, so pressing undo again steps back one more action."""
     for action in recent_actions(company_id, limit=SCAN_FOR_LAST):
-        if action.actor_fp == actor.fp and action.kind != "conflict":
-            return action if can_undo(action) else None
+        if action.actor_fp == actor.fp and can_undo(action):
+            return action
     return None
 
 

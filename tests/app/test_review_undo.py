@@ -51,6 +51,22 @@ def test_undo_of_done_reverts_it_also_after_a_reload(client, company, api):
     assert 'id="undo-last"' not in response.get_data(as_text=True)
 
 
+def test_undo_again_steps_back_one_more_action(client, company, api):
+    for _n in range(3):
+        waiting(api)
+    first, second, _third = queue_ids(api)
+    base = review_base(client, company)
+    screen = open_screen(client, f"{base}{first}")
+    screen = type(screen)(step(client, screen, "done").get_data(as_text=True))
+    after = step(client, screen, "done").get_data(as_text=True)
+    assert [income_now(api, i)["review_done"] for i in (first, second)] == [True, True]
+    once = undo(client, after, company.id, **HTMX).get_data(as_text=True)
+    assert income_now(api, second)["review_done"] is False
+    assert 'id="undo-last"' in once, "the earlier done is offered next"
+    undo(client, once, company.id, **HTMX)
+    assert [income_now(api, i)["review_done"] for i in (first, second)] == [False, False]
+
+
 def test_undo_of_save_and_done_restores_the_values_it_replaced(client, company, api):
     ids = catalogue(api)
     created = waiting(api, note="régi", tags=[ids.tags[0]])
