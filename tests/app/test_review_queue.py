@@ -94,6 +94,7 @@ def test_amount_range_and_missing_revenue_type_are_filtered_by_bookdesk(client, 
     assert _rows(client.get(f"{base}?missing=y")) == [untyped["id"]]
     html = client.get(f"{base}?amount_min=abc").get_data(as_text=True)
     assert "Enter an amount" in html
+    assert "Waiting for review: 0" not in html and "0 records" not in html, "no count is made up"
 
 
 def test_sorting_and_pages_go_through_the_api(client, company, api, sandbox_log):
