@@ -48,7 +48,7 @@ from app.forms.filters import (
     page_size,
 )
 from app.incomes.forms import ordering as income_ordering
-from app.numbers import to_decimal
+from app.numbers import format_number, to_decimal
 from app.upstream.responses import ref
 
 QUEUE = {"needs_review": "true", "review_done": "false"}
@@ -253,7 +253,7 @@ def describe(key: str, value: Any, names: dict) -> str:
         return "; ".join(_row_text(row, names) for row in value) or "—"
     if isinstance(value, bool):
         return str(_l("Yes") if value else _l("No"))
-    return str(value)
+    return format_number(value) if key in AMOUNTS else str(value)
 
 
 def _row_text(row: dict, names: dict) -> str:
@@ -261,7 +261,8 @@ def _row_text(row: dict, names: dict) -> str:
         _l("no revenue type"))
     tags = ", ".join(names.get("tags", {}).get(t, f"#{t}") for t in row.get("tags") or [])
     job = row.get("job_number")
-    return " · ".join(p for p in (kind, row.get("gross_amount") or "", tags, job) if p)
+    gross = format_number(row.get("gross_amount"))  # exact, in the page's notation
+    return " · ".join(p for p in (kind, gross, tags, job) if p)
 
 
 # Payload-shaped values: what undo sends back, and whether a value still stands.
