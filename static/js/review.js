@@ -175,4 +175,9 @@
       updateCount();
     }
   });
+
+  // A screen opened by a link or a reload starts on the income too, as it does after a step.
+  if (document.getElementById("review-item") && document.activeElement === document.body) {
+    document.getElementById("review-item").focus({ preventScroll: true });
+  }
 })();

@@ -37,6 +37,18 @@ def test_a_reviewer_clears_five_incomes_by_keyboard_and_undoes_the_last(signed_i
     page.bookdesk_log.assert_clean()
 
 
+def test_a_screen_opened_by_its_link_starts_with_the_income_focused(signed_in_page, company,
+                                                                    api):
+    made = waiting(api, invoice_number="LINK-1")
+    page = signed_in_page(company)
+    page.goto(f"/c/{company.id}/review/{made['id']}")
+    assert page.evaluate("document.activeElement.id") == "review-item"
+    page.keyboard.press("d")
+    page.wait_for_function("() => document.getElementById('review-end') !== null")
+    assert income_now(api, made["id"])["review_done"] is True
+    page.bookdesk_log.assert_clean()
+
+
 def _settled(page) -> None:
     """Wait until htmx has settled the swapped-in income: keys pressed before then are dropped
     (its form is not wired up yet)."""
