@@ -12,6 +12,7 @@ from tests.app.expenses_helpers import catalogue as expense_catalogue
 from tests.app.incomes_helpers import catalogue as income_catalogue
 from tests.app.incomes_helpers import make_income
 from tests.app.taxes_support import create
+from tests.app.test_review_support import waiting
 
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1280, "height": 800}
@@ -193,4 +194,17 @@ def test_the_review_queue_keeps_no_empty_place_for_an_undo_bar(signed_in_page, c
     header = page.locator(".page-header").bounding_box()
     filters = page.locator("form.filters").bounding_box()
     assert filters["y"] - (header["y"] + header["height"]) < 24
+    page.bookdesk_log.assert_clean()
+
+
+def test_a_tax_number_keeps_its_line_on_the_review_screen_of_a_phone(signed_in_page, company,
+                                                                   api):
+    made = waiting(api, partner_name="Hortobágy Média Kft.",
+                   partner_tax_number="82212944106")
+    page = signed_in_page(company)
+    page.set_viewport_size({"width": 360, "height": 800})
+    page.goto(f"/c/{company.id}/review/{made['id']}")
+    number = page.locator("#review-item .muted", has_text="82212944-1-06")
+    line_height = float(number.evaluate("e => parseFloat(getComputedStyle(e).lineHeight)"))
+    assert number.bounding_box()["height"] < line_height * 1.5
     page.bookdesk_log.assert_clean()
