@@ -66,6 +66,11 @@ def act(income_id: int):
 
 def _done(bits, current: flow.Walk, record: dict, form):
     seen = forms.decode(request.form.get("seen"))
+    if record.get("review_done"):  # e.g. a done whose answer was lost went through
+        flash(_("%(number)s is already marked done; nothing was sent again.",
+                number=record_number(record)), "info")
+        current.close(record["id"])
+        return _step(bits, current, record["id"])
     if not present.can_mark_done(record):
         return _refused(bits, current, record)
     found = actions.missing(record, bits.settings)

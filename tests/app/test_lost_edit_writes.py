@@ -44,7 +44,9 @@ def test_a_lost_review_done_over_htmx_keeps_the_screen_and_offers_a_reload(
     sandbox_log.reset()
     again = step(client, screen, "done")
     assert again.status_code == 200
-    assert writes(sandbox_log, company.id) == [{"review_done": True}], "sent again, harmless"
+    assert writes(sandbox_log, company.id) == [], "read again and found done: not sent twice"
+    assert "R-LOST is already marked done; nothing was sent again." in \
+        again.get_data(as_text=True)
 
 
 def test_a_resubmitted_cancel_finds_the_document_cancelled_and_says_so(

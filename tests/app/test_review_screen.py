@@ -144,12 +144,13 @@ def test_done_on_an_income_changed_meanwhile_is_withdrawn_and_shows_the_change(
 
 def _done_by_another_meanwhile(app, client, company, api):
     """(income, my screen of it): while my screen is open, Második Mária, signed in in a
-    browser of her own, adds a note and marks it done."""
+    browser of her own with a token of her own (so what my session read stays as I saw it),
+    adds a note and marks it done."""
     created = waiting(api, note="eredeti")
     base = review_base(client, company)
     mine = open_screen(client, f"{base}{created['id']}")
     other = app.test_client()
-    signed_in(other, company, "incomes/", name="Második Mária")
+    signed_in(other, company, "incomes/", role="bookkeeper", name="Második Mária")
     theirs = open_screen(other, f"{base}{created['id']}")
     assert step(other, theirs, "save_done", note="Mária nézte át").status_code == 200
     return created, mine
