@@ -97,6 +97,16 @@ def add_up(records: Iterable[dict], codes: dict, amounts: Amounts, whole: bool =
     return Totals(ordered, whole=whole, limit=ROW_LIMIT)
 
 
+def in_forints(record: dict, code: str | None, amounts: Amounts) -> Decimal | None:
+    """A foreign document's gross in forints, as the list footers count it; None for a forint
+    document or one without a rate."""
+    if not code or code == HOME:
+        return None
+    total = CurrencyTotal(code)
+    total.add(amounts(record), _rate(record, code))
+    return total.huf["gross_amount"] if total.huf else None
+
+
 def read_all(client, list_page, params: dict) -> list[dict] | None:
     """Every record of the filter, its pages read side by side; None past ROW_LIMIT rows."""
     return read_every(client, list_page, params, ROW_LIMIT, READ_PAGE_SIZE)

@@ -32,7 +32,7 @@ from app.once import (
 )
 from app.store import idempotency
 from app.templating import is_htmx, push_machine_url, redirect_to, render
-from app.totals import list_totals
+from app.totals import expense_amounts, in_forints, list_totals
 from app.upstream import Page, PermissionDenied, RateLimited, Unavailable, ValidationError, catalog
 from app.upstream import expenses as upstream
 
@@ -107,12 +107,12 @@ def detail(expense_id: int):
     expense, settings, catalogs = flow.load(g.api, expense_id)
     advanced = bool(settings.get("advanced_accounting"))
     sums = present.totals(expense)
+    code = currency_code(expense.get("currency"), catalogs)
     return render_template(
         "expenses/detail.html", expense=expense, catalogs=catalogs, settings=settings,
         sections=present.sections(expense, catalogs, settings), sums=sums,
-        history=payment_history(expense, sums["gross_amount"],
-                                currency_code(expense.get("currency"), catalogs),
-                                catalogs.get("accounts")),
+        huf_gross=in_forints(expense, code, expense_amounts),
+        history=payment_history(expense, sums["gross_amount"], code, catalogs.get("accounts")),
         columns=present.assignment_columns(expense.get("assignments") or [], advanced),
         references=present.REFERENCES, cell=present.cell, action_label=present.action_label,
         inline=files.inline_kind(expense), can_exclude=flow.can_exclude(expense),

@@ -40,7 +40,7 @@ from app.once import (
 )
 from app.store import idempotency
 from app.templating import is_htmx, redirect_to, render, trigger
-from app.totals import list_totals
+from app.totals import in_forints, income_amounts, list_totals
 from app.upstream import Page, RateLimited, Unavailable, ValidationError, catalog
 from app.upstream import incomes as upstream
 from app.upstream import parallel as page_budget
@@ -120,14 +120,15 @@ def detail(income_id: int):
     """Everything the API says about one income, with links between storno and original."""
     income, settings, catalogs = flow.load(income_id)
     found = flow.extras(income)
+    code = currency_code(income.get("currency"), catalogs)
     return render_template(
         "incomes/detail.html", income=income, settings=settings, catalogs=catalogs,
         sections=present.sections(income, catalogs, settings),
+        huf_gross=in_forints(income, code, income_amounts),
         originals=found.get("originals"),
         columns=present.assignment_columns(income.get("assignments") or []),
         cell=present.cell, can_storno=present.can_storno(income),
-        history=payment_history(income, income.get("gross_amount"),
-                                currency_code(income.get("currency"), catalogs),
+        history=payment_history(income, income.get("gross_amount"), code,
                                 catalogs.get("accounts")),
         **flow.cancel_context(found, income))
 

@@ -35,6 +35,20 @@ def test_detail_shows_every_field_items_and_assignment_vat(client, company, api)
     assert "27%" in html and "27 %" not in html and "27\xa0%" not in html
 
 
+def test_a_foreign_expense_shows_its_gross_in_forints_as_the_list_footer_counts_it(
+        client, company, api):
+    ids = catalogue(api)
+    created = make_expense(api, currency=2, exchange_rate="392.15",
+                           assignments=[row(ids, "100.00", "27.00", "127.00")])
+    home = make_expense(api, assignments=[row(ids)])
+    base = signed_in(client, company, "expenses/")
+    html = client.get(base + str(created["id"])).get_data(as_text=True)
+    block = html.split('id="gross-in-forints"')[1].split("</div>")[0]
+    assert "Gross in forints" in block and "49,803.05" in block  # 127.00 × 392.15
+    assert 'id="gross-in-forints"' not in client.get(base + str(home["id"])).get_data(
+        as_text=True), "a forint expense needs no second figure"
+
+
 def test_detail_shows_ledger_vat_ledger_and_company_vat_category_with_id_name_code(
         client, make_company, sandbox_url):
     company = make_company(advanced_accounting=True)

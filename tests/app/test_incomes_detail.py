@@ -43,6 +43,15 @@ def test_detail_shows_items_with_vat_percent_and_assignment_details(client, comp
     assert "911 – Belföldi értékesítés árbevétele" in html
 
 
+def test_a_foreign_income_shows_its_gross_in_forints_at_its_rate(client, company, api):
+    made = make_income(api, currency=2, exchange_rate="392.15", net_amount="100.00",
+                       vat_amount="27.00", gross_amount="127.00")
+    base = signed_in(client, company, "incomes/")
+    html = client.get(f"{base}{made['id']}").get_data(as_text=True)
+    block = html.split('id="gross-in-forints"')[1].split("</div>")[0]
+    assert "Gross in forints" in block and "49,803.05" in block  # 127.00 × 392.15
+
+
 def test_accounting_fields_are_requested_only_when_the_company_uses_them(client, company, api,
                                                                         sandbox_log):
     created = make_income(api)
