@@ -292,17 +292,19 @@ FIELD_UNKNOWN = N_("There is no income field called %(field)s.")
 OP_MISSING = N_("Choose how the condition compares.")
 OP_UNKNOWN = N_("There is no comparison called %(op)s.")
 TEXT_OP_ON_NUMBER = N_(
-    "%(field)s is a number: compare it with equals, greater than, less than or between, "
-    "not with %(op)s."
+    "“%(field)s” is a number: compare it with equals, greater than, less than or between, "
+    "not with “%(op)s”."
 )
-NUMBER_OP_ON_TEXT = N_("%(field)s is text: %(op)s works only on amounts and the income type.")
+NUMBER_OP_ON_TEXT = N_(
+    "“%(field)s” is text: “%(op)s” works only on amounts and the income type.")
 NEED_TEXT = N_("Enter a text to compare with.")
 EMPTY_TEXT = N_("Enter the text to look for; an empty text would match every income.")
 NEED_NUMBER = N_("Enter a number, such as 1500 or 1500.50.")
 CURRENCY_CODE = N_("Give the currency as its three-letter code, such as HUF or EUR.")
 BETWEEN_INVALID = N_("Between needs two values, lowest first.")
 IN_INVALID = N_("Give a list of one or more values.")
-REGEX_INVALID = N_("This is not a valid regular expression: %(error)s.")
+REGEX_INVALID = N_("This is not a valid regular expression: check it near character "
+                   "%(position)s.")
 
 # What a policy sets
 SET_NOT_OBJECT = N_("What the rule sets must be an object.")

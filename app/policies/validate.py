@@ -211,10 +211,12 @@ def _check_name(name, known, path, missing, unknown, param):
 
 def _check_pairing(field, op, path):
     numeric = field in NUMERIC_FIELDS
+    # The words the editor shows for them, not the file's keys (currency, gt).
+    words = {"field": M.FIELD_LABELS.get(field, field), "op": M.OP_LABELS.get(op, op)}
     if numeric and op in TEXT_OPS:
-        return [error(path, M.TEXT_OP_ON_NUMBER, field=field, op=op)]
+        return [error(path, M.TEXT_OP_ON_NUMBER, **words)]
     if not numeric and op in NUMERIC_OPS:
-        return [error(path, M.NUMBER_OP_ON_TEXT, field=field, op=op)]
+        return [error(path, M.NUMBER_OP_ON_TEXT, **words)]
     return []
 
 
@@ -253,8 +255,8 @@ def _check_regex(value, path):
         return problems
     try:
         re.compile(value, re.IGNORECASE)
-    except re.error as exc:
-        return [error(path, M.REGEX_INVALID, error=str(exc))]
+    except re.error as exc:  # its own text is English; where it stumbled is not
+        return [error(path, M.REGEX_INVALID, position=(exc.pos or 0) + 1)]
     return []
 
 

@@ -134,11 +134,20 @@ def test_currency_must_be_a_three_letter_code(op, value, path):
     assert problems_for(cond("currency", op, value)) == [(path, M.CURRENCY_CODE)]
 
 
-def test_regex_must_compile_and_the_message_says_why():
-    rule = {"name": "R", "conditions": [cond("note", "regex", "(unclosed")]}
+def test_regex_must_compile_and_the_message_says_where():
+    rule = {"name": "R", "conditions": [cond("note", "regex", "ab(unclosed")]}
     (problem,) = validate({**empty_config(), "policies": [{**rule, "set": {"tags": [1]}}]})
     assert (problem.path, problem.message) == (VALUE, M.REGEX_INVALID)
-    assert "missing )" in problem.params["error"]
+    assert problem.text() == ("This is not a valid regular expression: check it near "
+                              "character 3.")  # the unclosed "(", in words the page translates
+
+
+def test_a_mismatched_comparison_names_the_field_and_comparison_in_words():
+    (problem,) = [p for p in validate({**empty_config(), "policies": [{
+        "name": "R", "conditions": [cond("currency", "gt", "EUR")], "set": {"tags": [1]}}]})
+        if p.message == M.NUMBER_OP_ON_TEXT]
+    assert problem.text() == "“Currency” is text: “is more than” works only on amounts and " \
+        "the income type."
 
 
 def test_regex_needs_text():
