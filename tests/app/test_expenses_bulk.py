@@ -126,7 +126,7 @@ def test_the_summary_is_translated(client, company, api):
     fields = _form(client, base)[1]
     html = client.post(f"{base}bulk", data={**fields, "action": "check", "ids": ids},
                        headers={"Accept-Language": "hu"}, follow_redirects=True)
-    assert "2 ellenőrizve" in html.get_data(as_text=True)
+    assert "2 költség ellenőrizve" in html.get_data(as_text=True)
 
 
 def test_a_double_submit_sends_once(client, company, api, sandbox_log):

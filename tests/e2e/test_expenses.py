@@ -166,6 +166,6 @@ def test_select_all_on_the_page_then_approve(signed_in_page, company, sandbox_ur
     page.check("#expense-select-page")
     assert page.locator("#expense-list [data-select]:checked").count() == 3
     page.click("#bulk-approve")
-    page.wait_for_selector("#messages :text('3 jóváhagyva')")
+    page.wait_for_selector("#messages :text('3 költség jóváhagyva')")
     assert all(_detail(sandbox_url, company, i)["approved"] is True for i in ids)
     _only_expected_errors(browser_log)
