@@ -54,6 +54,7 @@ from app.numbers import (
     moment_key,
 )
 from app.numbers import parse_moment as read_moment
+from app.templating import source_label
 
 # A "+" left unencoded in a hand-made URL arrives as a space: read it as the plus it was.
 MOMENT = re.compile(r"(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?)"
@@ -264,7 +265,7 @@ def frozen_ledger(expense: dict) -> str | None:
     source = expense.get("source")
     if source not in MANUAL_SOURCES:
         return _("The ledger number is frozen: this expense was synced from %(source)s.",
-                 source=source)
+                 source=source_label(source))
     if expense.get("checked"):
         return _("The ledger number is frozen: this expense is checked.")
     return None

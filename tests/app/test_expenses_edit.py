@@ -121,7 +121,7 @@ def test_ledger_number_is_frozen_with_the_reason_on_a_synced_expense(client, com
                            assignments=[row(ids, ledger_number=ids.ledger_numbers["511"])])
     base = signed_in(client, company, "expenses/")
     html = client.get(f"{base}{created['id']}/edit").get_data(as_text=True)
-    assert "synced from szamlazz.hu" in html and 'id="frozen-ledger"' in html
+    assert "synced from Számlázz.hu" in html and 'id="frozen-ledger"' in html
     assert 'name="assignments-0-ledger_number"' not in html
 
 
