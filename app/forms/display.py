@@ -126,11 +126,14 @@ ADVANCED_ONLY = ("vat_ledger_number_id", "company_vat_category_id", "vat_ledger_
 
 
 def record_state(record: dict) -> str | None:
-    """booked, processed, checked or None: the strongest lock the record reports."""
+    """excluded, booked, processed, checked or None: the strongest lock the record reports (an
+    expense's accounting_status says which, where several flags are set)."""
     status = record.get("accounting_status")
-    if status == "booked" or record.get("booked"):
+    if status in ("excluded", "booked", "checked", "processed"):
+        return status
+    if record.get("booked"):
         return "booked"
-    if status == "processed" or record.get("processed"):
+    if record.get("processed"):
         return "processed"
     if record.get("checked"):
         return "checked"
@@ -150,6 +153,8 @@ def readonly_reason(record: dict, name: str, company: dict | None = None) -> str
 def record_reason(record: dict) -> str:
     """The record-wide reason: its accounting state, else its source, else its type."""
     state = record_state(record)
+    if state == "excluded":
+        return _("Excluded from accounting: no longer editable.")
     if state == "booked":
         return _("Booked: no longer editable.")
     if state == "processed":
@@ -173,6 +178,8 @@ def lock_summary(record: dict) -> str | None:
         return None
     if not record.get("editable_fields"):
         return record_reason(record)
+    if state == "excluded":
+        return _("Excluded from accounting: some fields can no longer change.")
     if state == "booked":
         return _("Booked: some fields can no longer change.")
     if state == "processed":

@@ -125,6 +125,18 @@ def test_ledger_number_is_frozen_with_the_reason_on_a_synced_expense(client, com
     assert 'name="assignments-0-ledger_number"' not in html
 
 
+def test_the_lock_note_names_the_state_the_expense_is_in(client, company, api):
+    ids = catalogue(api)
+    checked = make_expense(api, processed=True, checked=True, assignments=[row(ids)])
+    excluded = make_expense(api, processed=True, excluded_from_accounting=True,
+                            assignments=[row(ids)])
+    base = signed_in(client, company, "expenses/")
+    page = client.get(f"{base}{checked['id']}/edit").get_data(as_text=True)
+    assert "this expense is checked" in page and "Processed in the accounting" not in page
+    page = client.get(f"{base}{excluded['id']}/edit").get_data(as_text=True)
+    assert "Excluded from accounting:" in page and "Processed in the accounting" not in page
+
+
 def test_ledger_number_is_editable_on_a_plain_manual_expense(client, company, api):
     _created, _path, form = _edit(client, company, api)
     assert "assignments-0-ledger_number" in form.inputs
