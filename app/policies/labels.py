@@ -261,8 +261,17 @@ class Worded:
     params: dict
 
     def text(self, gettext=None):
-        """Return the message filled in, translated by gettext when one is given."""
-        return (gettext or str)(self.message) % self.params
+        """Return the message filled in; translated by gettext when one is given, and then a
+        field or comparison named in the editor's words, not by its key (currency, gt)."""
+        if gettext is None:  # the sandbox shares this module and has no translations
+            return self.message % self.params
+        return gettext(self.message) % {key: _in_words(key, value)
+                                        for key, value in self.params.items()}
+
+
+def _in_words(key: str, value):
+    words = {"field": FIELD_LABELS, "op": OP_LABELS}.get(key, {})
+    return str(words[value]) if isinstance(value, str) and value in words else value
 
 
 # Whole configuration
@@ -296,7 +305,7 @@ TEXT_OP_ON_NUMBER = N_(
     "not with “%(op)s”."
 )
 NUMBER_OP_ON_TEXT = N_(
-    "“%(field)s” is text: “%(op)s” works only on amounts and the income type.")
+    "“%(field)s” is text: “%(op)s” works only on amounts and the document type.")
 NEED_TEXT = N_("Enter a text to compare with.")
 EMPTY_TEXT = N_("Enter the text to look for; an empty text would match every income.")
 NEED_NUMBER = N_("Enter a number, such as 1500 or 1500.50.")

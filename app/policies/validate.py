@@ -211,12 +211,10 @@ def _check_name(name, known, path, missing, unknown, param):
 
 def _check_pairing(field, op, path):
     numeric = field in NUMERIC_FIELDS
-    # The words the editor shows for them, not the file's keys (currency, gt).
-    words = {"field": M.FIELD_LABELS.get(field, field), "op": M.OP_LABELS.get(op, op)}
     if numeric and op in TEXT_OPS:
-        return [error(path, M.TEXT_OP_ON_NUMBER, **words)]
+        return [error(path, M.TEXT_OP_ON_NUMBER, field=field, op=op)]
     if not numeric and op in NUMERIC_OPS:
-        return [error(path, M.NUMBER_OP_ON_TEXT, **words)]
+        return [error(path, M.NUMBER_OP_ON_TEXT, field=field, op=op)]
     return []
 
 

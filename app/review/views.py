@@ -67,10 +67,7 @@ def act(income_id: int):
 def _done(bits, current: flow.Walk, record: dict, form):
     seen = forms.decode(request.form.get("seen"))
     if record.get("review_done"):  # e.g. a done whose answer was lost went through
-        flash(_("%(number)s is already marked done; nothing was sent again.",
-                number=record_number(record)), "info")
-        current.close(record["id"])
-        return _step(bits, current, record["id"])
+        return _already_done(bits, current, record)
     if not present.can_mark_done(record):
         return _refused(bits, current, record)
     found = actions.missing(record, bits.settings)
@@ -86,6 +83,11 @@ def _done(bits, current: flow.Walk, record: dict, form):
         status = 403 if isinstance(exc, PermissionDenied) else 400
         return _show(flow.screen_context(bits, current, record, None, problem=" ".join(
             upstream_messages(exc))), status)
+    return _after_done(bits, current, record, result)
+
+
+def _after_done(bits, current: flow.Walk, record: dict, result: actions.Result):
+    """The screen after the write: the change someone made meanwhile, else the next income."""
     prefetch.keep(g.api, result.record)
     if result.kind == "conflict":
         return _show(flow.screen_context(bits, current, result.record, None,
@@ -93,6 +95,14 @@ def _done(bits, current: flow.Walk, record: dict, form):
     if result.kind == "done_elsewhere":
         flash(_("%(number)s was already marked done by %(who)s, as it is now: it stays done.",
                 number=record_number(result.record), who=result.action.actor), "info")
+    current.close(record["id"])
+    return _step(bits, current, record["id"])
+
+
+def _already_done(bits, current: flow.Walk, record: dict):
+    """Nothing to send: say so and go on to the next income."""
+    flash(_("%(number)s is already marked done; nothing was sent again.",
+            number=record_number(record)), "info")
     current.close(record["id"])
     return _step(bits, current, record["id"])
 

@@ -34,3 +34,14 @@ def test_malformed_setting_is_a_400_naming_it(api):
                      json={"enable_vat_period": "igen"})
     assert resp.status_code == 400 and "enable_vat_period" in resp.json()
     assert api.get("/2/company-info/").json()["enable_vat_period"] is False
+
+
+def test_a_comparison_that_does_not_suit_its_field_is_a_400_naming_both(api):
+    path = f"/2/company-info/update/{api.company.id}/"
+    rule = {"name": "R", "conditions": [{"field": "currency", "op": "gt", "value": "EUR"}],
+            "set": {"tags": ["T"]}}
+    response = api.patch(path, json={"income_policies": {
+        "v": 2, "policies": [rule], "ignore_policies": []}})
+    assert response.status_code == 400, response.text  # the engine's words, not a 500
+    assert "“currency” is text: “gt” works only on amounts" in " ".join(
+        response.json()["income_policies"])

@@ -1,6 +1,7 @@
 """validate(): conditions need a known field, a known comparison and a value that fits both."""
 
 import pytest
+from flask_babel import gettext
 
 from app.policies import labels as M
 from app.policies.labels import FIELDS, NUMERIC_FIELDS, OPS, TEXT_FIELDS
@@ -142,12 +143,14 @@ def test_regex_must_compile_and_the_message_says_where():
                               "character 3.")  # the unclosed "(", in words the page translates
 
 
-def test_a_mismatched_comparison_names_the_field_and_comparison_in_words():
+def test_a_mismatched_comparison_names_the_field_and_comparison_in_words(app):
     (problem,) = [p for p in validate({**empty_config(), "policies": [{
         "name": "R", "conditions": [cond("currency", "gt", "EUR")], "set": {"tags": [1]}}]})
         if p.message == M.NUMBER_OP_ON_TEXT]
-    assert problem.text() == "“Currency” is text: “is more than” works only on amounts and " \
-        "the income type."
+    assert problem.params == {"field": "currency", "op": "gt"}  # the keys, for the sandbox
+    with app.test_request_context("/", headers={"Accept-Language": "hu"}):
+        assert problem.text(gettext) == "A(z) „Pénznem” szöveg: a(z) „nagyobb, mint” csak " \
+            "összegekre és a bizonylattípusra használható."
 
 
 def test_regex_needs_text():
