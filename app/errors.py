@@ -26,7 +26,7 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from app.auth.session import company_entry, drop_company
-from app.forms.filters import PAGING
+from app.forms.filters import PAGING, filter_args
 from app.templating import is_htmx, redirect_to, retarget_to_messages
 from app.upstream import errors as up
 from app.upstream.parallel import PageTimedOut
@@ -157,9 +157,9 @@ def _upstream_not_found(_exc):
     listing = (request.endpoint or "").endswith(".index") and request.method == "GET"
     if not listing or not any(request.args.get(key) for key in PAGING):
         return error_response(404)
-    args = [(key, value) for key, value in request.args.items(multi=True) if key not in PAGING]
+    query = urlencode(list(filter_args(request.args).items(multi=True)))
     flash(_("That page of the list no longer exists, so its first page is shown."), "info")
-    return redirect_to(f"{request.path}?{urlencode(args)}" if args else request.path)
+    return redirect_to(f"{request.path}?{query}" if query else request.path)
 
 
 def _page_timed_out(exc):
