@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import math
 import secrets
 import time
 from collections.abc import Callable
@@ -56,7 +57,8 @@ def set_url_ttl(seconds: int | None) -> None:
 
 def signed_url(kind: str, record_id: int, filename: str | None = None) -> tuple[str, int]:
     """An absolute, token-free download URL for a record's file and its expiry (unix time)."""
-    expires = int(time.time()) + url_ttl()
+    # Rounded up, so a link lives at least its whole lifetime, never a fraction of a second less.
+    expires = math.ceil(time.time()) + url_ttl()
     query = urlencode({"expires": expires, "sig": signature(kind, record_id, expires)})
     name = f"/{quote(filename, safe='')}" if filename else ""
     return f"{request.host_url.rstrip('/')}/_files/{kind}/{record_id}{name}?{query}", expires

@@ -31,8 +31,8 @@ def pair(api):
 
 @pytest.fixture
 def short_links(sandbox_url):
-    """New links live one second during the test."""
-    requests.put(f"{sandbox_url}/_sandbox/artifacts/url-ttl/", json={"seconds": 1}, timeout=10)
+    """New links live two seconds during the test."""
+    requests.put(f"{sandbox_url}/_sandbox/artifacts/url-ttl/", json={"seconds": 2}, timeout=10)
     yield
     requests.put(f"{sandbox_url}/_sandbox/artifacts/url-ttl/", json={"seconds": None},
                  timeout=10)
@@ -60,9 +60,12 @@ def test_artifact_url_is_token_free_and_serves_the_bytes(api, pair):
 
 
 def test_artifact_url_is_token_free_and_expires(api, pair, short_links):
-    url = _records(api, [pair[0]])[0]["url"]
+    asked = time.time()
+    record = _records(api, [pair[0]])[0]
+    url, expires = record["url"], datetime.fromisoformat(record["expires_at"]).timestamp()
+    assert expires >= asked + 2
     assert requests.get(url, timeout=10).status_code == 200
-    time.sleep(2.1)
+    time.sleep(max(0.0, expires - time.time()) + 1.1)
     resp = requests.get(url, timeout=10)
     assert resp.status_code == 403
     assert "expired" in resp.json()["detail"]
