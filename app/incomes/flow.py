@@ -23,7 +23,6 @@ from app.upstream import incomes as upstream
 from app.upstream import parallel as page_budget
 
 DETAIL_CATALOGS = ("currencies", "ledger_numbers", "vat_categories")
-STORNO_PAGE = 200
 FORM_CATALOGS = ("currencies", "ledger_numbers", "vat_categories", "tags", "revenue_types")
 # Editing also offers "paid through", chosen from the company's bank accounts.
 EDIT_CATALOGS = (*FORM_CATALOGS, "accounts")
@@ -91,12 +90,7 @@ def reversed_numbers(api, items: list[dict]) -> set[str]:
     """Which of these incomes' numbers a storno document names (read only when one of them is
     a cancelled accounting document, the only kind a storno cancels)."""
     wanted = cancelled_numbers(items)
-    if not wanted:
-        return set()
-    # invoice_type narrows the read where the API filters by it; the check below decides.
-    stornos = upstream.iter_all(api, {"invoice_type": STORNO, "page_size": STORNO_PAGE})
-    return {item.get("referred_invoice_number") for item in stornos
-            if item.get("invoice_type") == STORNO} & wanted
+    return upstream.storno_references(api) & wanted if wanted else set()
 
 
 def load(income_id: int, names=DETAIL_CATALOGS) -> tuple[dict, dict, dict]:

@@ -14,6 +14,8 @@ UPDATE = "/2/incomes/{id}/update/"
 ARTIFACTS = "/1/artifacts/income/"
 RESOURCE = "incomes"
 SINCE_PAGE_SIZE = 200
+STORNO_INVOICE_TYPE = 1
+STORNO_PAGE = 200
 
 
 def list_page(client, params: dict):
@@ -58,6 +60,14 @@ def fulfilled_between(client, start, end, page_size: int = 100):
     """Every income whose fulfilment day is from start to end (inclusive), page after page."""
     return iter_all(client, {"date_field": "fulfilled_at", "from_date": start.isoformat(),
                              "to_date": end.isoformat(), "page_size": page_size})
+
+
+def storno_references(client) -> set[str]:
+    """The invoice numbers the company's storno documents name (the documents they reverse)."""
+    # invoice_type narrows the read where the API filters by it; the check below decides.
+    stornos = iter_all(client, {"invoice_type": STORNO_INVOICE_TYPE, "page_size": STORNO_PAGE})
+    return {item.get("referred_invoice_number") for item in stornos
+            if item.get("invoice_type") == STORNO_INVOICE_TYPE} - {None}
 
 
 def issued_since(client, since: date, limit: int) -> tuple[list, bool]:

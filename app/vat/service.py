@@ -6,7 +6,9 @@ Which documents a period holds: those whose fulfilment day falls in it (the day 
 VAT act dates a supply by). Each assignment's amounts go to the cell of its VAT category,
 converted to the company currency with the document's exchange rate (1 when it has none), in
 Decimal without rounding, so the sums are exact. A document with no assignments counts with its
-own net and VAT under "no VAT category". Expenses excluded from accounting are left out.
+own net and VAT under "no VAT category". Expenses excluded from accounting are left out, and
+so are incomes cancelled without a storno (void documents); a document a storno reverses stays,
+and the storno's negative amounts net it out.
 """
 from __future__ import annotations
 
@@ -183,12 +185,23 @@ def summary_reads(client, period: Callable[[], Period],
     inside the tasks, so a caller may read the company's period in the same round, and
     `settings` may be that round's one read of the company settings."""
     return {
-        INCOMES: lambda: list(income_api.fulfilled_between(client, period().start,
-                                                           period().end)),
+        INCOMES: lambda: counted_incomes(client, period()),
         EXPENSES: lambda: list(expense_api.fulfilled_between(client, period().start,
                                                              period().end)),
         "categories": partial(catalog.get, client, "vat_categories"),
         "settings": settings or partial(company_settings, client)}
+
+
+def counted_incomes(client, period: Period) -> list[dict]:
+    """The period's incomes that carry VAT. A cancelled one counts only when a storno names
+    it, since the storno's own negative amounts net it out in the storno's period; one
+    cancelled without a storno is void and carries none."""
+    records = list(income_api.fulfilled_between(client, period.start, period.end))
+    if not any(record.get("is_cancelled") for record in records):
+        return records
+    named = income_api.storno_references(client)
+    return [record for record in records
+            if not record.get("is_cancelled") or record.get("invoice_number") in named]
 
 
 def summary_of(period: Period, found: dict) -> Summary:

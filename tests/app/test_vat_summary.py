@@ -199,3 +199,28 @@ def test_default_period_is_the_current_month(signed, company, api, books):
 
 def test_unreadable_period_is_refused(signed, company):
     assert signed.get(f"/c/{company.id}/vat/?period=2026-13").status_code == 400
+
+
+def _voided(api, number: str, day: str, net: str, vat: str, **state) -> dict:
+    ids = catalogue(api)
+    gross = str(Decimal(net) + Decimal(vat))
+    return make_income(api, invoice_number=number, type=2, fulfilled_at=day, issued_at=day,
+                       due_at=day, net_amount=net, vat_amount=vat, gross_amount=gross,
+                       assignments=[{"revenue_type": ids.revenue_types[0], "net_amount": net,
+                                     "vat_amount": vat, "gross_amount": gross,
+                                     "vat": ids.vats[0]}], **state)
+
+
+def test_a_document_cancelled_without_a_storno_carries_no_vat(signed, company, api):
+    _voided(api, "VOID-1", "2026-05-10", "1000.00", "270.00", is_cancelled=True)
+    reversed_ = _voided(api, "ORIG-1", "2026-05-11", "2000.00", "540.00", is_cancelled=True)
+    _voided(api, "STORNO-1", "2026-06-02", "-2000.00", "-540.00", invoice_type=1,
+            referred_invoice_number="ORIG-1")
+    vat = str(catalogue(api).vats[0])
+    may = page(signed, company, "2026-05")
+    assert shown(may)[("incomes", vat)] == [Decimal("2000.00"), Decimal("540.00")]
+    cell = signed.get(f"/c/{company.id}/vat/?period=2026-05&cell=incomes:{vat}")
+    assert {int(i) for i, _n, _v in DOC.findall(cell.get_data(as_text=True))} == {reversed_["id"]}
+    # the storno nets the reversed one out in its own period
+    assert shown(page(signed, company, "2026-06"))[("incomes", vat)] == [Decimal("-2000.00"),
+                                                                       Decimal("-540.00")]
