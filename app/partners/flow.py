@@ -1,8 +1,8 @@
 """What the partner pages do beyond the calls (app/upstream/partners.py): the list's query
-(a search reads the company's partners and matches them case and accents aside),
-the partner a refused write collides with, the fields a limited partner refused, finding
-what a create with a lost answer stored, and the reads of the partner card (open documents,
-the documents list, the statement)."""
+(a search or a name ordering reads the company's partners, matches them case and accents
+aside and orders them by collation), the partner a refused write collides with, the fields a
+limited partner refused, finding what a create with a lost answer stored, and the reads of the
+partner card (open documents, the documents list, the statement)."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -10,7 +10,7 @@ from datetime import date
 from functools import partial
 
 from app.exports import EXPORT_PAGE_SIZE
-from app.i18n import collated, search_text
+from app.i18n import search_text
 from app.upstream import NotFound, Page, ValidationError, catalog
 from app.upstream import expenses as expenses_api
 from app.upstream import incomes as incomes_api
@@ -49,7 +49,8 @@ def _page_of(items: list[dict], number: int) -> Page:
 
 
 def _api_page(api, query: str, role: str, ordering: str, page: int) -> Page:
-    """The API's page (its search tells accents apart: noted when a search was typed)."""
+    """The API's page (its search tells accents apart: noted when a search was typed). Past
+    the scan limit its name order is its own, kept whole rather than re-sorted page by page."""
     text = search_text(query)
     params = {"search": text or None, "ordering": ordering,
               "page": page if page > 1 else None, "page_size": PAGE_SIZE, **ROLES.get(role, {})}
@@ -57,9 +58,6 @@ def _api_page(api, query: str, role: str, ordering: str, page: int) -> Page:
     if text:
         found = replace(found, lookups={**found.lookups,
                                         "accents_count": partners_api.PARTNER_SCAN_LIMIT})
-    if ordering.endswith("name"):  # the page in Hungarian (ICU) order, not the API's byte order
-        items = collated(found.items, "name")
-        return replace(found, items=items[::-1] if ordering.startswith("-") else items)
     return found
 
 

@@ -70,9 +70,11 @@ def everyone(client: Any) -> list[dict] | None:
 
 
 def find(client: Any, query: str, flags: dict, ordering: str) -> list[dict] | None:
-    """Every partner matching the query and the role flags, in the list's ordering; None
-    without a search or when the company has too many partners to read through."""
-    if not search_text(query):
+    """Every partner matching the query and the role flags, in the list's ordering. None when
+    the API's own pages serve: no search and an ordering by date, or more partners than can be
+    read through. Names are ordered here even without a search: the API orders them byte by
+    byte (Ő after Z), and a page sorted on its own would break the order between pages."""
+    if not search_text(query) and not ordering.endswith("name"):
         return None
     found = everyone(client)
     if found is None:

@@ -67,7 +67,7 @@ def test_picker_finds_accented_names_typed_without_accents_in_any_case(client, c
         assert "<option" in options and "Kovács Kft" in options and "Nagy Zrt" not in options
 
 
-def test_a_search_reads_a_small_company_in_one_call_and_an_unfiltered_list_pages_the_api(
+def test_a_search_reads_a_small_company_in_one_call_and_a_list_by_date_pages_the_api(
         client, company, api, sandbox_log):
     make_partner(api, name="Kovács Kft")
     base = signed_in(client, company, "partners/")
@@ -76,7 +76,7 @@ def test_a_search_reads_a_small_company_in_one_call_and_an_unfiltered_list_pages
     scan = sandbox_log.entries(company_id=company.id, path="/1/partners")[-1]["args"]
     assert "search" not in scan and scan["page_size"] == [str(partners_api.SCAN_PAGE_SIZE)]
     sandbox_log.reset()
-    assert upstream_calls(client.get(base)) == 1
+    assert upstream_calls(client.get(base + "?ordering=-created_at")) == 1
     assert sandbox_log.entries(company_id=company.id, path="/1/partners")[-1]["args"][
         "page_size"] == ["25"]
 
@@ -146,3 +146,21 @@ def test_a_search_keeps_every_ordering_the_api_list_gives(client, company, api):
     client.get("/lang/hu")  # Cs is a letter of its own after C, Ő comes after O
     assert _partner_rows(client, base + "?q=kft") == ["Ábel Kft", "Alfa Kft", "Cukor Kft",
                                                      "Csiga Kft", "Őz Kft", "Zebra Kft"]
+
+
+def test_the_list_by_name_is_in_one_order_across_its_pages_and_its_export(client, company,
+                                                                            api):
+    # the API orders names byte by byte (Ő after Z); pages sorted one by one would break
+    for number in range(24):
+        make_partner(api, name=f"Pilis {number:02d} Kft")
+    for name in ("Őrség Kft", "Zemplén Kft", "Ócsa Kft", "Abony Kft"):
+        make_partner(api, name=name)
+    base = signed_in(client, company, "partners/")
+    client.get("/lang/hu")
+    for ordering in ("name", "-name"):
+        shown = _partner_rows(client, f"{base}?ordering={ordering}")  # every page
+        whole = ["Abony Kft", "Ócsa Kft", "Őrség Kft",
+                 *(f"Pilis {n:02d} Kft" for n in range(24)), "Zemplén Kft"]
+        assert shown == (whole if ordering == "name" else whole[::-1])
+        _header, rows = _csv(client.get(f"{base}export?ordering={ordering}"))
+        assert [row[0] for row in rows] == shown
