@@ -48,7 +48,7 @@ from flask_babel import get_locale
 
 from app.auth import company_blueprint
 from app.auth.session import drop_secret, get_secret, put_secret
-from app.numbers import AMOUNT_PLACES, at_least_places, company_today, company_zone
+from app.numbers import AMOUNT_PLACES, as_day, at_least_places, company_today, company_zone
 
 EXPORT_PAGE_SIZE = 200
 BOM = "\ufeff"
@@ -90,11 +90,9 @@ def amount(value) -> Decimal | None:
 
 
 def day(value) -> date | None:
-    """An upstream date (or the date part of a date-time) as a date cell; None when not one."""
-    try:
-        return date.fromisoformat(str(value or "")[:10])
-    except ValueError:
-        return None
+    """An upstream date, or a timestamp's day in the company's time zone (as the page shows
+    it), as a date cell; None when not one."""
+    return as_day(value)
 
 
 def day_and_time(moment: datetime | None) -> list:

@@ -387,7 +387,7 @@ def _refuse_month(locale: Locale):
 def format_month(value, locale=None) -> str:
     """A month in words by CLDR (2024. március, March 2024); "" when the value is not a day."""
     text = value.strip()[:10] if isinstance(value, str) else value
-    day = _as_day(text + "-01" if isinstance(text, str) and len(text) == 7 else text)
+    day = as_day(text + "-01" if isinstance(text, str) and len(text) == 7 else text)
     return _format_month(day.replace(day=1), locale_of(locale)) if day else ""
 
 
@@ -578,7 +578,7 @@ def company_today() -> date:
 
 def days_between(earlier, later) -> int | None:
     """Whole days from one ISO date (or date) to another; None when either is missing."""
-    start, end = _as_day(earlier), _as_day(later)
+    start, end = as_day(earlier), as_day(later)
     return (end - start).days if start and end else None
 
 
@@ -612,7 +612,7 @@ def relative_words(value, locale, now: datetime | None = None) -> str:
 def format_date(value, locale=None, fmt: str | None = None) -> str:
     """A day for the locale (hu short `2024. 03. 05.`, en medium): a date-only value as it is,
     a timestamp as its day in the company's time zone."""
-    day = _as_day(value)
+    day = as_day(value)
     if day is None:
         return "" if not value else str(value)
     chosen = locale_of(locale)
@@ -625,7 +625,8 @@ def _format_day(day: date, fmt: str, locale: Locale) -> str:
     return babel_date(day, fmt, locale=locale)
 
 
-def _as_day(value) -> date | None:
+def as_day(value) -> date | None:
+    """A date-only value as it is, a timestamp as its day in the company's time zone."""
     if isinstance(value, datetime) or (isinstance(value, str) and len(value) > 10):
         moment = local_time(value)
         return moment.date() if moment else None

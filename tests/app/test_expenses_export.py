@@ -1,6 +1,12 @@
 """CSV export of the expense list: the current filter, every page, BOM, `;` in Hungarian."""
 from __future__ import annotations
 
+from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from app.expenses import views
 from tests.app.conftest import signed_in
 from tests.app.expenses_helpers import catalogue, list_args, make_expense, row
@@ -59,3 +65,17 @@ def test_export_with_a_too_old_changed_since_shows_the_list_message(client, comp
     response = client.get(base + "export?since=2001-01-01T00:00&tz=UTC")
     assert response.status_code == 400
     assert 'id="full-reload"' in response.get_data(as_text=True)
+
+
+@settings(max_examples=12, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(moment=st.datetimes(min_value=datetime(2020, 1, 1), max_value=datetime(2030, 12, 31),
+                           timezones=st.just(UTC)))
+def test_a_created_moment_is_exported_as_its_day_in_budapest(client, company, api, moment):
+    made = make_expense(api, catalogue(api), invoice_number=f"AT-{moment.timestamp():.0f}",
+                        created_at=moment.isoformat())
+    base = signed_in(client, company, "expenses/")
+    _text, rows = _rows(client.get(base + "export", headers={"Accept-Language": "en"}))
+    created = rows[0].index("Created")
+    line = next(r for r in rows if r[1] == made["invoice_number"])
+    assert line[created] == moment.astimezone(ZoneInfo("Europe/Budapest")).date().isoformat()
