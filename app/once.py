@@ -10,12 +10,17 @@ Recovery reads back the record the send would have made. Found: the key finishes
 found: the key is released and the form says nothing was created (LostAnswer, created=False).
 The read-back fails too: the key stays unknown and the form says so (created=None); the next
 submit of that form looks again before it sends anything.
+
+Not found is no proof while the upstream may still be storing the record: Bookdesk stopped
+waiting for it (a read timeout) or a gateway did. Then the key stays unknown until SETTLE after
+the send started; a submit before then looks again and sends nothing, one after sends again
+if the record is still not there.
 """
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, NamedTuple
 
 from flask import flash, g
@@ -27,6 +32,8 @@ from app.store import idempotency
 from app.templating import redirect_to
 from app.upstream import RateLimited, Unavailable, ValidationError
 
+# How long an upstream that timed out may still take to store what it was sent.
+SETTLE = timedelta(seconds=60)
 EXPIRED = _l("This form has expired. Reload the page and try again.")
 FOUND = _l("The accounting service answered late, but the record was created.")
 NOT_CREATED = _l("The accounting service did not answer, and nothing was created. It is safe "
@@ -94,7 +101,7 @@ def send_once(key: str, purpose: str, send: Callable[[], Sent], *,
     if not claim.first:
         return (repeat or repeat_response)(claim)
     if claim.unknown and recover is not None:
-        found = _look(key, recover, _since(claim.result))
+        found = _look(key, recover, _since(claim.result), settling=_settling(claim.result))
         if found is not None:
             return found
     return _send(key, send, recover, resend=claim.unknown)
@@ -105,11 +112,11 @@ def _send(key: str, send: Callable[[], Sent], recover: Recovery | None, resend: 
     started = datetime.now(UTC)
     try:
         sent = send()
-    except Unavailable:
+    except Unavailable as exc:
         if recover is None:
             idempotency.fail(key)
             raise
-        return _look(key, recover, started, lost=True)
+        return _look(key, recover, started, lost=True, settling=exc.may_still_run)
     except ValidationError as exc:
         url = recover.existing(exc) if recover is not None and resend else None
         if url is None:
@@ -122,19 +129,25 @@ def _send(key: str, send: Callable[[], Sent], recover: Recovery | None, resend: 
     return _finish(key, sent)
 
 
-def _look(key: str, recover: Recovery, since: datetime, *, lost: bool = False):
-    """Read back what a lost send made: a redirect to it, else None (resend) or LostAnswer."""
+def _look(key: str, recover: Recovery, since: datetime, *, lost: bool = False,
+          settling: bool = False):
+    """Read back what a lost send made: a redirect to it, else None (resend) or LostAnswer.
+    settling: the upstream may still be storing it, so not found keeps the key unknown."""
+    note = {"sent_at": since.isoformat(), "settling": settling}
     try:
         url = recover.find(since)
     except (Unavailable, RateLimited):
-        idempotency.unknown(key, {"sent_at": since.isoformat()})
+        idempotency.unknown(key, note)
         raise LostAnswer(str(recover.unconfirmed), None) from None
     except Exception:
         # Signed out, refused, a bug: still unknown, and the next submit looks again.
-        idempotency.unknown(key, {"sent_at": since.isoformat()})
+        idempotency.unknown(key, note)
         raise
     if url is not None:
         return _found(key, url, recover)
+    if settling and datetime.now(UTC) < since + SETTLE:
+        idempotency.unknown(key, note)
+        raise LostAnswer(str(recover.unconfirmed), None)
     if lost:
         idempotency.fail(key)
         raise LostAnswer(str(recover.not_created), False)
@@ -156,6 +169,11 @@ def _finish(key: str, sent: Sent):
         return sent.response
     flash(sent.message, "success")
     return redirect_to(sent.url)
+
+
+def _settling(note: Any) -> bool:
+    """Whether the unknown key's lost send may still be stored by the upstream."""
+    return isinstance(note, dict) and note.get("settling") is True
 
 
 def _since(note: Any) -> datetime:

@@ -229,6 +229,13 @@ class Unavailable(UpstreamError):
     """Connection error, timeout, 5xx after retries, or a malformed success body."""
 
     default_message = "upstream unavailable"
+    timed_out = False  # no answer within the read timeout (set by unavailable())
+
+    @property
+    def may_still_run(self) -> bool:
+        """Whether the upstream may still be working on the request: Bookdesk stopped waiting
+        for its answer, or a gateway did (504)."""
+        return self.timed_out or self.status == 504
 
 
 class Target(NamedTuple):
@@ -270,10 +277,12 @@ def unavailable(exc: requests.RequestException, target: Target) -> Unavailable:
     """Unavailable for a transport failure, cut loose from the request that holds the token."""
     exc.request = None
     kind = "timed out" if isinstance(exc, requests.Timeout) else "connection failed"
-    return Unavailable(
+    error = Unavailable(
         f"upstream {kind} on {target.method} {target.path} ({type(exc).__name__})",
         method=target.method, path=target.path,
     )
+    error.timed_out = isinstance(exc, requests.ReadTimeout)
+    return error
 
 
 def retry_after_seconds(headers: Mapping[str, str]) -> float | None:

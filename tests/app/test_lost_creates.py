@@ -4,17 +4,20 @@ test_write_faults.py proves the rule for every create (message, input kept, stor
 prove the paths through app.once's recovery: the record found (land on it, say it was created
 late), nothing found (the form again, safe to send, the resend creates once), the read-back
 down too (the form says it is not yet known; the resend looks first and never sends blindly),
-a resend refused because the lost one landed (existing_income_id: found), and a rate limit
-(nothing sent, wait the seconds asked).
+a resend refused because the lost one landed (existing_income_id: found), a send the upstream
+may still be storing (not found proves nothing: nothing is sent again until it settles), and a
+rate limit (nothing sent, wait the seconds asked).
 """
 from __future__ import annotations
+
+import time
 
 import pytest
 
 from app.incomes import flow as income_flow
 from app.taxes import flow as taxes_flow
 from app.upstream import Unavailable
-from tests.app.conftest import signed_in
+from tests.app.conftest import signed_client, signed_in
 from tests.app.incomes_helpers import page_form
 from tests.app.test_write_faults import (
     WRITES,
@@ -234,3 +237,29 @@ def test_an_upload_lost_and_not_stored_says_so_and_the_resend_uploads_once(
     again = client.post(path, data={**form.data(), **_expense_file("LC-UP-2")})
     assert again.status_code == 303
     assert case.stored(ctx, "LC-UP-2") == 1
+
+
+def test_a_create_the_upstream_is_still_storing_is_never_sent_twice(
+        app_config, company, api, faults, sandbox_log):
+    # Bookdesk stops waiting after the read timeout; the upstream stores the income later, so
+    # a read-back that finds nothing yet proves nothing, and a resend must not send again.
+    impatient = signed_client(app_config, company, UPSTREAM_READ_TIMEOUT=0.5)
+    ctx = Ctx(impatient, company, api, f"/c/{company.id}/incomes/")
+    path, form = _income_create(ctx, "LC-SLOW-1")
+    faults.add(path=CREATE, method="POST", kind="latency", latency_ms=2500, count=1)
+    first = impatient.post(path, data=form.data())
+    html = first.get_data(as_text=True)
+    assert first.status_code == 503 and 'value="LC-SLOW-1"' in html
+    assert "not yet known whether the document was created" in html
+    assert "safe to send the form again" not in html
+    early = impatient.post(path, data=form.data())
+    assert "not yet known" in early.get_data(as_text=True)
+    for _ in range(100):  # until the slow send has answered (and so is in the log)
+        if _posts(sandbox_log, company):
+            break
+        time.sleep(0.1)
+    landed = impatient.post(path, data=form.data())
+    assert landed.status_code == 303
+    assert LATE in impatient.get(landed.headers["Location"]).get_data(as_text=True)
+    # one POST: neither resend sent anything (the log holds the slow one once it answered)
+    assert len(_posts(sandbox_log, company)) == 1 and _numbered(ctx, "LC-SLOW-1") == 1
