@@ -25,11 +25,12 @@ from flask_babel import lazy_gettext as _l
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
+from app.auth.flow import here
 from app.auth.session import company_entry, drop_company
 from app.forms.filters import PAGING, filter_args
 from app.templating import is_htmx, redirect_to, retarget_to_messages
 from app.upstream import errors as up
-from app.upstream.parallel import PageTimedOut
+from app.upstream.parallel import PageTimedOut, current_stats
 
 TITLES = {
     400: _l("The request could not be processed"),
@@ -66,15 +67,28 @@ def init_app(app: Flask) -> None:
     _register_upstream_handlers(app)
 
 
-def error_response(status: int, message=None, title=None):
-    """Render the error page (or, for htmx, the message fragment) with this status."""
+def error_response(status: int, message=None, title=None, keep_form: bool = False):
+    """Render the error page (or, for htmx, the message fragment) with this status.
+    keep_form: the upstream could not be asked, so a form's POST comes back to send again."""
     context = {"status": status, "title": title or TITLES.get(status, TITLES[500]),
                "message": message or MESSAGES.get(status, MESSAGES[500])}
     if is_htmx():
         response = make_response(render_template("errors/_message.html", **context), status)
         return retarget_to_messages(response)
     _company_from_url()
-    return make_response(render_template("errors/error.html", **context), status)
+    kept = _kept_form() if keep_form else None
+    return make_response(render_template("errors/error.html", kept=kept, **context), status)
+
+
+def _kept_form() -> list[tuple[str, str]] | None:
+    """What a form's POST sent, for the error page to send again, when the page's reads
+    failed before any write reached the upstream; None when a write may have gone out, a
+    chosen file would be lost on the way, or the form is the sign-in's (it holds a token)."""
+    if request.method != "POST" or request.blueprint == "auth" or current_stats().wrote:
+        return None
+    if any(upload.filename for upload in request.files.values()):
+        return None
+    return list(request.form.items(multi=True))
 
 
 def lost_write_response(render, exc, message=LOST_WRITE, reload_url: str | None = None):
@@ -87,8 +101,7 @@ def lost_write_response(render, exc, message=LOST_WRITE, reload_url: str | None 
     """
     limited = isinstance(exc, up.RateLimited)
     retry_after = int(getattr(exc, "retry_after", 0) or 0)
-    text = _("The accounting service asked us to slow down, so this was not saved. Send it again "
-             "in %(seconds)s seconds.", seconds=max(retry_after, 1)) if limited else str(message)
+    text = not_saved_slow_down(exc) if limited else str(message)
     status = 429 if limited else 503
     if is_htmx():
         title = TITLES[429] if limited else LOST_TITLE
@@ -100,6 +113,13 @@ def lost_write_response(render, exc, message=LOST_WRITE, reload_url: str | None 
     if retry_after:
         response.headers["Retry-After"] = str(retry_after)
     return response
+
+
+def not_saved_slow_down(exc) -> str:
+    """A write the upstream asked to wait with (RateLimited): nothing was saved; how long."""
+    seconds = max(int(getattr(exc, "retry_after", 0) or 0), 1)
+    return _("The accounting service asked us to slow down, so this was not saved. Send it again "
+             "in %(seconds)s seconds.", seconds=seconds)
 
 
 def _company_from_url() -> None:
@@ -165,7 +185,7 @@ def _upstream_not_found(_exc):
 def _page_timed_out(exc):
     return error_response(503, _("The accounting service did not send this record in time. "
                                  "Reload the page to try again."),
-                          _("The record could not be loaded in time"))
+                          _("The record could not be loaded in time"), keep_form=True)
 
 
 def _upstream_authentication(exc):
@@ -175,7 +195,7 @@ def _upstream_authentication(exc):
         drop_company(company_id)
     flash(_("The accounting service no longer accepts the token for %(company)s. "
             "Please sign in again.", company=name), "warning")
-    return redirect_to(url_for("auth.login", company_id=company_id))
+    return redirect_to(url_for("auth.login", company_id=company_id, next=here()))
 
 
 def _upstream_permission(exc):
@@ -197,7 +217,7 @@ def _needs_api_token(exc):
 
 
 def _upstream_unavailable(exc):
-    response = error_response(503)
+    response = error_response(503, keep_form=True)
     retry_after = getattr(exc, "retry_after", None)
     if retry_after:
         response.headers["Retry-After"] = str(int(retry_after))
@@ -208,7 +228,7 @@ def _upstream_rate_limited(exc):
     retry_after = int(getattr(exc, "retry_after", 0) or 0)
     message = _("The accounting service is receiving too many requests and asked us to wait. "
                 "Please try again in %(seconds)s seconds.", seconds=max(retry_after, 1))
-    response = error_response(429, message, _("The accounting service is busy"))
+    response = error_response(429, message, _("The accounting service is busy"), keep_form=True)
     if retry_after:
         response.headers["Retry-After"] = str(retry_after)
     return response

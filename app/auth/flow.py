@@ -96,7 +96,7 @@ def _require_company():
     if entry is None:
         flash(_("You are not signed in to company #%(id)s: add it with one of its API tokens.",
                 id=g.company_id) if companies() else _("Sign in to open this page."), "info")
-        target = url_for("auth.login", company_id=g.company_id, next=_here())
+        target = url_for("auth.login", company_id=g.company_id, next=here())
         return redirect_to(target)
     g.company = {
         "id": g.company_id,
@@ -118,12 +118,16 @@ def company_client(company_id: int, entry: dict | None = None):
     return make_client(company_id, entry["token"])
 
 
-def _here() -> str | None:
-    """Where to come back to after signing in: the page the user was looking at."""
+def here() -> str | None:
+    """Where to come back to after signing in: the page the user was looking at (for a
+    form's POST, the page that sent it)."""
     if request.headers.get("HX-Request"):
         page = urlsplit(request.headers.get("HX-Current-URL", ""))
-        return (page.path + ("?" + page.query if page.query else "")) or None
-    return request.full_path.rstrip("?") if request.method == "GET" else None
+    elif request.method == "GET":
+        return request.full_path.rstrip("?")
+    else:
+        page = urlsplit(request.referrer or "")
+    return (page.path + ("?" + page.query if page.query else "")) or None
 
 
 def current_actor() -> Actor:

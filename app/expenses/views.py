@@ -12,7 +12,7 @@ from flask_babel import ngettext
 
 from app import files
 from app.bank.present import payment_history
-from app.errors import lost_write_response
+from app.errors import lost_write_response, not_saved_slow_down
 from app.expenses import flow, forms, present
 from app.exports import EXPORT_PAGE_SIZE, download, first_page_now
 from app.files import document_of
@@ -292,6 +292,12 @@ def bulk():
     except PermissionDenied:
         flow.remember_read_only()
         flash(str(flow.READ_ONLY), "error")
+    except RateLimited as exc:
+        flash(not_saved_slow_down(exc), "warning")
+    except Unavailable:
+        flash(_("The accounting service did not answer, so the action may or may not have been "
+                "applied to the ticked expenses: check them in the list before sending it "
+                "again."), "warning")
     return redirect_to(back)
 
 

@@ -57,6 +57,7 @@ from app.templating import record_number
 from app.upstream import (
     NotFound,
     PermissionDenied,
+    Unavailable,
     UpstreamError,
     run_parallel,
 )
@@ -283,7 +284,8 @@ CHUNK = 8
 
 @dataclass
 class BulkResult:
-    """Which incomes were marked done, put back after a change, or refused (with why)."""
+    """Which incomes were marked done, put back after a change, refused (with why), or got no
+    answer (unconfirmed: they may be done)."""
 
     done: list[int] = field(default_factory=list)
     changed: list[int] = field(default_factory=list)
@@ -291,6 +293,7 @@ class BulkResult:
     action: object | None = None
     refused: int | None = None
     not_sent: list[int] = field(default_factory=list)
+    unconfirmed: list[int] = field(default_factory=list)
 
 
 def parse_selection(values: list[str]) -> list[tuple[int, str | None]]:
@@ -331,6 +334,8 @@ def _file_answer(result: BulkResult, income_id: int, fp: str | None, answer) -> 
         result.not_sent.append(income_id)
     elif isinstance(answer, PermissionDenied):
         result.refused = income_id
+    elif isinstance(answer, Unavailable):  # sent, answer lost: it may have been stored
+        result.unconfirmed.append(income_id)
     elif isinstance(answer, UpstreamError):
         result.failed[income_id] = failure_text(answer)
     elif fp and fingerprint(answer) != fp:

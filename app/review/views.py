@@ -334,6 +334,10 @@ def _report_bulk(result: actions.BulkResult, number: Callable[[int], str]) -> No
     for income_id, message in result.failed.items():
         flash(_("%(number)s was not marked done: %(reason)s", number=number(income_id),
                 reason=message), "error")
+    if result.unconfirmed:
+        flash(_("The accounting service did not answer for %(numbers)s, so they may or may not "
+                "be marked done: check them before marking them again.",
+                numbers=", ".join(map(number, result.unconfirmed))), "warning")
     if result.refused is not None:
         flash(_("Stopped at the first refusal: the accounting service does not let your token "
                 "change incomes (%(number)s was refused; a viewer, for example, cannot change "

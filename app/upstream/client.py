@@ -33,7 +33,7 @@ from requests.exceptions import SSLError
 from urllib3.exceptions import NewConnectionError
 
 from .errors import NeedsApiToken, Target, Unavailable, retry_after_seconds, unavailable
-from .parallel import Call, CallStats
+from .parallel import READS, Call, CallStats
 from .responses import MalformedPage, Page, decode, parse_page, read_file, resource_from_path
 
 log = logging.getLogger("app.upstream")
@@ -237,7 +237,6 @@ class UpstreamClient:
 
 
 RETRY_STATUSES = frozenset({429, 502, 503, 504})
-SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
 def never_sent(exc: BaseException) -> bool:
@@ -277,7 +276,7 @@ class RetryPolicy:
         """Seconds to wait before trying again after ``exc``, or None to give up."""
         if attempt >= self.retries:
             return None
-        if never_sent(exc) or (method in SAFE_METHODS and transient(exc)):
+        if never_sent(exc) or (method in READS and transient(exc)):
             return self.backoff_delay(attempt)
         return None
 
@@ -285,7 +284,7 @@ class RetryPolicy:
         self, method: str, status: int, headers: Mapping[str, str], attempt: int
     ) -> float | None:
         """Seconds to wait before trying again after a response, or None to keep it."""
-        if attempt >= self.retries or method not in SAFE_METHODS or status not in RETRY_STATUSES:
+        if attempt >= self.retries or method not in READS or status not in RETRY_STATUSES:
             return None
         asked = retry_after_seconds(headers)
         if asked is None:

@@ -201,6 +201,7 @@ def missing_parts() -> list[str]:
 # -- per-request accounting of upstream calls, and the Server-Timing header -----------------------
 
 G_STATS = "upstream_stats"
+READS = frozenset({"GET", "HEAD", "OPTIONS"})
 G_STARTED = "upstream_request_started"
 
 
@@ -234,6 +235,11 @@ class CallStats:
         """A copy of the calls so far, in completion order."""
         with self._lock:
             return list(self._calls)
+
+    @property
+    def wrote(self) -> bool:
+        """Whether any call so far was a write (a method other than GET, HEAD, OPTIONS)."""
+        return any(call.method not in READS for call in self.calls)
 
     @property
     def count(self) -> int:

@@ -157,3 +157,19 @@ def test_a_viewer_gets_the_friendly_refusal_and_then_no_enabled_controls(
     assert expense(api, expense_id)["approved"] is False
     controls = ENABLED_CONTROL.findall(client.get(base).get_data(as_text=True))
     assert controls and all("disabled" in control for control in controls)
+
+
+@pytest.mark.parametrize(("fault", "words"), [
+    ({"kind": "reset_after"}, "may or may not have been applied to the ticked expenses"),
+    ({"kind": "status", "status": 429, "retry_after": 9},
+     "so this was not saved. Send it again in 9 seconds")], ids=["lost", "rate-limited"])
+def test_a_bulk_action_the_service_did_not_answer_says_what_may_have_happened(
+        client, company, api, faults, fault, words):
+    ids = [make_expense(api, catalogue(api))["id"] for _ in range(2)]
+    base = signed_in(client, company, "expenses/")
+    faults.add(path="/1/expenses/approve/", method="POST", count=1, **fault)
+    response = _post(client, base, "approve", ids)
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200 and words in html
+    if fault["kind"] == "reset_after":
+        assert all(expense(api, i)["approved"] is True for i in ids)

@@ -3,12 +3,19 @@
 test_write_faults.py proves the general rule for every write route (message, input kept,
 stored once); these prove what each edit route adds: the htmx review step keeps the screen and
 offers a reload, a resubmitted cancel or policy save finds the write already done and does not
-send it again, and a rate limit says nothing was saved.
+send it again, and a rate limit says nothing was saved. When the page's reads fail before any
+write, the error page keeps the form to send again; a refused token signs in back to the page.
 """
 from __future__ import annotations
 
 import re
+from urllib.parse import unquote
 
+import pytest
+from werkzeug.datastructures import MultiDict
+
+from app.errors import error_response
+from app.upstream import Call, current_stats
 from tests.app.conftest import signed_in
 from tests.app.incomes_helpers import page_form
 from tests.app.test_policy_editor_kit import Editor, config, policy, set_stored, stored
@@ -100,3 +107,47 @@ def test_a_rate_limited_edit_keeps_the_input_and_says_nothing_was_saved(
     assert "so this was not saved. Send it again in 7 seconds." in html
     assert re.search(r'<input[^>]*\bchecked\b[^>]*name="enable_vat_period"|'
                      r'<input[^>]*name="enable_vat_period"[^>]*\bchecked\b', html)
+
+
+KEPT = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)">')
+
+
+def test_an_edit_whose_page_reads_fail_keeps_what_was_typed_to_send_again(
+        client, company, api, faults, sandbox_log):
+    ctx = Ctx(client, company, api, signed_in(client, company, "incomes/"))
+    path = f"{ctx.base}{_revenue_income(ctx)}/edit"
+    form = page_form(client, path).set("note", "typed while it was down")
+    faults.add(path="/1/incomes/*", method="GET", kind="status", status=503)
+    sandbox_log.reset()
+    down = client.post(path, data=form.data())
+    html = down.get_data(as_text=True)
+    assert down.status_code == 503 and "Nothing was saved." in html
+    kept = [(name, value.replace("&#39;", "'")) for name, value in KEPT.findall(html)]
+    assert ("note", "typed while it was down") in kept
+    assert f'<form method="post" action="{path}"' in html
+    assert writes(sandbox_log, company) == []
+    faults.clear()
+    sent = client.post(path, data=MultiDict(kept))
+    assert sent.status_code == 303
+    assert api.get(sent.headers["Location"].replace(f"/c/{company.id}", "/1")
+                   ).json()["note"] == "typed while it was down"
+
+
+@pytest.mark.parametrize("wrote", [False, True], ids=["reads-only", "after-a-write"])
+def test_the_error_page_offers_a_resend_only_when_no_write_went_out(app, wrote):
+    with app.test_request_context("/c/1/incomes/5/edit", method="POST",
+                                  data={"note": "typed"}):
+        if wrote:
+            current_stats().record(Call("PATCH", "/2/incomes/5/update/", None, 1.0))
+        current_stats().record(Call("GET", "/1/incomes/5/", 503, 1.0))
+        html = error_response(503, keep_form=True).get_data(as_text=True)
+    assert ('name="note" value="typed"' in html) is not wrote
+    assert ("Send again" in html) is not wrote
+
+
+def test_a_token_refused_mid_work_signs_in_again_back_to_the_same_page(client, company, faults):
+    base = signed_in(client, company, "incomes/")
+    faults.add(path="/1/incomes*", method="GET", kind="status", status=401, count=1)
+    response = client.get(base + "?tab=overdue")
+    assert response.status_code == 303
+    assert f"next={base}?tab=overdue" in unquote(response.headers["Location"])

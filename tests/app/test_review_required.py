@@ -207,3 +207,21 @@ def test_a_selected_income_that_cannot_be_read_is_named_by_its_id(client, compan
     page = response.get_data(as_text=True)
     assert "#987654 was not marked done" in page
     assert income_now(api, ready["id"])["review_done"] is True
+
+
+def test_a_bulk_done_whose_answer_is_lost_says_it_may_be_done_not_that_it_was_not(
+        client, advanced, faults):
+    ids = catalogue(advanced)
+    lost = waiting(advanced, assignments=[{"revenue_type": ids.revenue_types[0]}])
+    base = review_base(client, advanced.company)
+    html = client.get(base).get_data(as_text=True)
+    boxes = {int(v.split(":")[0]): v for v in BOX.findall(html)}
+    faults.add(path=f"/2/incomes/{lost['id']}/update/", method="PATCH", kind="reset_after",
+               count=1)
+    response = client.post(f"{base}bulk", headers=EN, follow_redirects=True, data={
+        "csrf_token": csrf_token(html), "ids": [boxes[lost["id"]]]})
+    page = response.get_data(as_text=True)
+    assert income_now(advanced, lost["id"])["review_done"] is True
+    assert "was not marked done" not in page
+    assert (f"did not answer for {lost['invoice_number']}, so they may or may not be marked "
+            "done") in page
