@@ -77,15 +77,19 @@ DEFAULTS = {
     "QUERY_VALUE_MAX_LENGTH": 1000,
     # Hashed static files' compressed twins (app/assets.py); None: <instance>/static.
     "STATIC_BUILD_DIR": None,
-    # Flask-Compress: brotli then gzip, streamed exports chunk by chunk as they are made (static
-    # files come pre-compressed from app/assets.py and carry their Content-Encoding).
+    # Flask-Compress: brotli then gzip for pages (static files come pre-compressed from
+    # app/assets.py and carry their Content-Encoding). CSV exports stream uncompressed: a
+    # compressor holds its first bytes back, so an upstream failure before it let any go would
+    # reach the server before the response's headers, and the server would answer with its own
+    # bare error page; uncompressed, the header row sends them, and a failure later cuts the
+    # download short, which the browser shows as failed.
     "COMPRESS_ALGORITHM": ["br", "gzip"],
     "COMPRESS_BR_LEVEL": 4,
     "COMPRESS_LEVEL": 6,
     "COMPRESS_MIN_SIZE": 500,
     "COMPRESS_STREAMS": True,
     "COMPRESS_ALGORITHM_STREAMING": ["br"],
-    "COMPRESS_MIMETYPES": ["text/html", "application/json", "text/csv", "text/plain"],
+    "COMPRESS_MIMETYPES": ["text/html", "application/json", "text/plain"],
 }
 
 # Demo users of the sandbox's `--seed demo` (README). Tokens stay on the server: the login page

@@ -14,8 +14,8 @@ import time
 
 import pytest
 
-from app.exports import TOTAL_HEADER, Progress
-from app.upstream import Page
+from app.exports import BOM, TOTAL_HEADER, Progress
+from app.upstream import Page, Unavailable
 from tests.app.conftest import page_csrf, session_cookie, signed_in
 from tests.app.incomes_helpers import make_income
 from tests.app.list_pages import csv_rows, xlsx_sheet
@@ -176,3 +176,22 @@ def test_every_export_link_runs_in_the_page_with_one_progress_panel(client, comp
     assert links, "the page offers an export"
     assert [link for link in links if "data-export" not in link] == []
     assert html.count('id="export-progress"') == 1
+
+
+def test_an_export_the_service_stops_answering_midway_ends_as_a_failed_download(
+        client, company, api, small_pages, faults):
+    # Streamed uncompressed: the header row goes out (and with it the response's headers)
+    # before the next upstream read, so a failure there cuts the download short, and the
+    # server never answers with a bare error page of its own in place of the file.
+    _incomes(api, 7)
+    signed_in(client, company, "incomes/")
+    export, progress, _cancel = _urls(company, "csv", secrets.token_hex(16))
+    response = client.get(export, headers={"Accept-Encoding": "br, gzip"}, buffered=False)
+    assert response.status_code == 200 and "Content-Encoding" not in response.headers
+    assert response.headers["Server-Timing"] and response.headers["X-Request-Id"]
+    chunks = iter(response.response)
+    assert next(chunks).startswith(BOM.encode())
+    faults.add(path=LIST_PATH, method="GET", kind="status", status=500)
+    with pytest.raises(Unavailable):
+        b"".join(chunks)
+    assert client.get(progress).get_json()["state"] == "failed"
