@@ -276,7 +276,10 @@ class RetryPolicy:
         """Seconds to wait before trying again after ``exc``, or None to give up."""
         if attempt >= self.retries:
             return None
-        if never_sent(exc) or (method in READS and transient(exc)):
+        # A read that timed out is not asked again: a slow upstream only grows slower, and
+        # each try would add a whole read timeout to the page's wait.
+        if never_sent(exc) or (method in READS and transient(exc)
+                               and not isinstance(exc, requests.ReadTimeout)):
             return self.backoff_delay(attempt)
         return None
 
