@@ -156,6 +156,19 @@ def bank_account(text: str) -> str:
     return iban(number) if number[:2].isalpha() else hu_bank_account(number)
 
 
+def domestic_account(text: str) -> str:
+    """A Hungarian bank account number (16 or 24 digits), typed as digits or as a Hungarian
+    IBAN (whose last 24 digits it is); a foreign IBAN is refused: taxes and salaries are paid
+    to Hungarian accounts, which the accounting service takes as digits only."""
+    number = compact(text)
+    if not number[:2].isalpha():
+        return hu_bank_account(number)
+    if not number.upper().startswith("HU"):
+        raise IdentifierError(_("The accounting service takes a Hungarian bank account here: "
+                                "enter its 16 or 24 digits, or its IBAN starting with HU."))
+    return hu_bank_account(iban(number)[4:])
+
+
 def show_tax_number(value) -> str:
     """A stored tax number with its dashes (12345676-2-42); anything else as it is."""
     text = "" if value is None else str(value)

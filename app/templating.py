@@ -151,7 +151,8 @@ def field_display(field) -> str:
 
 MESSAGES_TARGET = "#messages"
 _ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
-_ISO_MONTH = re.compile(r"\d{4}-\d{2}(?:-\d{2})?")
+# Years from 1000: a shorter one would be shown unpadded ("1. január") and not read back.
+_ISO_MONTH = re.compile(r"[1-9]\d{3}-\d{2}(?:-\d{2})?")
 _ISO_MOMENT = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?")
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import calendar
 from dataclasses import dataclass, field
+from datetime import date
 from decimal import Decimal
 from typing import Any
 
@@ -23,7 +24,13 @@ from wtforms import SelectField, StringField
 from wtforms.fields.choices import SelectChoice
 
 from app import identifiers
-from app.numbers import InputError, month_key, parse_amount, parse_date, parse_month
+from app.numbers import (
+    InputError,
+    month_key,
+    parse_amount,
+    parse_date,
+    parse_month,
+)
 from app.taxes.present import INTEGRATIONS, MANUAL, TAG_FIELDS
 from app.templating import source_label
 
@@ -209,8 +216,16 @@ def _text(raw: str) -> str | None:
     return raw or None
 
 
+# The payment months the API takes: each has a month before it (its title) and a day after.
+FIRST_MONTH, LAST_MONTH = date(1, 2, 1), date(9999, 11, 1)
+
+
 def _month(raw: str) -> str | None:
     month = parse_month(raw)
+    if month and not FIRST_MONTH <= month <= LAST_MONTH:
+        raise InputError(_("Enter a month from %(first)s to %(last)s.",
+                           first=month_key(FIRST_MONTH), last=month_key(LAST_MONTH)),
+                         "date")
     return month.isoformat() if month else None
 
 
@@ -243,7 +258,7 @@ def _identifier(check):
 PARSERS = {"month": _month, "amount": _amount, "due_at": _day, "paid_status": _paid,
            "tags": _tags, "simple_tags": _tags,
            "tax_number": _identifier(identifiers.personal_tax_id),
-           "account_number": _identifier(identifiers.bank_account)}
+           "account_number": _identifier(identifiers.domestic_account)}
 IDENTIFIERS = ("tax_number", "account_number")
 MESSAGES = {
     "amount": _l("Enter an amount, e.g. 125 000 or 1 234,50."),

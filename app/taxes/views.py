@@ -79,7 +79,8 @@ class _Unread(Exception):
 def new(kind: Kind):
     """GET: blank rows. POST: check, send every filled row at once, land on the list."""
     if request.method == "GET":
-        return _new_page(kind, _first_rows(kind), idempotency.new_key())
+        rows, copied = _first_rows(kind)
+        return _new_page(kind, rows, idempotency.new_key(), copied=copied)
     key = request.form.get("form_key") or idempotency.new_key()
     rows = flow.read_rows(request.form, kind)
     if request.form.get("op") == "more":
@@ -114,20 +115,21 @@ def _refusal(exc: Exception, filled: list, key: str) -> tuple[list, int, str]:
     return [rate_limited_message(exc)], 429, key
 
 
-def _first_rows(kind: Kind) -> list:
-    """Blank rows, or with ?copy=<month> the previous month's records for that month."""
+def _first_rows(kind: Kind) -> tuple[list, int]:
+    """Blank rows, or with ?copy=<month> the previous month's records for that month; and
+    how many rows were copied."""
     try:
         month = parse_month(request.args.get("copy"))
     except ValueError:
         month = None
     if month is None:
-        return flow.blank_rows(kind)
+        return flow.blank_rows(kind), 0
     rows = flow.copied_rows(g.api, kind, month)
     if not rows:
         flash(_("The previous month has no records to copy."), "info")
     extra = flow.blank_rows(kind, 1, len(rows))
     extra[0].raw["month"] = month.isoformat()[:7]
-    return rows + extra
+    return rows + extra, len(rows)
 
 
 def _recovery(kind: Kind, rows: list) -> Recovery:
@@ -163,10 +165,11 @@ def _send(kind: Kind, rows: list) -> Sent:
     return Sent(url_for(".index", open=",".join(months)), message)
 
 
-def _new_page(kind: Kind, rows: list, key: str, problems=(), status: int = 200):
+def _new_page(kind: Kind, rows: list, key: str, problems=(), status: int = 200,
+              copied: int = 0):
     found = flow.form_data(g.api)
     return render_template("taxes/new.html", rows=rows, form_key=key, problems=list(problems),
-                           tags=found["tags"], currency=found["currency"],
+                           tags=found["tags"], currency=found["currency"], copied=copied,
                            prefix=flow.new_prefix, template_row=flow.template_row(kind)), status
 
 

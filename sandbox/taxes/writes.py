@@ -76,8 +76,8 @@ def delete_records(kind: Kind, body) -> None:
 def _new_values(item, kind: Kind, tags: dict, slots: dict) -> tuple[dict, dict]:
     values, problems = parse_item(item, kind, set(tags))
     problems = {**required_errors(values, kind), **problems}
-    names, name_problems = identity(values)
-    problems = {**name_problems, **problems}
+    # As DRF's validate(), the rule across fields runs only once every field is valid.
+    names, problems = identity(values) if not problems else ({}, problems)
     if not problems:
         values = months(values, kind)
     if not problems and kind.is_salary:
@@ -102,8 +102,7 @@ def _changes(record, item: dict, kind: Kind, tags: dict, slots: dict) -> tuple[d
         # Everything but tags is ignored on synced records, invalid values included.
         kept = {key: problems[key] for key in ("tags", "currency") if key in problems}
         return synced_values(values), kept
-    names, name_problems = identity(values, record)
-    problems = {**name_problems, **problems}
+    names, problems = identity(values, record) if not problems else ({}, problems)
     if not problems and kind.is_salary:
         month = values.get("month", record.month)
         number = values.get("tax_number", record.tax_number)

@@ -58,6 +58,7 @@ def test_copy_last_month_prefills_the_previous_months_taxes_and_one_submit_creat
            {"month": "2026-05", "amount": "777", "code": "104"})
     base = signed_in(client, company, "taxes/")
     form = page_form(client, base + "new?copy=2026-05")
+    assert COPIED in client.get(base + "new?copy=2026-05").get_data(as_text=True)
     rows = grid_rows(form)
     assert sorted((r["amount"][0], r.get("code", [""])[0], month_of(r["month"][0]))
                   for r in rows) == [
@@ -83,10 +84,15 @@ def test_copy_last_month_of_salaries_moves_the_due_date_a_month(client, company,
     assert row["tax_number"] and row["name"] == ["Kovács Anna"]
 
 
-def test_copy_of_an_empty_month_says_so(client, company):
+COPIED = "The rows are last month’s records, copied for review"
+
+
+def test_copy_of_an_empty_month_says_so_and_not_that_rows_were_copied(client, company):
     base = signed_in(client, company, "taxes/")
     html = client.get(base + "new?copy=2026-05", follow_redirects=True).get_data(as_text=True)
     assert "The previous month has no records to copy." in html
+    assert COPIED not in html
+    assert COPIED not in client.get(base + "new?copy=xyz").get_data(as_text=True)
 
 
 def test_checklist_counts_equal_their_lists(client, company, api, ecat):  # noqa: F811

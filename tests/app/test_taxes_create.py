@@ -197,3 +197,31 @@ def test_a_name_or_description_longer_than_the_api_takes_is_refused_before_sendi
     assert response.status_code == 400
     assert "At most 200 characters." in html and "At most 1000 characters." in html
     assert not writes(sandbox_log, company.id, CREATE)
+
+
+def test_a_hungarian_iban_goes_out_as_its_account_number_and_a_foreign_one_is_refused(
+        client, company, api, sandbox_log):
+    base = signed_in(client, company, "taxes/")
+    row = {"month": "2024-05", "amount": "100", "name": "Teszt adó"}
+    foreign = _post(client, base, {**row, "account_number": "DE89 3704 0044 0532 0130 00"})
+    assert foreign.status_code == 400
+    assert "a Hungarian bank account here" in cell(foreign.get_data(as_text=True), "0",
+                                                    "account_number")
+    assert writes(sandbox_log, company.id, CREATE) == []
+    domestic = _post(client, base, {**row, "account_number": "HU42 1177 3016 1111 1018 0000 0000"})
+    assert domestic.status_code == 303
+    assert writes(sandbox_log, company.id, CREATE)[0]["body"][0]["account_number"] == (
+        "11773016-11111018-00000000")
+
+
+@pytest.mark.parametrize(("typed", "shown"), [("0001-01", "0001-01"),
+                                             ("9999-12", "December 9999")])
+def test_a_month_the_api_cannot_take_is_refused_on_its_field_as_typed(client, company,
+                                                                      sandbox_log, typed, shown):
+    base = signed_in(client, company, "taxes/")
+    response = _post(client, base, {"month": typed, "amount": "100", "code": "103"})
+    month = cell(response.get_data(as_text=True), "0", "month")
+    assert response.status_code == 400
+    assert "Enter a month from 0001-02 to 9999-11." in month
+    assert f'value="{shown}"' in month
+    assert writes(sandbox_log, company.id, CREATE) == []
