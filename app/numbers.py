@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, tzinfo
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
@@ -129,7 +130,8 @@ def parse_number(text, locale=None, *, places=None, minimum=None, maximum=None) 
     raw = _SPACE_RUN.sub(" ", str(text or "")).strip()
     if not raw:
         return None
-    value = _read_signed(raw, locale, places)
+    value = _read_signed(raw, locale, functools.partial(_fits, places=places, minimum=minimum,
+                                              maximum=maximum))
     _check_places(value, places)
     _check_range(value, minimum, maximum, locale)
     return value
@@ -190,10 +192,10 @@ def _without_currency(text: str, currency, locale) -> str:
     return minus + body
 
 
-def _read_signed(raw: str, locale, places: int | None) -> Decimal:
+def _read_signed(raw: str, locale, fits: Callable[[Decimal], bool]) -> Decimal:
     negative = raw[0] in MINUSES
     body = raw[1:].lstrip() if raw[0] in MINUSES + "+" else raw
-    value = _signed(_read(raw, body, negative, locale, places), negative)
+    value = _signed(_read(raw, body, negative, locale, fits), negative)
     return value if value else abs(value)  # "-0" is zero, not a negative zero
 
 
@@ -203,7 +205,8 @@ def _signed(value: Decimal, negative: bool) -> Decimal:
     return value.copy_negate() if negative else value
 
 
-def _read(raw: str, body: str, negative: bool, locale, places: int | None) -> Decimal:
+def _read(raw: str, body: str, negative: bool, locale, fits: Callable[[Decimal], bool]
+          ) -> Decimal:
     decimal, group = marks(locale)
     value = _reading(body, decimal, group)
     other = _reading(body, group, decimal)
@@ -215,14 +218,17 @@ def _read(raw: str, body: str, negative: bool, locale, places: int | None) -> De
         if value is None:
             return other
     if decimal not in body and other is not None and other != value:
-        _refuse_two_ways(raw, [value, other], negative, locale, places)
+        _refuse_two_ways(raw, [value, other], negative, locale, fits)
     return value
 
 
-def _refuse_two_ways(raw: str, readings: list, negative: bool, locale, places) -> None:
-    """Refuse text two conventions read differently, naming the spellings the field takes."""
-    fits = [r for r in readings if places is None or _extra_places_are_zero(r, places)]
-    spelled = [plain(_signed(r, negative), locale) for r in fits or readings]
+def _refuse_two_ways(raw: str, readings: list, negative: bool, locale, fits) -> None:
+    """Refuse text two conventions read differently, naming the spellings the field takes;
+    when it takes neither, return: the page's reading is then refused for its own fault."""
+    spelled = [plain(_signed(r, negative), locale) for r in readings
+               if fits(_signed(r, negative))]
+    if not spelled:
+        return
     if len(spelled) == 1:
         raise InputError(_l("“%(text)s” can be read two ways. Write %(first)s if that is the "
                             "number you mean.", text=raw, first=spelled[0]), "ambiguous")
@@ -273,6 +279,13 @@ def _extra_places_are_zero(value: Decimal, places: int) -> bool:
     sign, digits, exponent = value.as_tuple()
     extra = -exponent - places
     return extra <= 0 or not any(digits[len(digits) - extra:])
+
+
+def _fits(value: Decimal, places: int | None, minimum, maximum) -> bool:
+    """Whether a field with these places and bounds takes the value."""
+    return ((places is None or _extra_places_are_zero(value, places))
+            and value.adjusted() < INTEGER_DIGITS
+            and (maximum is None or value <= maximum) and (minimum is None or value >= minimum))
 
 
 def _check_range(value: Decimal, minimum, maximum, locale) -> None:

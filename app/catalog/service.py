@@ -129,7 +129,7 @@ def _reason(kind: Kind, body: dict, where: dict, item_id: int) -> str:
     stated = (body.get("reasons") or {}).get(str(item_id))
     if item_id in where or stated == "in_use":
         return "in_use"
-    if item_id in (body.get("not_found") or []) or stated == "not_found":
+    if str(item_id) in {str(i) for i in body.get("not_found") or []} or stated == "not_found":
         return "not_found"
     return kind.kept_reason
 

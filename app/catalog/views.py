@@ -114,6 +114,7 @@ def named_page(kind: service.Kind, *, form=None, typed=None, row_errors=None, re
             raise
         # The form above says the service is not answering; the list can wait, the input not.
         entries = []
+    _say_unlisted(row_errors or {}, typed or {}, {entry["id"] for entry in entries})
     return render_template(
         "catalog/named.html", kind=kind, rows=collated(entries, "name"), form=form or NameForm(),
         filters=filters, typed=typed or {}, row_errors=row_errors or {}, report=report,
@@ -134,6 +135,14 @@ def _say_partial(result: service.RenameResult) -> None:
                 done=len(result.renamed)), "warning")
     else:
         flash(_("Nothing was renamed: correct the names marked below and save again."), "error")
+
+
+def _say_unlisted(row_errors: dict, typed: dict, listed: set) -> None:
+    """Refusals of entries the list no longer shows (deleted meanwhile): above the list."""
+    for item_id, messages in row_errors.items():
+        if item_id not in listed:
+            flash(_("“%(name)s” was not saved: %(reason)s", name=typed.get(item_id) or
+                    f"#{item_id}", reason=" ".join(messages)), "error")
 
 
 def _typed(form) -> dict[int, str]:

@@ -132,7 +132,8 @@ def show_refusal(form: PartnerForm, error: ValidationError) -> dict | None:
         labels = ", ".join(str(form[n].label.text) if n in form else n for n in refused)
         form.form_errors.append(_(
             "This partner accepts changes only to its default bank account and its customer "
-            "and vendor roles. Not saved: %(fields)s.", fields=labels))
+            "and vendor roles, so nothing was saved. Put these back to save the rest: "
+            "%(fields)s.", fields=labels))
         form.form_errors.extend(upstream_text(m) for m in error.non_field_errors)
         return None
     form.place(error)

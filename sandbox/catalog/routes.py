@@ -82,7 +82,7 @@ def delete_tags():
     result = delete_unused(Tag, ids, "tags")
     return jsonify({"deleted": result["deleted"], "not_deleted": result["failed_ids"],
                     "references": result["references"],
-                    "not_found": [i for i, why in result["reasons"].items()
+                    "not_found": [int(i) for i, why in result["reasons"].items()
                                   if why == "not_found"]})
 
 

@@ -119,6 +119,17 @@ def test_tag_rename_refused_for_one_row_saves_nothing_and_marks_that_row(client,
     assert "Pécs" not in entries(api, "/2/tags/")
 
 
+def test_a_rename_refused_for_a_tag_deleted_meanwhile_says_so_above_the_list(client, company,
+                                                                            api):
+    tags = entries(api, "/2/tags/")
+    base = signed_in(client, company)
+    response = rename(client, f"{base}tags/", {tags["Budapest"]: "Pécs", 999999: "Régi"})
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400
+    assert "“Régi” was not saved:" in html and "999999" in html.split("was not saved:")[1]
+    assert "Pécs" not in entries(api, "/2/tags/")
+
+
 def test_type_bulk_rename_saves_what_it_can_and_shows_the_failed_ids_why(client, company, api):
     types = entries(api, "/2/expense-types/")
     base = signed_in(client, company)
@@ -155,6 +166,15 @@ def test_tag_delete_reports_deleted_and_kept_in_use_with_where(client, company, 
     assert "Projekt A" in kept and "in use" in kept and "used in incomes" in kept
     assert set(entries(api, "/2/tags/")) >= {"Projekt A"} and "Projekt B" not in entries(
         api, "/2/tags/")
+
+
+def test_tag_delete_tells_an_unknown_tag_from_one_in_use(client, company, api):
+    tags = entries(api, "/2/tags/")
+    base = signed_in(client, company)
+    response = delete(client, f"{base}tags/", [tags["Projekt A"], 999999])
+    kept = response.get_data(as_text=True).split('id="report-kept"')[1].split("</ul>")[0]
+    unknown = kept.split("#999999")[1].split("</li>")[0]
+    assert "not found" in unknown and "in use" not in unknown
 
 
 def test_type_delete_reports_failed_ids_in_use_and_unknown(client, company, api):

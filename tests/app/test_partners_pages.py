@@ -163,7 +163,7 @@ def test_restricted_update_names_the_refused_fields_on_the_form(client, company,
                                                 is_customer="y"))
     page = response.get_data(as_text=True)
     assert response.status_code == 400
-    assert "Not saved: Name, City." in page
+    assert "so nothing was saved. Put these back to save the rest: Name, City." in page
     assert page.count("Cannot be changed for this partner.") == 2
     assert 'value="Átnevezett Kft."' in page and 'value="11773016-11111111"' in page
     assert api.get(f"/1/partners/{partner['id']}/").json()["name"] == "Szinkron Kft."
