@@ -265,7 +265,22 @@ def run_preview(config: dict, incomes: list, catalogs, since: date) -> Preview:
                       Counter(row.state for row in rows), since)
     preview.totals["multiple"] = sum(1 for row in rows if row.multiple)
     preview.notes = _notes(config, incomes)
+    if preview.notes:  # counted with empty notes: say which counts the real notes may change
+        for rule, count in zip(_every_rule(config), preview.policies + preview.ignores,
+                               strict=True):
+            count["blind"] = _reads_note(rule)
     return preview
+
+
+def _every_rule(config) -> list[dict]:
+    """The policies then the ignore rules, as the preview counts them."""
+    return [*rule_list(config, "policies"), *rule_list(config, "ignore")]
+
+
+def _reads_note(rule: dict) -> bool:
+    """Whether an enabled rule has a condition on the note."""
+    return rule.get("enabled", True) is not False and any(
+        c.get("field") == "note" for c in rule.get("conditions") or [])
 
 
 def _row(config, income, catalogs, names) -> Row:
@@ -308,9 +323,8 @@ def _ignore_counts(config, rows) -> list[dict]:
 
 def _notes(config, incomes) -> list[str]:
     """Say where the income list cannot show what a condition looks at."""
-    fields = {c.get("field") for key in ("policies", "ignore") for rule in rule_list(config, key)
-              if rule.get("enabled", True) is not False for c in rule.get("conditions") or []}
-    if "note" in fields and incomes and all("note" not in income for income in incomes):
+    reads_note = any(_reads_note(rule) for rule in _every_rule(config))
+    if reads_note and incomes and all("note" not in income for income in incomes):
         return [_("The income list does not include notes, so conditions on the note see an "
                   "empty note here. The accounting service sees the real note when it imports.")]
     return []
