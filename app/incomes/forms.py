@@ -2,9 +2,10 @@
 
 URL arguments (all optional): q, date_field (issued_at|fulfilled_at|due_at), date_from,
 date_to, paid_status (1|2|3, or open: 1 and 3), type (1|2|6|7), review
-(to_review|reviewed|none), cancelled (yes|no), partner (id), ordering (an API-orderable column,
-"-" for descending), page, page_size, tab (overdue: unpaid live documents past their due
-date, most days overdue first).
+(to_review|reviewed|none), cancelled (yes|no), storno (yes|no), partner (id), ordering (an
+API-orderable column, "-" for descending), page, page_size, tab (overdue: unpaid live
+documents that are not stornos, past their due date, most days overdue first; a filter asking
+for what it never lists is refused on its field).
 An older link's `due_to=<date>` is read as date_field=due_at, date_to=<date>. Links that promise
 a count are built with `list_query`, never by hand (app/forms/filters.py).
 """
@@ -41,6 +42,12 @@ from app.templating import KINDS, PAID_STATUS
 ORDERABLE = ("issued_at", "fulfilled_at", "due_at", "invoice_number", "gross_amount",
              "partner_name")
 UNPAID = ("1", "3")
+# The storno filter: invoice_type 1 marks a storno, 0 any other document.
+STORNOS = {"yes": "1", "no": "0"}
+OVERDUE_BY_DUE_DATE = _l("The Overdue tab filters by due date: choose the due date here, or "
+                         "leave the dates empty.")
+OVERDUE_UNPAID = _l("The Overdue tab lists unpaid and partly paid documents only.")
+OVERDUE_LIVE = _l("The Overdue tab lists live documents only: no cancelled ones, no stornos.")
 OPEN = "open"
 REVIEW = {"to_review": {"needs_review": "true", "review_done": "false"},
           "reviewed": {"review_done": "true"}, "none": {"needs_review": "false"}}
@@ -65,6 +72,8 @@ class FilterForm(ListFilterForm):
         ("none", _l("No review needed"))]))
     cancelled = SelectField(_l("Cancelled"), choices=select_choices([
         ANY, ("no", _l("Not cancelled")), ("yes", _l("Cancelled or reversed"))]))
+    storno = SelectField(_l("Storno"), choices=select_choices([
+        ANY, ("no", _l("No stornos")), ("yes", _l("Stornos only"))]))
     partner = PartnerField(_l("Partner"), choices=[ANY], validate_choice=False)
 
 
@@ -84,13 +93,16 @@ def api_params(form: FilterForm, args: MultiDict) -> dict | None:
     """GET /1/incomes parameters; None (with errors on the form) when a date is invalid."""
     params = {"search": search_text(form.q.data), "paid_status": _paid(form),
               "type": choice(form.type), "partner": digits(form.partner.data, "partner"),
-              "is_cancelled": {"yes": "true", "no": "false"}.get(form.cancelled.data)}
+              "is_cancelled": {"yes": "true", "no": "false"}.get(form.cancelled.data),
+              "invoice_type": STORNOS.get(form.storno.data)}
     params.update(REVIEW.get(form.review.data, {}))
     dated = ((form.date_from, "from_date"), (form.date_to, "to_date"))
     if not days(dated, params, date_field_of(form.date_field)):
         return None
     params["ordering"] = ordering(args.get("ordering"))
     if is_overdue_tab(args):
+        if not overdue_fits(form, params):
+            return None
         overdue(params)
     params["page"] = page_number(args)
     params["page_size"] = page_size(args)
@@ -108,15 +120,29 @@ def is_overdue_tab(args: Mapping) -> bool:
     return args.get("tab") == OVERDUE_TAB
 
 
+def overdue_fits(form: FilterForm, params: dict) -> bool:
+    """Whether the filter can narrow the Overdue tab; else its errors are on the fields that
+    ask for what the tab never lists (the tab keeps every filter, it never drops one)."""
+    dated = params.get("from_date") or params.get("to_date")
+    conflicts = (
+        (form.date_field, dated and params.get("date_field") != "due_at", OVERDUE_BY_DUE_DATE),
+        (form.paid_status, params.get("paid_status") == "2", OVERDUE_UNPAID),
+        (form.cancelled, form.cancelled.data == "yes", OVERDUE_LIVE),
+        (form.storno, form.storno.data == "yes", OVERDUE_LIVE))
+    for field, conflict, message in conflicts:
+        if conflict:
+            field.errors = [*field.errors, str(message)]
+    return not any(conflict for _field, conflict, _message in conflicts)
+
+
 def overdue(params: dict) -> None:
-    """Narrow params to unpaid (or partly paid), live documents due before today in the
-    company's zone, most days overdue first; a due-date range still narrows it further."""
+    """Narrow params to unpaid (or partly paid), live documents that are not stornos, due
+    before today in the company's zone, most days overdue first; a due-date range still
+    narrows it further (overdue_fits has refused any other date range)."""
     yesterday = (company_today() - timedelta(days=1)).isoformat()
-    if params.get("date_field") != "due_at":
-        params.pop("from_date", None)
-    params["to_date"] = min(params.get("to_date") or yesterday, yesterday) \
-        if params.get("date_field") == "due_at" else yesterday
-    params.update(date_field="due_at", is_cancelled="false", ordering="due_at")
+    params["to_date"] = min(params.get("to_date") or yesterday, yesterday)
+    params.update(date_field="due_at", is_cancelled="false", invoice_type="0",
+                  ordering="due_at")
     if params.get("paid_status") not in UNPAID:
         params["paid_status"] = ",".join(UNPAID)
 

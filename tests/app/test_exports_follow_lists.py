@@ -86,6 +86,8 @@ INCOME_FILTERS = st.fixed_dictionaries({
     "paid_status": st.sampled_from(["", "1", "2", "3"]),
     "type": st.sampled_from(["", "1", "2"]),
     "review": st.sampled_from(["", "to_review", "reviewed", "none"]),
+    "cancelled": st.sampled_from(["", "yes", "no"]),
+    "storno": st.sampled_from(["", "yes", "no"]),
     "ordering": st.sampled_from(["", "gross_amount", "-due_at", "partner_name", "issued_at"]),
     "page_size": st.sampled_from(["", "20"]),
 })

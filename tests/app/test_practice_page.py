@@ -2,10 +2,10 @@
 
 Each expected figure is worked out here from every record the API lists (all pages), not from
 the query Bookdesk sends: review queue (needs review, not done), overdue amount (unpaid or
-partly paid, not cancelled, due before today, gross), VAT due (the sandbox's companies are
-monthly: the VAT of this month's incomes' assignment lines minus that of its expenses not
-excluded from accounting, by fulfilment date, at the exchange rate; it equals the VAT page's
-balance) and expenses not processed.
+partly paid, not cancelled, no storno, due before today, gross), VAT due (the sandbox's
+companies are monthly: the VAT of this month's incomes' assignment lines, a cancelled one only
+when a storno names it, minus that of its expenses not excluded from accounting, by fulfilment
+date, at the exchange rate; it equals the VAT page's balance) and expenses not processed.
 """
 from __future__ import annotations
 
@@ -75,14 +75,18 @@ def expected(api: Api) -> dict[str, int]:
     month = today[:7]
     incomes = _all(api, "/1/incomes", "incomes")
     expenses = _all(api, "/2/expenses", "expenses")
-    vat_out = sum(_lines_vat(i) for i in incomes if (i["fulfilled_at"] or "").startswith(month))
+    # A cancelled income carries no VAT unless a storno names it (the storno nets it out).
+    reversed_ = {i.get("referred_invoice_number") for i in incomes if i.get("invoice_type") == 1}
+    vat_out = sum(_lines_vat(i) for i in incomes if (i["fulfilled_at"] or "").startswith(month)
+                  and (not i["is_cancelled"] or i["invoice_number"] in reversed_))
     vat_in = sum(_lines_vat(e) for e in expenses if (e["fulfilled_at"] or "").startswith(month)
                  and not e.get("excluded_from_accounting"))
     return {
         "review": sum(1 for i in incomes if i["needs_review"] and not i["review_done"]),
         "overdue": int(sum(Decimal(i["gross_amount"]) for i in incomes
                            if i["paid_status"] in (1, 3) and not i["is_cancelled"]
-                           and i["due_at"] and i["due_at"] < today)),
+                           and i.get("invoice_type") != 1 and i["due_at"]
+                           and i["due_at"] < today)),
         "vat_due": int(vat_out - vat_in),
         "unprocessed": sum(1 for e in expenses if e["accounting_status"] == "unprocessed"),
     }
