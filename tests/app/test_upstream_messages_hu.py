@@ -355,7 +355,7 @@ def test_a_restricted_partner_edit_reads_hungarian(client, company, api, sandbox
     page = visible(response.get_data(as_text=True))
     assert response.status_code == 400
     assert ("Ennél a partnernél csak az alapértelmezett bankszámla és a vevő/szállító szerep "
-            "módosítható.") in page
+            "módosítható, ezért semmi sem lett mentve.") in page
     assert english_sentences(page) == [], page
 
 
