@@ -184,7 +184,11 @@ def _parse_row(table: Table, entry, original: dict | None) -> tuple[dict, bool]:
             cell.errors = [*cell.errors, str(exc)]
             ok = False
             continue
-        if spec.name in table.required and row[spec.name] in (None, []):
+        # A stored row the API already holds without the value is not refused for it: the
+        # user may edit the rest of the record (the API says so itself if it minds).
+        stored_empty = original is not None and spec.value_kind.load(
+            original.get(spec.name)) in (None, [])
+        if spec.name in table.required and row[spec.name] in (None, []) and not stored_empty:
             cell.errors = [*cell.errors, str(REQUIRED_MSG)]
             ok = False
     return row, ok

@@ -7,6 +7,7 @@ the first submit claims it, a second one waits for the first and lands on the sa
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from decimal import Decimal
 from functools import partial
 
@@ -91,6 +92,17 @@ def reversed_numbers(api, items: list[dict]) -> set[str]:
     a cancelled accounting document, the only kind a storno cancels)."""
     wanted = cancelled_numbers(items)
     return upstream.storno_references(api) & wanted if wanted else set()
+
+
+def export_pages(api, params: dict):
+    """The list's pages for its export, each carrying the numbers a storno names (read once,
+    when the first cancelled accounting document comes), so a row says reversed or cancelled
+    as the list does."""
+    named = None
+    for page in upstream.iter_pages(api, params):
+        if named is None and cancelled_numbers(page.items):
+            named = upstream.storno_references(api)
+        yield replace(page, lookups={**page.lookups, "reversed": named or set()})
 
 
 def load(income_id: int, names=DETAIL_CATALOGS) -> tuple[dict, dict, dict]:

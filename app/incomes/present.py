@@ -222,8 +222,8 @@ def export_header() -> list[str]:
     """Column titles."""
     return [_("Invoice number"), _("Kind"), _("Storno"), _("Partner"), _("Tax number"),
             _("Issue date"), _("Fulfilment date"), _("Due date"), _("Net amount"),
-            _("VAT amount"), _("Gross amount"), _("Currency"), _("Payment"), _("Cancelled"),
-            _("Needs review"), _("Tags")]
+            _("VAT amount"), _("Gross amount"), _("Currency"), _("Payment"),
+            _("Cancelled or reversed"), _("Needs review"), _("Tags")]
 
 
 def export_row(income: dict, lookups: dict) -> list:
@@ -238,7 +238,8 @@ def export_row(income: dict, lookups: dict) -> list:
             csv_amount(income.get("vat_amount")),
             csv_amount(income.get("gross_amount")),
             lookups.get("codes", {}).get(income.get("currency"), ""),
-            paid_label(income.get("paid_status")), yes if income.get("is_cancelled") else no,
+            paid_label(income.get("paid_status")),
+            cancel_label(cancel_state(income, lookups.get("reversed", set()))) or no,
             yes if income.get("needs_review") and not income.get("review_done") else no,
             ", ".join(tags.get(t, str(t)) for t in income.get("tags") or [])]
 

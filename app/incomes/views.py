@@ -104,7 +104,7 @@ def export():
     if params is None:
         return index()
     params.update(page=None, page_size=EXPORT_PAGE_SIZE)
-    pages = upstream.iter_pages(g.api, params)
+    pages = flow.export_pages(g.api, params)
     codes = catalog.names(g.api, "currencies", "code")
     return download(present.export_header(), pages, present.export_row, codes, "incomes")
 

@@ -11,6 +11,7 @@ from tests.app.conftest import csrf_token, signed_in
 from tests.app.expenses_helpers import catalogue as expense_catalogue
 from tests.app.expenses_helpers import expense, make_expense
 from tests.app.incomes_helpers import catalogue, income, make_income, page_form, set_state
+from tests.app.list_pages import csv_rows
 from tests.app.test_review_support import (
     income_now,
     open_screen,
@@ -245,3 +246,20 @@ def test_undo_still_reverts_a_document_whose_state_is_as_the_action_left_it(
     undo(client, done.get_data(as_text=True), company.id, back="/")
     assert _bookdesk_patches(sandbox_log, company.id) == [{"review_done": False}]
     assert income_now(api, created["id"])["review_done"] is False
+
+
+def test_the_export_says_reversed_or_cancelled_as_the_list_does(client, company, api):
+    reversed_ = make_income(api, invoice_number="EXP-REV", type=2)
+    _storno_behind_the_back(api, "EXP-REV")
+    make_income(api, invoice_number="EXP-VOID", type=2, is_cancelled=True)
+    make_income(api, invoice_number="EXP-LIVE", type=2)
+    base = signed_in(client, company, "incomes/")
+    text = client.get(base + "export", headers={"Accept-Language": "en"}).get_data().decode()
+    rows = csv_rows(text)
+    column = rows[0].index("Cancelled or reversed")
+    states = {row[0]: row[column] for row in rows[1:]}
+    assert income(api, reversed_["id"])["is_cancelled"] is True
+    assert (states["EXP-REV"], states["EXP-VOID"], states["EXP-LIVE"]) == (
+        "Reversed", "Cancelled", "No")
+    listed = _page(client, base + "?q=EXP-", "en")
+    assert "Reversed" in listed and "Cancelled" in listed
