@@ -22,7 +22,6 @@ from zoneinfo import ZoneInfo
 
 from babel import Locale
 from babel.dates import format_date as babel_date
-from babel.dates import format_datetime as babel_datetime
 from babel.dates import format_skeleton, format_timedelta, get_datetime_format
 from babel.dates import format_time as babel_time
 from babel.numbers import (
@@ -651,12 +650,13 @@ def as_day(value) -> date | None:
         return None
 
 
-def format_datetime(value, locale=None, fmt: str = "short") -> str:
-    """A timestamp in the company's time zone for the locale; text that is none is kept."""
+def format_datetime(value, locale=None) -> str:
+    """A timestamp in the company's time zone for the locale: its day as every date is shown
+    and the short time (2024. 03. 05. 14:30, Mar 5, 2024, 2:30 PM); text that is none is kept."""
     moment = local_time(value)
     if moment is None:
         return "" if value is None else str(value)
-    return babel_datetime(moment, fmt, tzinfo=moment.tzinfo, locale=locale_of(locale))
+    return format_moment(moment.replace(second=0, microsecond=0), locale)
 
 
 def format_relative(value, locale=None, now: datetime | None = None) -> str:

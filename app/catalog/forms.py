@@ -30,7 +30,8 @@ class TagFilterForm(FlaskForm):
     class Meta:
         csrf = False
 
-    name = StringField(_l("Name contains"), filters=[strip])
+    # Its own id: the page's create form has a field called name too.
+    name = StringField(_l("Name contains"), filters=[strip], id="filter-name")
     is_external = SelectField(_l("Origin"), choices=select_choices(ORIGINS), default="")
 
 

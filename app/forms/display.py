@@ -293,7 +293,9 @@ class TagPicker:
         if not choices:
             options = Markup('<p class="picker__empty">{}</p>').format(_l("No options"))
         return Markup(
-            '<details {} data-picker><summary class="picker__summary" aria-label="{}">{}'
+            # The label as hidden text before the choices: a screen reader hears both.
+            '<details {} data-picker><summary class="picker__summary">'
+            '<span class="visually-hidden">{}: </span>{}'
             '</summary><div class="picker__options">{}</div>{}</details>').format(
             params(id=field.id, class_=css, **kwargs), field.label.text, summary or "—",
             options, marker(field))

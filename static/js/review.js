@@ -148,8 +148,10 @@
         label.getAttribute("data-template-many").replace("__N__", String(count));
     }
     var button = document.getElementById("bulk-done");
-    if (button && count > 0) {
-      button.textContent = button.getAttribute("data-label-many").replace("__N__", String(count));
+    if (button) {
+      button.textContent = count > 0 ?
+        button.getAttribute("data-label-many").replace("__N__", String(count)) :
+        button.getAttribute("data-label-none");
     }
     var all = document.querySelector("[data-select-page]");
     if (all) { all.checked = count > 0 && count === boxes().length; }

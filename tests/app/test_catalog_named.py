@@ -216,3 +216,12 @@ def test_a_tag_made_here_is_offered_at_once_on_the_new_income_form(client, compa
     assert "Friss címke" not in client.get(f"{base}incomes/new").get_data(as_text=True)
     assert create(client, f"{base}tags/", "Friss címke").status_code == 303
     assert "Friss címke" in client.get(f"{base}incomes/new").get_data(as_text=True)
+
+
+def test_the_tags_page_names_each_field_and_its_list_once(client, company):
+    html = client.get(f"{signed_in(client, company)}tags/").get_data(as_text=True)
+    ids = re.findall(r'\sid="([^"]+)"', html)
+    assert len(ids) == len(set(ids)), sorted(i for i in ids if ids.count(i) > 1)
+    assert 'for="filter-name"' in html and 'id="filter-name" name="name"' in html
+    for target in re.findall(r'aria-labelledby="([^"]+)"', html):
+        assert f'id="{target}"' in html, target

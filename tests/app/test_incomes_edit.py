@@ -1,6 +1,8 @@
 """Editing: inputs from editable_fields, PATCH of only the changes, errors on their fields."""
 from __future__ import annotations
 
+import re
+
 from app.forms import invalidate_settings
 from tests.app.conftest import signed_in
 from tests.app.incomes_helpers import (
@@ -201,6 +203,10 @@ def test_an_assignment_error_lands_on_its_cell(client, company, api):
     assert response.status_code == 400
     cell = html.split('name="assignments-0-revenue_type"')[1].split("</td>")[0]
     assert "does not exist" in cell
+    # the input names its message, so a screen reader reads it with the field
+    select = html[:html.index('name="assignments-0-revenue_type"')].rsplit("<select", 1)[1]
+    described = re.search(r'aria-describedby="([^"]+)"', select).group(1)
+    assert f'id="{described}"' in cell and "does not exist" in cell.split(described)[1]
 
 
 def test_a_foreign_currency_needs_a_rate_before_sending(client, company, api, sandbox_log):
@@ -271,3 +277,14 @@ def test_a_stored_row_without_a_revenue_type_does_not_stop_an_edit_of_the_rest(
     assert response.status_code == 303
     assert patches(sandbox_log, company.id) == [{"note": "új"}]
     assert income(api, created["id"])["note"] == "új"
+
+
+def test_the_tag_picker_says_its_name_and_what_is_chosen(client, company, api):
+    ids = catalogue(api)
+    _created, path, _form = _edit(client, company, api, type=2, tags=[ids.tags[0]])
+    html = client.get(path, headers={"Accept-Language": "en"}).get_data(as_text=True)
+    summary = html.split('class="picker__summary"', 1)[1].split("</summary>")[0]
+    assert "aria-label" not in summary  # it would hide the chosen tags from a screen reader
+    assert '<span class="visually-hidden">Tags: </span>' in summary
+    chosen = summary.split("</span>", 1)[1]
+    assert chosen.strip() not in ("", "—")

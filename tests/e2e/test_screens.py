@@ -108,13 +108,13 @@ def test_phone_header_is_one_row_with_a_menu_button_that_opens_the_navigation(sc
         page.set_viewport_size({"width": 1280, "height": HEIGHT})
 
 
-@pytest.mark.parametrize("lang", ["hu", "en"])
-def test_axe_finds_no_moderate_serious_or_critical_violation_on_any_page(screens, lang):
+@pytest.mark.parametrize(("lang", "width"), [("hu", 1280), ("en", 1280), ("hu", 360)])
+def test_axe_finds_no_moderate_serious_or_critical_violation_on_any_page(screens, lang, width):
     axe = Axe()
     found, impacts = [], {}
     for name in PAGE_NAMES:
         page = _open(screens, name, lang)
-        page.set_viewport_size({"width": 1280, "height": HEIGHT})
+        page.set_viewport_size({"width": width, "height": HEIGHT})
         for violation in axe.run(page).response["violations"]:
             impacts[violation["impact"]] = impacts.get(violation["impact"], 0) + 1
             print(f"axe {lang} {name}: {violation['impact']} {violation['id']}")
@@ -122,7 +122,34 @@ def test_axe_finds_no_moderate_serious_or_critical_violation_on_any_page(screens
                 targets = [node["target"] for node in violation["nodes"]][:3]
                 found.append(f"{name}: {violation['impact']} {violation['id']} {targets}")
     print(f"axe {lang}: violated rules by impact over {len(PAGE_NAMES)} pages: {impacts}")
+    page.set_viewport_size({"width": 1280, "height": HEIGHT})  # the page is the module's
     assert not found, "\n".join(found)
+
+
+OBSCURED_JS = """() => {
+  const bar = document.querySelector('.form-bar'), el = document.activeElement;
+  if (!bar || !el || el === document.body || bar.contains(el)) return null;
+  const a = el.getBoundingClientRect(), b = bar.getBoundingClientRect();
+  return {label: el.name || el.id || el.tagName, hidden: a.bottom > b.top && a.top < b.bottom};
+}"""
+
+
+@pytest.mark.parametrize("width", [1280, 360])
+@pytest.mark.parametrize("name", ["income-edit", "expense-edit"])
+def test_the_sticky_save_bar_never_covers_the_field_with_the_focus(screens, name, width):
+    page = _open(screens, name)
+    try:
+        page.set_viewport_size({"width": width, "height": 740})
+        page.reload()
+        covered = set()
+        for _ in range(80):
+            page.keyboard.press("Tab")
+            focused = page.evaluate(OBSCURED_JS)
+            if focused and focused["hidden"]:
+                covered.add(focused["label"])
+        assert not covered, covered
+    finally:  # the page is shared by the module's tests
+        page.set_viewport_size({"width": 1280, "height": HEIGHT})
 
 
 ALIGNMENT_JS = """() => {
