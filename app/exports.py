@@ -89,10 +89,9 @@ def amount(value) -> Decimal | None:
     return at_least_places(value, AMOUNT_PLACES)
 
 
-def day(value) -> date | None:
-    """An upstream date, or a timestamp's day in the company's time zone (as the page shows
-    it), as a date cell; None when not one."""
-    return as_day(value)
+# An upstream date, or a timestamp's day in the company's time zone (as the page shows it),
+# as a date cell; None when not one.
+day = as_day
 
 
 def day_and_time(moment: datetime | None) -> list:

@@ -134,15 +134,7 @@ def _look(key: str, recover: Recovery, since: datetime, *, lost: bool = False,
     """Read back what a lost send made: a redirect to it, else None (resend) or LostAnswer.
     settling: the upstream may still be storing it, so not found keeps the key unknown."""
     note = {"sent_at": since.isoformat(), "settling": settling}
-    try:
-        url = recover.find(since)
-    except (Unavailable, RateLimited):
-        idempotency.unknown(key, note)
-        raise LostAnswer(str(recover.unconfirmed), None) from None
-    except Exception:
-        # Signed out, refused, a bug: still unknown, and the next submit looks again.
-        idempotency.unknown(key, note)
-        raise
+    url = _find(key, recover, since, note)
     if url is not None:
         return _found(key, url, recover)
     if settling and datetime.now(UTC) < since + SETTLE:
@@ -152,6 +144,19 @@ def _look(key: str, recover: Recovery, since: datetime, *, lost: bool = False,
         idempotency.fail(key)
         raise LostAnswer(str(recover.not_created), False)
     return None
+
+
+def _find(key: str, recover: Recovery, since: datetime, note: dict) -> str | None:
+    """recover.find(since); when it cannot look, the key stays unknown with note."""
+    try:
+        return recover.find(since)
+    except (Unavailable, RateLimited):
+        idempotency.unknown(key, note)
+        raise LostAnswer(str(recover.unconfirmed), None) from None
+    except Exception:
+        # Signed out, refused, a bug: still unknown, and the next submit looks again.
+        idempotency.unknown(key, note)
+        raise
 
 
 def _found(key: str, url: str, recover: Recovery):

@@ -149,10 +149,7 @@ def chart_months(today: date) -> list[Period]:
 
 
 def _incomes(args: dict) -> ListQuery:
-    # Live documents without stornos: a storno's negative amounts only net out the document
-    # it reverses, which is cancelled and so left out already; counted, they would take the
-    # amount off twice.
-    return income_query({"cancelled": "no", "storno": "no", **args})
+    return income_query({"cancelled": "no", **args})
 
 
 def _income_range(field: str, first: date, last: date) -> ListQuery:

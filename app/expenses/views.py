@@ -292,13 +292,17 @@ def bulk():
     except PermissionDenied:
         flow.remember_read_only()
         flash(str(flow.READ_ONLY), "error")
-    except RateLimited as exc:
-        flash(not_saved_slow_down(exc), "warning")
-    except Unavailable:
-        flash(_("The accounting service did not answer, so the action may or may not have been "
-                "applied to the ticked expenses: check them in the list before sending it "
-                "again."), "warning")
+    except (RateLimited, Unavailable) as exc:
+        flash(_bulk_unanswered(exc), "warning")
     return redirect_to(back)
+
+
+def _bulk_unanswered(exc) -> str:
+    """A rate limit sent nothing; a lost answer may hide an applied action."""
+    if isinstance(exc, RateLimited):
+        return not_saved_slow_down(exc)
+    return _("The accounting service did not answer, so the action may or may not have been "
+             "applied to the ticked expenses: check them in the list before sending it again.")
 
 
 def _send_bulk(action: str, ids: list[int], back: str) -> Sent:

@@ -184,14 +184,18 @@ def _parse_row(table: Table, entry, original: dict | None) -> tuple[dict, bool]:
             cell.errors = [*cell.errors, str(exc)]
             ok = False
             continue
-        # A stored row the API already holds without the value is not refused for it: the
-        # user may edit the rest of the record (the API says so itself if it minds).
-        stored_empty = original is not None and spec.value_kind.load(
-            original.get(spec.name)) in (None, [])
-        if spec.name in table.required and row[spec.name] in (None, []) and not stored_empty:
+        if _missing(table, spec, row, original):
             cell.errors = [*cell.errors, str(REQUIRED_MSG)]
             ok = False
     return row, ok
+
+
+def _missing(table: Table, spec, row: dict, original: dict | None) -> bool:
+    """A required cell left empty. A stored row the API already holds without the value is
+    not refused for it: the user may edit the rest of the record (the API says if it minds)."""
+    if spec.name not in table.required or row[spec.name] not in (None, []):
+        return False
+    return original is None or spec.value_kind.load(original.get(spec.name)) not in (None, [])
 
 
 def dump_rows(table: Table, rows: list[dict]) -> list[dict]:

@@ -100,9 +100,9 @@ def api_params(form: FilterForm, args: MultiDict) -> dict | None:
     if not days(dated, params, date_field_of(form.date_field)):
         return None
     params["ordering"] = ordering(args.get("ordering"))
+    if is_overdue_tab(args) and not overdue_fits(form, params):
+        return None
     if is_overdue_tab(args):
-        if not overdue_fits(form, params):
-            return None
         overdue(params)
     params["page"] = page_number(args)
     params["page_size"] = page_size(args)

@@ -63,11 +63,13 @@ def fulfilled_between(client, start, end, page_size: int = 100):
 
 
 def storno_references(client) -> set[str]:
-    """The invoice numbers the company's storno documents name (the documents they reverse)."""
+    """The invoice numbers the company's live storno documents name (the documents they
+    reverse); a cancelled storno reverses nothing."""
     # invoice_type narrows the read where the API filters by it; the check below decides.
     stornos = iter_all(client, {"invoice_type": STORNO_INVOICE_TYPE, "page_size": STORNO_PAGE})
     return {item.get("referred_invoice_number") for item in stornos
-            if item.get("invoice_type") == STORNO_INVOICE_TYPE} - {None}
+            if item.get("invoice_type") == STORNO_INVOICE_TYPE
+            and not item.get("is_cancelled")} - {None}
 
 
 def issued_since(client, since: date, limit: int) -> tuple[list, bool]:

@@ -137,19 +137,3 @@ def test_the_chart_is_an_accessible_svg_with_a_table_of_the_same_numbers(dashboa
         assert Decimal(height) == drawn, (kind, number, value, height)
     assert max(Decimal(height) for *_rest, height, _title in bars) == PLOT_HEIGHT
 
-
-def test_a_storno_and_the_document_it_reverses_leave_revenue_and_receivables_as_they_were(
-        client, company, api):
-    def income(number, net, **state):
-        return make_income(api, invoice_number=number, type=2, issued_at=_day(0),
-                           fulfilled_at=_day(0), due_at=_day(-2), net_amount=net,
-                           gross_amount=f"{Decimal(net) * Decimal('1.27'):.2f}", **state)
-
-    income("LIVE-1", "1000.00")
-    income("ORIG-1", "500.00", is_cancelled=True)
-    income("STORNO-1", "-500.00", invoice_type=1, referred_invoice_number="ORIG-1")
-    sign_in(client, company)
-    values = {key: value for _h, key, value in _figures(client.get(
-        f"/c/{company.id}/").get_data(as_text=True))}
-    assert values["revenue_month"] == Decimal("1000.00")
-    assert values["receivables"] == values["receivables_overdue"] == Decimal("1270.00")

@@ -224,3 +224,11 @@ def test_a_document_cancelled_without_a_storno_carries_no_vat(signed, company, a
     # the storno nets the reversed one out in its own period
     assert shown(page(signed, company, "2026-06"))[("incomes", vat)] == [Decimal("-2000.00"),
                                                                        Decimal("-540.00")]
+
+
+def test_a_cancelled_storno_reverses_nothing_so_its_void_original_carries_no_vat(
+        signed, company, api):
+    _voided(api, "ORIG-2", "2026-05-12", "2000.00", "540.00", is_cancelled=True)
+    _voided(api, "STORNO-2", "2026-05-13", "-2000.00", "-540.00", invoice_type=1,
+            referred_invoice_number="ORIG-2", is_cancelled=True)
+    assert ("incomes", str(catalogue(api).vats[0])) not in shown(page(signed, company, "2026-05"))
