@@ -27,9 +27,17 @@ from typing import Any
 from flask import request
 from flask_babel import gettext as _
 
-from app.forms.display import display_text
+from app.forms.display import display_text, readonly_reason
 from app.forms.registry import PAIRS
-from app.forms.tables import base_rows, base_values, dump_rows, parse_rows, rows_changed, snapshot
+from app.forms.tables import (
+    base_rows,
+    base_values,
+    dump_rows,
+    parse_rows,
+    rendered_fields,
+    rows_changed,
+    snapshot,
+)
 from app.forms.totals import check_form_totals
 from app.upstream.errors import MACHINE_KEYS, NOT_ACCEPTED, upstream_text
 
@@ -71,7 +79,7 @@ def _parse_field(form, name: str, spec, base: dict) -> bool:
     kind = spec.value_kind
     if name not in form.layout.editable:
         form.values[name] = kind.load(form.record.get(name))
-        return True
+        return not _locked_meanwhile(form, name, spec)
     raw = raw_value(spec, form[name])
     if raw is None and not form.layout.new:
         form.values[name] = base.get(name)
@@ -88,6 +96,27 @@ def _parse_field(form, name: str, spec, base: dict) -> bool:
     if spec.required and form.values[name] in (None, []):
         form[name].errors = [*form[name].errors, _("This field is required.")]
         return False
+    return True
+
+
+def _locked_meanwhile(form, name: str, spec) -> bool:
+    """Whether the user changed a field the form showed as an input that has been locked
+    since (booked, checked...): its value cannot be saved, so the form says so, never
+    dropping it quietly."""
+    shown = rendered_fields(form)
+    raw = raw_value(spec, form[name]) if name in shown and name in form else None
+    if raw is None:
+        return False
+    try:
+        typed = spec.parse(raw)
+    except ValueError:
+        typed = raw
+    if spec.value_kind.same(typed, shown[name]):
+        return False
+    reason = readonly_reason(form.record, name, form.layout.company)
+    form.add_error(name, _("Locked since you opened the form (%(reason)s), so “%(value)s” was "
+                           "not saved.", reason=reason or _("not editable now"),
+                           value=", ".join(raw) if isinstance(raw, list) else raw))
     return True
 
 

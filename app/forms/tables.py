@@ -313,6 +313,13 @@ def base_values(form) -> dict:
             if name in form.layout.editable}
 
 
+def rendered_fields(form) -> dict:
+    """The fields the form showed as inputs when rendered, with their values then."""
+    stored = _state(form).get("fields") or {}
+    return {name: form.layout.specs[name].value_kind.load(value)
+            for name, value in stored.items() if name in form.layout.specs}
+
+
 def base_rows(form, table) -> list[dict]:
     """The rendered rows of a table, as Python values (the record's when not stored)."""
     stored = _state(form).get("rows") if table.name == "assignments" else None

@@ -229,3 +229,16 @@ def test_a_rate_is_sent_with_its_six_decimals_and_a_seventh_is_refused_before_se
         "exchange_rate", "391.1234567"), "exchange_rate")
     assert patches(sandbox_log, company.id) == [{"exchange_rate": "391.123457"}]
     assert "at most 6 decimal places" in field and 'value="391.1234567"' in field
+
+
+def test_a_field_locked_while_the_form_was_open_is_refused_never_dropped(client, company, api,
+                                                                          sandbox_log):
+    created, path, form = _edit(client, company, api, invoice_number="DRA-1")
+    set_state(api, created["id"], booked=True)  # someone books it meanwhile
+    response = client.post(path, data=form.set("invoice_number", "DRA-JAVITOTT").data(),
+                           headers={"Accept-Language": "en"})
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400
+    assert "Locked since you opened the form" in html and "“DRA-JAVITOTT” was not saved" in html
+    assert patches(sandbox_log, company.id) == []
+    assert expense(api, created["id"])["invoice_number"] == "DRA-1"
