@@ -32,7 +32,7 @@ from app.i18n import collate_key
 from app.identifiers import show_bank_account, show_tax_number
 from app.numbers import format_amount, format_date, format_number, format_percent
 from app.templating import source_label
-from app.upstream import catalog, run_parallel
+from app.upstream import NeedsApiToken, catalog, run_parallel
 from app.upstream import company as company_api
 from app.upstream.catalog import ScopedCache
 
@@ -391,9 +391,19 @@ def base_reads(api, names) -> dict:
     """Reads of the settings and of each catalogue, side by side (a catalogue per task: tasks
     within a task would run one after another)."""
     return {"settings": partial(company_settings, api),
-            **{name: partial(catalog.get, api, name) for name in names}}
+            **{name: partial(_catalog, api, name) for name in names}}
+
+
+def _catalog(api, name: str):
+    """A catalogue, or None where the sign-in cannot read it: the bank accounts are on /1/,
+    which an OAuth2 sign-in cannot open, and a page of /2/ records stands without them."""
+    try:
+        return catalog.get(api, name)
+    except NeedsApiToken:
+        return None
 
 
 def catalogs_of(found: dict, names) -> dict:
-    """The catalogues among the results of a page's reads (late ones left out)."""
-    return {name: found[name] for name in names if name in found}
+    """The catalogues among the results of a page's reads (late or unreadable ones left
+    out)."""
+    return {name: found[name] for name in names if found.get(name) is not None}

@@ -24,7 +24,9 @@ from app.upstream import company as company_api
 from app.upstream import oauth as upstream_oauth
 from app.upstream.errors import AuthenticationError, Unavailable
 from tests.app.conftest import csrf_token, page_csrf, session_cookie
-from tests.conftest import in_flight_together
+from tests.app.expenses_helpers import catalogue as expense_catalogue
+from tests.app.expenses_helpers import make_expense
+from tests.conftest import Api, in_flight_together
 from tests.support.oauth import consent, expire, oauth_client, oauth_user, query_of
 from tests.support.processes import (
     free_port,
@@ -391,3 +393,18 @@ def test_the_profile_and_the_companies_are_read_side_by_side(
              *sandbox_log.entries(method="GET", path="/2/companies/")]
     assert len(reads) == 2 and in_flight_together(reads), \
         [(e["path"], e["at"], e["duration_ms"]) for e in reads]
+
+
+def test_an_expense_opens_under_oauth_without_the_bank_accounts_it_cannot_read(
+        oauth_app, company, sandbox_url, sandbox_log):
+    made = make_expense(Api(sandbox_url, company), expense_catalogue(Api(sandbox_url, company)))
+    user = oauth_user(sandbox_url, [company.id])
+    client = oauth_app.test_client()
+    oauth_sign_in(client, user["id"])
+    sandbox_log.reset()
+    for path in (f"/c/{company.id}/expenses/{made['id']}", f"/c/{company.id}/expenses/"
+                 f"{made['id']}/edit"):
+        page = client.get(path)
+        assert page.status_code == 200, path
+        assert made["invoice_number"] in page.get_data(as_text=True)
+    assert not sandbox_log.entries(path="/1/", sent_for=company.id), "no Bearer token to /1/"
