@@ -59,3 +59,10 @@ def test_detail_offers_the_action_on_an_open_expense(client, company, api):
     base = signed_in(client, company, "expenses/")
     html = client.get(base + str(created["id"])).get_data(as_text=True)
     assert f'href="{base}{created["id"]}/exclude"' in html
+
+
+def test_a_viewer_is_not_offered_the_exclusion(client, company, api):
+    created = make_expense(api, catalogue(api))
+    base = signed_in(client, company, "expenses/", role="viewer")
+    html = client.get(base + str(created["id"])).get_data(as_text=True)
+    assert created["invoice_number"] in html and 'id="exclude-link"' not in html

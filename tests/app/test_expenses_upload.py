@@ -133,3 +133,11 @@ def test_a_failed_upload_can_be_sent_again_with_the_same_form(client, company, a
                         content_type="multipart/form-data")
     assert again.status_code == 303
     assert [e["status"] for e in creates(sandbox_log, company.id)] == [400, 201]
+
+
+def test_the_upload_says_every_limit_a_send_is_held_to(app, client, company):
+    base = signed_in(client, company, "expenses/")
+    html = client.get(base + "new", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    total = app.config["MAX_CONTENT_LENGTH"] // 1048576
+    assert (f"Up to {upload_module.MAX_FILES} files at once, 10 MB each and {total} MB "
+            "together.") in html
