@@ -121,11 +121,19 @@ def detail(expense_id: int):
 
 def artifact(expense_id: int):
     """The expense's file, fetched through a fresh signed link and served from this origin."""
+    try:
+        record, content = _artifact(expense_id)
+    except PermissionDenied:
+        # The link can lapse between its record and its fetch (a slow upstream): once more.
+        record, content = _artifact(expense_id)
+    return files.file_response(content, record.get("filename"), request.args.get("download") == "1")
+
+
+def _artifact(expense_id: int) -> tuple[dict, bytes]:
     record = upstream.artifact(g.api, expense_id)
     if record is None or not record.get("url"):
         abort(404)
-    content, _type = g.api.download(record["url"])
-    return files.file_response(content, record.get("filename"), request.args.get("download") == "1")
+    return record, g.api.download(record["url"])[0]
 
 
 def exclude(expense_id: int):

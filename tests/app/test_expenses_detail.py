@@ -3,6 +3,7 @@ inline through Bookdesk's own route (PDF framed, images shown, XML downloaded)."
 from __future__ import annotations
 
 import pytest
+import requests
 
 from tests.app.conftest import signed_in
 from tests.app.expenses_helpers import (
@@ -143,3 +144,17 @@ def test_detail_on_a_cold_cache_reads_everything_in_one_round_each_once(
     # The settings, the expense and each of the five catalogues, none twice.
     assert len(asked) == len(set(map(str, asked))) == 7, asked
     assert in_flight_together(gets), [(e["path"], e["at"], e["duration_ms"]) for e in gets]
+
+
+def test_a_link_that_lapses_before_its_fetch_is_asked_for_once_more(client, company, api,
+                                                                    faults, sandbox_url):
+    created = make_expense(api, catalogue(api), artifact=artifact(PDF, "lassu.pdf"))
+    base = signed_in(client, company, "expenses/")
+    requests.put(f"{sandbox_url}/_sandbox/artifacts/url-ttl/", json={"seconds": 1}, timeout=10)
+    try:
+        faults.add(path="/_files/*", method="GET", kind="latency", latency_ms=2500, count=1)
+        response = client.get(f"{base}{created['id']}/file?download=1")
+    finally:
+        requests.put(f"{sandbox_url}/_sandbox/artifacts/url-ttl/", json={"seconds": None},
+                     timeout=10)
+    assert response.status_code == 200 and response.get_data() == PDF
