@@ -18,6 +18,7 @@ ROUTES = (
     ("/<int:expense_id>", "detail", views.detail, ["GET"]),
     ("/<int:expense_id>/file", "artifact", views.artifact, ["GET"]),
     ("/<int:expense_id>/exclude", "exclude", views.exclude, ["GET", "POST"]),
+    ("/<int:expense_id>/include", "include", views.include, ["GET", "POST"]),
     ("/<int:expense_id>/edit", "edit", views.edit, ["GET", "POST"]),
     ("/new", "new", views.new, ["GET", "POST"]),
 )

@@ -57,6 +57,11 @@ def can_exclude(expense: dict) -> bool:
     return EXCLUDED in (expense.get("editable_fields") or []) and not expense.get(EXCLUDED)
 
 
+def can_include(expense: dict) -> bool:
+    """Taking it back is offered while the API lets the flag change and it is set."""
+    return EXCLUDED in (expense.get("editable_fields") or []) and bool(expense.get(EXCLUDED))
+
+
 def refusal_text(error: ValidationError) -> str:
     """The API's own words for a refused change (translated where Bookdesk knows them)."""
     excluded = error.field_errors.get(EXCLUDED)

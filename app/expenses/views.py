@@ -116,6 +116,7 @@ def detail(expense_id: int):
         columns=present.assignment_columns(expense.get("assignments") or [], advanced),
         references=present.REFERENCES, cell=present.cell, action_label=present.action_label,
         inline=files.inline_kind(expense), can_exclude=flow.can_exclude(expense),
+        can_include=flow.can_include(expense),
         tag_names={t.get("id"): t.get("name") for t in catalogs.get("tags") or []})
 
 
@@ -138,21 +139,35 @@ def _artifact(expense_id: int) -> tuple[dict, bytes]:
 
 def exclude(expense_id: int):
     """Confirm, then exclude the expense from accounting (an action, spec 3)."""
+    return _exclusion(expense_id, True)
+
+
+def include(expense_id: int):
+    """Confirm, then take an excluded expense back into accounting (the flag set back)."""
+    return _exclusion(expense_id, False)
+
+
+def _exclusion(expense_id: int, excluded: bool):
     if request.method == "POST":
-        return _exclude(expense_id)
+        return _set_excluded(expense_id, excluded)
     expense = upstream.get(g.api, expense_id)
-    return render_template("expenses/exclude.html", expense=expense,
-                           can_exclude=flow.can_exclude(expense))
+    allowed = flow.can_exclude(expense) if excluded else flow.can_include(expense)
+    return render_template("expenses/exclude.html", expense=expense, excluding=excluded,
+                           allowed=allowed)
 
 
-def _exclude(expense_id: int):
+def _set_excluded(expense_id: int, excluded: bool):
     """Send the action; a refusal (e.g. already excluded) becomes a message on the page."""
     try:
-        upstream.update(g.api, expense_id, {flow.EXCLUDED: True})
+        upstream.update(g.api, expense_id, {flow.EXCLUDED: excluded})
     except ValidationError as exc:
-        flash(_("The expense was not excluded: %(reason)s", reason=flow.refusal_text(exc)), "error")
+        reason = flow.refusal_text(exc)
+        flash(_("The expense was not excluded: %(reason)s", reason=reason) if excluded else
+              _("The expense was not taken back into accounting: %(reason)s", reason=reason),
+              "error")
     else:
-        flash(_("The expense is now excluded from accounting."), "success")
+        flash(_("The expense is now excluded from accounting.") if excluded else
+              _("The expense is in accounting again."), "success")
     return redirect_to(url_for(".detail", expense_id=expense_id))
 
 

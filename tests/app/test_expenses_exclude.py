@@ -66,3 +66,20 @@ def test_a_viewer_is_not_offered_the_exclusion(client, company, api):
     base = signed_in(client, company, "expenses/", role="viewer")
     html = client.get(base + str(created["id"])).get_data(as_text=True)
     assert created["invoice_number"] in html and 'id="exclude-link"' not in html
+
+
+def test_an_excluded_expense_can_be_taken_back_into_accounting(client, company, api,
+                                                               sandbox_log):
+    created = make_expense(api, catalogue(api), excluded_from_accounting=True)
+    base = signed_in(client, company, "expenses/")
+    detail = client.get(base + str(created["id"])).get_data(as_text=True)
+    assert 'id="include-link"' in detail and 'id="exclude-link"' not in detail
+    page = client.get(f"{base}{created['id']}/include").get_data(as_text=True)
+    assert 'id="confirm"' in page and patches(sandbox_log, company.id) == []
+    response = client.post(f"{base}{created['id']}/include",
+                           data={"csrf_token": csrf_token(page)})
+    assert response.status_code == 303
+    assert patches(sandbox_log, company.id) == [{"excluded_from_accounting": False}]
+    assert expense(api, created["id"])["excluded_from_accounting"] is False
+    html = client.get(response.headers["Location"]).get_data(as_text=True)
+    assert "in accounting again" in html and 'id="exclude-link"' in html
