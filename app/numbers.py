@@ -129,8 +129,9 @@ def parse_number(text, locale=None, *, places=None, minimum=None, maximum=None) 
     raw = _SPACE_RUN.sub(" ", str(text or "")).strip()
     if not raw:
         return None
-    value = _read_signed(raw, locale, functools.partial(_fits, places=places, minimum=minimum,
-                                              maximum=maximum))
+    fits = functools.partial(_fits, places=places, minimum=minimum, maximum=maximum,
+                             locale=locale)
+    value = _read_signed(raw, locale, fits)
     _check_places(value, places)
     _check_range(value, minimum, maximum, locale)
     return value
@@ -280,11 +281,14 @@ def _extra_places_are_zero(value: Decimal, places: int) -> bool:
     return extra <= 0 or not any(digits[len(digits) - extra:])
 
 
-def _fits(value: Decimal, places: int | None, minimum, maximum) -> bool:
-    """Whether a field with these places and bounds takes the value."""
-    return ((places is None or _extra_places_are_zero(value, places))
-            and value.adjusted() < INTEGER_DIGITS
-            and (maximum is None or value <= maximum) and (minimum is None or value >= minimum))
+def _fits(value: Decimal, places: int | None, minimum, maximum, locale) -> bool:
+    """Whether a field with these places and bounds takes the value (its own checks pass)."""
+    try:
+        _check_places(value, places)
+        _check_range(value, minimum, maximum, locale)
+    except InputError:
+        return False
+    return True
 
 
 def _check_range(value: Decimal, minimum, maximum, locale) -> None:

@@ -69,17 +69,18 @@ def raw_value(spec, field) -> Any:
 
 
 def _parse_fields(form) -> bool:
-    base = base_values(form)
-    results = [_parse_field(form, name, spec, base) for name, spec in form.layout.specs.items()]
+    base, shown = base_values(form), rendered_fields(form)
+    results = [_parse_field(form, name, spec, base, shown)
+               for name, spec in form.layout.specs.items()]
     return all(results)
 
 
-def _parse_field(form, name: str, spec, base: dict) -> bool:
+def _parse_field(form, name: str, spec, base: dict, shown: dict) -> bool:
     """One field into form.values: read-only from the record, unsent as rendered."""
     kind = spec.value_kind
     if name not in form.layout.editable:
         form.values[name] = kind.load(form.record.get(name))
-        return not _locked_meanwhile(form, name, spec)
+        return not _locked_meanwhile(form, name, spec, shown)
     raw = raw_value(spec, form[name])
     if raw is None and not form.layout.new:
         form.values[name] = base.get(name)
@@ -99,11 +100,10 @@ def _parse_field(form, name: str, spec, base: dict) -> bool:
     return True
 
 
-def _locked_meanwhile(form, name: str, spec) -> bool:
-    """Whether the user changed a field the form showed as an input that has been locked
-    since (booked, checked...): its value cannot be saved, so the form says so, never
-    dropping it quietly."""
-    shown = rendered_fields(form)
+def _locked_meanwhile(form, name: str, spec, shown: dict) -> bool:
+    """Whether the user changed a field the form showed as an input (shown: those, as
+    rendered) that has been locked since (booked, checked...): its value cannot be saved, so
+    the form says so, never dropping it quietly."""
     raw = raw_value(spec, form[name]) if name in shown and name in form else None
     if raw is None:
         return False

@@ -37,13 +37,14 @@ from app.forms.filters import (
 from app.i18n import search_text
 from app.numbers import company_today
 from app.templating import KINDS, PAID_STATUS
+from app.upstream.incomes import STORNO_INVOICE_TYPE
 
 # Columns GET /1/incomes can order by (sandbox incomes_filters.ORDERING; DRF `ordering`).
 ORDERABLE = ("issued_at", "fulfilled_at", "due_at", "invoice_number", "gross_amount",
              "partner_name")
 UNPAID = ("1", "3")
 # The storno filter: invoice_type 1 marks a storno, 0 any other document.
-STORNOS = {"yes": "1", "no": "0"}
+STORNOS = {"yes": str(STORNO_INVOICE_TYPE), "no": "0"}
 OVERDUE_BY_DUE_DATE = _l("The Overdue tab filters by due date: choose the due date here, or "
                          "leave the dates empty.")
 OVERDUE_UNPAID = _l("The Overdue tab lists unpaid and partly paid documents only.")

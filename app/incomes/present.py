@@ -35,13 +35,14 @@ from app.templating import (
     record_number,
     vat_text,
 )
+from app.upstream.incomes import STORNO_INVOICE_TYPE
 
 ACCOUNTING_STATUS = {"not_processed": _l("Not processed"), "processed": _l("Processed"),
                      "booked": _l("Booked")}
 # A cancelled document says how it was cancelled: reversed by a storno document, or directly.
 CANCEL_STATES = {"reversed": _l("Reversed"), "cancelled": _l("Cancelled")}
 ACCOUNTING_DOCUMENT = 2
-STORNO = 1
+STORNO = STORNO_INVOICE_TYPE  # invoice_type 1, as the API marks a storno
 AMOUNT_FIELDS = ("net_amount", "vat_amount", "gross_amount")
 
 
