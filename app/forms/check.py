@@ -28,13 +28,14 @@ from flask import request
 from flask_babel import gettext as _
 
 from app.forms.display import display_text, readonly_reason
-from app.forms.registry import PAIRS
+from app.forms.registry import PAIRS, ref_id, spec_for
 from app.forms.tables import (
     base_rows,
     base_values,
     dump_rows,
     parse_rows,
     rendered_fields,
+    rendered_inputs,
     rows_changed,
     snapshot,
 )
@@ -121,7 +122,11 @@ def _locked_meanwhile(form, name: str, spec, shown: dict) -> bool:
 
 
 def _parse_table(form, table) -> bool:
-    if not table.editable or not _table_sent(form, table.name):
+    sent = _table_sent(form, table.name)
+    if sent and _locked_cells(form, table):
+        form.rows[table.name] = base_rows(form, table)
+        return False
+    if not table.editable or not sent:
         form.rows[table.name] = base_rows(form, table)
         return True
     rows, ok = parse_rows(table, form[table.name].entries)
@@ -132,6 +137,63 @@ def _parse_table(form, table) -> bool:
                                   table=table.label or table.name))
         ok = False
     return ok
+
+
+def _locked_cells(form, table) -> bool:
+    """Whether the user changed a cell of the table that has been locked since the form was
+    rendered (a ledger number frozen by a check, rows fixed by processing); each is refused
+    above the form with its value, as _locked_meanwhile does for fields, never dropped."""
+    rendered, (inputs, was_fixed) = base_rows(form, table), rendered_inputs(form, table)
+    found = False
+    for index, number, column, raw in _sent_cells(table, inputs):
+        original = _rendered_row(table, rendered, index, was_fixed)
+        if original is None and was_fixed:
+            continue  # a row the form never offered: crafted, not typed
+        if column in table.editable and (original is not None or not table.fixed):
+            continue
+        if not _same_cell(spec_for(column), raw, (original or {}).get(column)):
+            _refuse_cell(form, table, number, column, raw)
+            found = True
+    return found
+
+
+def _refuse_cell(form, table, number: int, column: str, raw: str) -> None:
+    reason = readonly_reason(form.record, column, form.layout.company)
+    where = f"{table.label or table.name}, {_('row %(number)s', number=number)}"
+    form.form_errors.append(f"{where}, {spec_for(column).label}: " + _(
+        "Locked since you opened the form (%(reason)s), so “%(value)s” was not saved.",
+        reason=reason or _("not editable now"), value=raw))
+
+
+def _sent_cells(table, inputs: set[str]):
+    """(entry index, row number as shown, column, text) of every submitted cell of a column
+    shown as an input."""
+    prefix, order = f"{table.name}-", []
+    for key, raw in request.form.items():
+        index, _sep, column = key.removeprefix(prefix).partition("-")
+        if key.startswith(prefix) and index.isdigit():
+            order += [] if index in order else [index]
+            if column in inputs:
+                yield int(index), order.index(index) + 1, column, raw
+
+
+def _rendered_row(table, rendered: list[dict], index: int, fixed: bool) -> dict | None:
+    """The row as the form showed it: by position in a fixed table, else by its id."""
+    if fixed:
+        return rendered[index] if index < len(rendered) else None
+    try:
+        row_id = ref_id(request.form.get(f"{table.name}-{index}-id", ""))
+    except ValueError:
+        return None
+    return next((row for row in rendered if row_id is not None and row.get("id") == row_id), None)
+
+
+def _same_cell(spec, raw: str, shown) -> bool:
+    try:
+        typed = spec.parse(raw)
+    except ValueError:
+        return False
+    return spec.value_kind.same(typed, shown)
 
 
 def _table_sent(form, name: str) -> bool:

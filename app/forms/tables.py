@@ -283,10 +283,11 @@ def snapshot(layout) -> dict:
     fields = {name: spec.value_kind.dump(spec.value_kind.load(layout.record.get(name)))
               for name, spec in layout.specs.items() if name in layout.editable}
     table = layout.table
-    rows = None
+    rows, inputs = None, []
     if table is not None and table.editable:
         rows = [{k: _dump_cell(table, k, v) for k, v in row.items()} for row in load_rows(table)]
-    return {"fields": fields, "rows": rows}
+        inputs = sorted(table.editable)
+    return {"fields": fields, "rows": rows, "inputs": inputs, "fixed": bool(table and table.fixed)}
 
 
 def _dump_cell(table, name: str, value: Any) -> Any:
@@ -318,6 +319,13 @@ def rendered_fields(form) -> dict:
     stored = _state(form).get("fields") or {}
     return {name: form.layout.specs[name].value_kind.load(value)
             for name, value in stored.items() if name in form.layout.specs}
+
+
+def rendered_inputs(form, table) -> tuple[set[str], bool]:
+    """The table's columns the form showed as inputs when rendered, and whether its rows
+    were fixed then."""
+    state = _state(form) if table.name == "assignments" else {}
+    return set(state.get("inputs") or ()), bool(state.get("fixed"))
 
 
 def base_rows(form, table) -> list[dict]:

@@ -242,3 +242,28 @@ def test_a_field_locked_while_the_form_was_open_is_refused_never_dropped(client,
     assert "Locked since you opened the form" in html and "“DRA-JAVITOTT” was not saved" in html
     assert patches(sandbox_log, company.id) == []
     assert expense(api, created["id"])["invoice_number"] == "DRA-1"
+
+
+def test_a_cell_locked_while_the_form_was_open_is_refused_never_dropped(client, company, api,
+                                                                         sandbox_log):
+    ids = catalogue(api)
+    created, path, form = _edit(client, company, api, ids, assignments=[row(ids)])
+    set_state(api, created["id"], checked=True)  # the ledger number freezes meanwhile
+    form.set("assignments-0-ledger_number", str(ids.ledger_numbers["511"]))
+    response = client.post(path, data=form.set("secondary_id", "S-1").data(),
+                           headers={"Accept-Language": "en"})
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400
+    assert "Cost categorisation, row 1, Ledger number: Locked since you opened the form" in html
+    assert patches(sandbox_log, company.id) == []
+    assert expense(api, created["id"])["assignments"][0]["ledger_number"] is None
+
+
+def test_an_unchanged_cell_locked_meanwhile_lets_the_rest_be_saved(client, company, api,
+                                                                     sandbox_log):
+    ids = catalogue(api)
+    created, path, form = _edit(client, company, api, ids, assignments=[row(ids)])
+    set_state(api, created["id"], checked=True)
+    response = client.post(path, data=form.set("secondary_id", "S-1").data())
+    assert response.status_code == 303, response.get_data(as_text=True)[:2000]
+    assert patches(sandbox_log, company.id) == [{"secondary_id": "S-1"}]

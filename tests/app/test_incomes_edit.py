@@ -288,3 +288,20 @@ def test_the_tag_picker_says_its_name_and_what_is_chosen(client, company, api):
     assert '<span class="visually-hidden">Tags: </span>' in summary
     chosen = summary.split("</span>", 1)[1]
     assert chosen.strip() not in ("", "—")
+
+
+def test_cells_and_rows_locked_while_the_form_was_open_are_refused_never_dropped(
+        client, company, api, sandbox_log):
+    ids = catalogue(api)
+    created, path, form = _edit(client, company, api, type=2)
+    set_state(api, created["id"], is_processed=True)  # the rows become fixed meanwhile
+    form.set("assignments-0-net_amount", "999")
+    form.pairs += [("assignments-5-id", ""), ("assignments-5-revenue_type",
+                                              str(ids.revenue_types[2]))]
+    response = client.post(path, data=form.set("secondary_id", "S-1").data(),
+                           headers={"Accept-Language": "en"})
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400
+    assert "row 1, Net amount: Locked since you opened the form" in html
+    assert "row 2, Revenue type: Locked since you opened the form" in html
+    assert patches(sandbox_log, company.id) == []
