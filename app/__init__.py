@@ -291,6 +291,7 @@ def _register_areas(app: Flask) -> None:
 
 def _area_blueprints() -> list:
     from app import (
+        auth,
         bank,
         catalog,
         dashboard,
@@ -305,6 +306,6 @@ def _area_blueprints() -> list:
     )
     from app.policies import editor as policy_editor
 
-    return [*dashboard.blueprints, incomes.bp, review.bp, expenses.bp, bank.bp, partners.bp,
-            *taxes.blueprints, vat.bp, *catalog.blueprints, settings.bp, policy_editor.bp,
-            exports.bp]
+    return [*dashboard.blueprints, auth.resend_bp, incomes.bp, review.bp, expenses.bp, bank.bp,
+            partners.bp, *taxes.blueprints, vat.bp, *catalog.blueprints, settings.bp,
+            policy_editor.bp, exports.bp]

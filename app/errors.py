@@ -26,7 +26,7 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from app.auth.flow import here
-from app.auth.session import company_entry, drop_company
+from app.auth.session import company_entry, drop_company, keep_form
 from app.forms.filters import PAGING, filter_args
 from app.templating import is_htmx, redirect_to, retarget_to_messages
 from app.upstream import errors as up
@@ -195,7 +195,11 @@ def _upstream_authentication(exc):
         drop_company(company_id)
     flash(_("The accounting service no longer accepts the token for %(company)s. "
             "Please sign in again.", company=name), "warning")
-    return redirect_to(url_for("auth.login", company_id=company_id, next=here()))
+    kept = None if company_id is None or is_htmx() else _kept_form()
+    if kept:
+        keep_form(company_id, request.full_path.rstrip("?"), kept)
+    target = url_for("resend.index", company_id=company_id) if kept else here()
+    return redirect_to(url_for("auth.login", company_id=company_id, next=target))
 
 
 def _upstream_permission(exc):

@@ -1,6 +1,7 @@
 """Sign-in, server-side sessions and company-scoped blueprints.
 
-Modules: views (sign-in, demo sign-in, sign-out), forms (the sign-in forms), session (server-side
+Modules: views (sign-in, demo sign-in, sign-out, and the form a refused token met, offered
+again once signed in), forms (the sign-in forms), session (server-side
 sessions, the signed-in companies, OAuth2 sign-in and its tokens), flow (company-scoped
 blueprints, the client of a signed-in company, learned refusals, sign-in failure limits).
 
@@ -33,7 +34,7 @@ from app.auth.flow import (
 )
 from app.auth.session import companies_in_order
 
-__all__ = ["ADMIN", "WRITE", "Actor", "bp", "company_blueprint", "company_client",
+__all__ = ["ADMIN", "WRITE", "Actor", "bp", "resend_bp", "company_blueprint", "company_client",
            "current_actor", "forget_refusal", "init_app", "may_write", "refusal",
            "remember_refusal",
            "signed_in_companies"]
@@ -45,6 +46,9 @@ bp.add_url_rule("/login/demo", "demo_login", views.demo_login, methods=["POST"])
 bp.add_url_rule("/logout", "logout", views.logout, methods=["POST"])
 bp.add_url_rule("/login/oauth", "oauth_login", views.oauth_login, methods=["POST"])
 bp.add_url_rule("/oauth/callback", "oauth_callback", views.oauth_callback, methods=["GET"])
+# After a refused token: the form its POST carried, offered again once the company is signed in.
+resend_bp = company_blueprint("resend", __name__, routes=(
+    ("/send-again", "index", views.send_again, ["GET"]),))
 
 
 def signed_in_companies() -> list[dict]:

@@ -7,6 +7,8 @@ Session layout (plain types only, so the Redis serializer takes it):
         token pair kept beside the sessions in the same store (put_secret, save_grant)
     session["started_at"], session["seen_at"]: epoch seconds
     session["user_name"]: the name given at the latest sign-in
+    session["kept_form"] = {"company_id", "action", "fields": [[name, value], ...]}: a form
+        whose POST met a refused token, offered again once signed in (keep_form)
 
 The OAuth2 flow: /login/oauth sends the browser to the authorization server (the state and the
 PKCE verifier stay in the server-side session); /oauth/callback redeems the code, reads the
@@ -171,6 +173,22 @@ def drop_company(company_id: int) -> None:
     entries = dict(companies())
     if entries.pop(str(company_id), None) is not None:
         session["companies"] = entries
+
+
+def keep_form(company_id: int, action: str, fields: list[tuple[str, str]]) -> None:
+    """Hold a form whose POST met a refused token, to send again once signed in (its CSRF
+    token aside: the page that offers it gives a fresh one)."""
+    session["kept_form"] = {"company_id": company_id, "action": action,
+                            "fields": [[k, v] for k, v in fields if k != "csrf_token"]}
+
+
+def take_kept_form(company_id: int) -> dict | None:
+    """The form kept for this company ({action, fields}), removed from the session; else None."""
+    kept = session.get("kept_form")
+    if not isinstance(kept, dict) or kept.get("company_id") != company_id:
+        return None
+    session.pop("kept_form")
+    return kept
 
 
 def start_session() -> None:

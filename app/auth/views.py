@@ -8,6 +8,7 @@ from functools import partial
 from flask import (
     current_app,
     flash,
+    g,
     make_response,
     redirect,
     render_template,
@@ -29,6 +30,7 @@ from app.auth.session import (
     companies_in_order,
     end_session,
     grants,
+    take_kept_form,
 )
 from app.nav import safe_next
 from app.upstream import company as company_api
@@ -91,6 +93,14 @@ def logout():
         session["lang"] = lang
     flash(_("You have signed out."), "info")
     return redirect(url_for("auth.login"), code=303)
+
+
+def send_again():
+    """After signing in again: the form that met the refused token, to send once more."""
+    kept = take_kept_form(g.company_id)
+    if kept is None:
+        return redirect(url_for("dashboard.index"), code=303)
+    return render_template("auth/send_again.html", kept=kept)
 
 
 def login_page(form: LoginForm, status: int):

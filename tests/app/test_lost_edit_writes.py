@@ -17,7 +17,7 @@ from werkzeug.datastructures import MultiDict
 from app.errors import error_response
 from app.upstream import Call, current_stats
 from tests.app.conftest import signed_in
-from tests.app.incomes_helpers import page_form
+from tests.app.incomes_helpers import make_income, page_form, patches
 from tests.app.test_policy_editor_kit import Editor, config, policy, set_stored, stored
 from tests.app.test_review_support import (
     income_now,
@@ -151,3 +151,21 @@ def test_a_token_refused_mid_work_signs_in_again_back_to_the_same_page(client, c
     response = client.get(base + "?tab=overdue")
     assert response.status_code == 303
     assert f"next={base}?tab=overdue" in unquote(response.headers["Location"])
+
+
+def test_a_form_sent_with_a_refused_token_is_kept_through_the_sign_in(client, company, api,
+                                                                       faults, sandbox_log):
+    created = make_income(api, note="")
+    path = signed_in(client, company, f"incomes/{created['id']}/edit")
+    form = page_form(client, path).set("note", "typed before the token lapsed")
+    faults.add(path="/1/incomes*", method="GET", kind="status", status=401, count=1)
+    response = client.post(path, data=form.data())
+    assert response.status_code == 303
+    assert f"next=/c/{company.id}/send-again" in unquote(response.headers["Location"])
+    signed_in(client, company, next_url=f"/c/{company.id}/send-again")
+    again = page_form(client, f"/c/{company.id}/send-again")
+    assert again.get("note") == "typed before the token lapsed" and again.get("csrf_token")
+    response = client.post(path, data=again.data())
+    assert response.status_code == 303, response.get_data(as_text=True)[:2000]
+    assert patches(sandbox_log, company.id) == [{"note": "typed before the token lapsed"}]
+    assert client.get(f"/c/{company.id}/send-again").status_code == 303, "offered once"
