@@ -183,6 +183,11 @@ def _upstream_not_found(_exc):
 
 
 def _page_timed_out(exc):
+    if any(call.status == 429 for call in current_stats().calls):
+        # The reads were waiting out the service's "slow down", not a slow answer: say so.
+        return error_response(429, _(
+            "The accounting service is receiving too many requests and asked us to wait. "
+            "Please try again in a moment."), _("The accounting service is busy"), keep_form=True)
     return error_response(503, _("The accounting service did not send this record in time. "
                                  "Reload the page to try again."),
                           _("The record could not be loaded in time"), keep_form=True)

@@ -2,7 +2,8 @@
 
 - a slow secondary read (a storno's originals, the queue's recent partners) is dropped at the
   deadline: the page answers well before the read would, and names the missing part;
-- a slow main record gives the friendly error page at the deadline, never a traceback;
+- a slow main record gives the friendly error page at the deadline, never a traceback; a
+  rate limit that outlasts the deadline says the service is busy, not slow;
 - with every read slow by X, the page's independent reads run side by side: about one X.
 """
 from __future__ import annotations
@@ -125,3 +126,14 @@ def test_slow_catalogues_leave_the_income_page_showing_the_record(budgeted, comp
     assert response.status_code == 200 and created["invoice_number"] in html
     assert elapsed < SLOW - 1.0, elapsed
     assert f"{MISSING} currencies, ledger numbers, VAT categories." in html
+
+
+def test_a_rate_limit_outlasting_the_deadline_says_the_service_is_busy(budgeted, company, api,
+                                                                        faults):
+    created = make_income(api)
+    faults.add(path="/1/incomes/*", method="GET", kind="status", status=429, retry_after=1)
+    response = budgeted.get(f"/c/{company.id}/incomes/{created['id']}/edit",
+                            headers={"Accept-Language": "en"})
+    html = response.get_data(as_text=True)
+    assert response.status_code == 429
+    assert "asked us to wait" in html and "in time" not in html
