@@ -112,16 +112,26 @@ def read_all(client, list_page, params: dict) -> list[dict] | None:
     return read_every(client, list_page, params, ROW_LIMIT, READ_PAGE_SIZE)
 
 
+def read_filter(client, kind: str, params: dict, list_page: Callable | None = None):
+    """Every record of an income or expense filter, Bookdesk's not-void filter applied (it
+    is never sent); None past ROW_LIMIT rows. list_page: the page reader, when not the kind's."""
+    sent, not_void = income_api.not_void_params(params)
+    records = read_all(client, list_page or READERS[kind][0], sent)
+    if not_void and records is not None:
+        return income_api.without_void(client, records)
+    return records
+
+
 def list_totals(client, kind: str, params: dict | None, codes: dict,
                 shown: list[dict] | None = None, complete: bool = False) -> Totals:
     """The totals of an income or expense filter (kind "incomes" or "expenses"); the shown
     page's totals, marked as such, when the filter is too large to read through.
 
     complete: the shown page is the whole filter (first page, no next), so nothing is read."""
-    list_page, amounts = READERS[kind]
+    amounts = READERS[kind][1]
     if complete or params is None:
         return add_up(shown or [], codes, amounts)
-    records = read_all(client, list_page, params)
+    records = read_filter(client, kind, params)
     if records is None:
         return add_up(shown or [], codes, amounts, whole=False)
     return add_up(records, codes, amounts)

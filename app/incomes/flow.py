@@ -13,13 +13,14 @@ from functools import partial
 
 from flask import g
 
+from app import totals
 from app.files import MAX_BYTES, content_type, refusal, sniff
 from app.forms import ITEM_FIELDS, catalogs_of, company_settings
 from app.forms.check import default_currency_id
 from app.forms.registry import ref_id
 from app.incomes.present import ACCOUNTING_DOCUMENT, STORNO, cancel_state, is_storno
 from app.numbers import api_text, company_today, to_decimal
-from app.upstream import catalog
+from app.upstream import Page, catalog
 from app.upstream import incomes as upstream
 from app.upstream import parallel as page_budget
 
@@ -43,8 +44,53 @@ NEGATED = ("net_amount", "vat_amount", "gross_amount")
 
 
 def list_page(api, params: dict):
-    """One page of incomes plus the currency codes (cached), read side by side."""
-    return catalog.page_with_codes(upstream.list_page, api, params)
+    """One page of incomes plus the currency codes (cached), read side by side; the not-void
+    filter, which no API filter expresses, is read through and paged here."""
+    read = not_void_page if params.get(upstream.NOT_VOID) else upstream.list_page
+    return catalog.page_with_codes(read, api, params)
+
+
+class TooManyToSift(Exception):
+    """The not-void filter finds more than ROW_LIMIT incomes (the argument): it is not read
+    through."""
+
+
+def not_void_page(api, params: dict) -> Page:
+    """One page of the not-void filter: every income it finds less the void ones, in the
+    order asked, paged here, with the partner and tag names of every page read."""
+    lookups: dict[str, dict] = {}
+
+    def keeping_lookups(client, page_params: dict) -> Page:
+        page = upstream.list_page(client, page_params)
+        for name, table in page.lookups.items():
+            lookups.setdefault(name, {}).update(table)
+        return page
+    records = totals.read_filter(api, "incomes", params, keeping_lookups)
+    if records is None:
+        raise TooManyToSift(totals.ROW_LIMIT)
+    return _paged(ordered(records, params.get("ordering") or "-issued_at"), params, lookups)
+
+
+def ordered(records: list[dict], ordering: str) -> list[dict]:
+    """Records in the API's order for `ordering` ("-" descending), ties by id; empty last."""
+    name = ordering.lstrip("-")
+
+    def key(record: dict):
+        value = record.get(name)
+        if name == "gross_amount" and value not in (None, ""):
+            value = to_decimal(value)
+        return (value in (None, ""), value if value not in (None, "") else "", record.get("id"))
+    return sorted(records, key=key, reverse=ordering.startswith("-"))
+
+
+def _paged(records: list[dict], params: dict, lookups: dict) -> Page:
+    number, size = int(params.get("page") or 1), int(params.get("page_size") or 50)
+    start = (number - 1) * size
+    more = start + size < len(records)
+    return Page(items=records[start:start + size], count=len(records),
+                next=f"?page={number + 1}" if more else None,
+                previous=f"?page={number - 1}" if number > 1 else None, lookups=lookups,
+                whole=records)
 
 
 def page_reads(api, income_id: int, names=DETAIL_CATALOGS) -> dict:
@@ -97,7 +143,12 @@ def reversed_numbers(api, items: list[dict]) -> set[str]:
 def export_pages(api, params: dict):
     """The list's pages for its export, each carrying the numbers a storno names (read once,
     when the first cancelled accounting document comes), so a row says reversed or cancelled
-    as the list does."""
+    as the list does. The not-void filter comes as one page, in the list's own order."""
+    if params.get(upstream.NOT_VOID):
+        page = not_void_page(api, {**params, "page": 1, "page_size": totals.ROW_LIMIT})
+        yield replace(page, lookups={**page.lookups,
+                                     "reversed": reversed_numbers(api, page.items)})
+        return
     named = None
     for page in upstream.iter_pages(api, params):
         if named is None and cancelled_numbers(page.items):

@@ -2,10 +2,11 @@
 
 URL arguments (all optional): q, date_field (issued_at|fulfilled_at|due_at), date_from,
 date_to, paid_status (1|2|3, or open: 1 and 3), type (1|2|6|7), review
-(to_review|reviewed|none), cancelled (yes|no), storno (yes|no), partner (id), ordering (an
-API-orderable column, "-" for descending), page, page_size, tab (overdue: unpaid live
-documents that are not stornos, past their due date, most days overdue first; a filter asking
-for what it never lists is refused on its field).
+(to_review|reviewed|none), cancelled (yes|no|not_void: all but the void, cancelled with no
+storno naming them; Bookdesk's own filter, app/upstream/incomes.py), storno (yes|no),
+partner (id), ordering (an API-orderable column, "-" for descending), page, page_size, tab
+(overdue: unpaid live documents that are not stornos, past their due date, most days overdue
+first; a filter asking for what it never lists is refused on its field).
 An older link's `due_to=<date>` is read as date_field=due_at, date_to=<date>. Links that promise
 a count are built with `list_query`, never by hand (app/forms/filters.py).
 """
@@ -37,7 +38,7 @@ from app.forms.filters import (
 from app.i18n import search_text
 from app.numbers import company_today
 from app.templating import KINDS, PAID_STATUS
-from app.upstream.incomes import STORNO_INVOICE_TYPE
+from app.upstream.incomes import NOT_VOID, STORNO_INVOICE_TYPE
 
 # Columns GET /1/incomes can order by (sandbox incomes_filters.ORDERING; DRF `ordering`).
 ORDERABLE = ("issued_at", "fulfilled_at", "due_at", "invoice_number", "gross_amount",
@@ -45,6 +46,7 @@ ORDERABLE = ("issued_at", "fulfilled_at", "due_at", "invoice_number", "gross_amo
 UNPAID = ("1", "3")
 # The storno filter: invoice_type 1 marks a storno, 0 any other document.
 STORNOS = {"yes": str(STORNO_INVOICE_TYPE), "no": "0"}
+NOT_VOID_CHOICE = "not_void"
 OVERDUE_BY_DUE_DATE = _l("The Overdue tab filters by due date: choose the due date here, or "
                          "leave the dates empty.")
 OVERDUE_UNPAID = _l("The Overdue tab lists unpaid and partly paid documents only.")
@@ -72,7 +74,8 @@ class FilterForm(ListFilterForm):
         ANY, ("to_review", _l("To review")), ("reviewed", _l("Reviewed")),
         ("none", _l("No review needed"))]))
     cancelled = SelectField(_l("Cancelled"), choices=select_choices([
-        ANY, ("no", _l("Not cancelled")), ("yes", _l("Cancelled or reversed"))]))
+        ANY, ("no", _l("Not cancelled")), (NOT_VOID_CHOICE, _l("Not cancelled, or reversed")),
+        ("yes", _l("Cancelled or reversed"))]))
     storno = SelectField(_l("Storno"), choices=select_choices([
         ANY, ("no", _l("No stornos")), ("yes", _l("Stornos only"))]))
     partner = PartnerField(_l("Partner"), choices=[ANY], validate_choice=False)
@@ -95,7 +98,8 @@ def api_params(form: FilterForm, args: MultiDict) -> dict | None:
     params = {"search": search_text(form.q.data), "paid_status": _paid(form),
               "type": choice(form.type), "partner": digits(form.partner.data, "partner"),
               "is_cancelled": {"yes": "true", "no": "false"}.get(form.cancelled.data),
-              "invoice_type": STORNOS.get(form.storno.data)}
+              "invoice_type": STORNOS.get(form.storno.data),
+              NOT_VOID: "1" if form.cancelled.data == NOT_VOID_CHOICE else None}
     params.update(REVIEW.get(form.review.data, {}))
     dated = ((form.date_from, "from_date"), (form.date_to, "to_date"))
     if not days(dated, params, date_field_of(form.date_field)):

@@ -27,7 +27,7 @@ from app.forms.totals_page import live
 from app.i18n import search_text
 from app.incomes import flow, present
 from app.incomes.forms import api_params, filter_form, is_overdue_tab, list_query, read_params
-from app.numbers import company_today, format_date
+from app.numbers import company_today, format_date, format_number
 from app.once import (
     EXPIRED,
     ExpiredKey,
@@ -73,6 +73,10 @@ def _list_page(params: dict | None) -> tuple[Page, dict, list]:
     except ValidationError as exc:
         return empty, {}, upstream_messages(exc) or [
             _("The accounting service did not accept the filter.")]
+    except flow.TooManyToSift as exc:
+        return empty, {}, [_("More than %(limit)s incomes match: too many to leave out the "
+                             "cancelled ones. Narrow the dates or another filter.",
+                             limit=format_number(exc.args[0]))]
     return page, codes, []
 
 
@@ -94,6 +98,8 @@ def _totals(params: dict | None, page: Page, codes: dict, problems: list):
     """The footer's totals of the whole filter (None when the filter was refused)."""
     if params is None or problems:
         return None
+    if page.whole is not None:  # the filter was read through to page it: nothing to read
+        return list_totals(g.api, "incomes", params, codes, page.whole, complete=True)
     complete = params.get("page", 1) == 1 and page.next is None
     return list_totals(g.api, "incomes", params, codes, page.items, complete)
 

@@ -128,13 +128,15 @@ LABEL_KEYS = ("name", "code", "iso_code", "label", "title")
 
 @dataclass(frozen=True)
 class Page:
-    """One page of a list: records, total count (None for cursor lists), links, lookups."""
+    """One page of a list: records, total count (None for cursor lists), links, lookups;
+    every record of the filter too, when Bookdesk read it through to page it itself."""
 
     items: list[Any]
     count: int | None = None
     next: str | None = None
     previous: str | None = None
     lookups: dict[str, dict[Any, str]] = field(default_factory=dict)
+    whole: list[Any] | None = None
 
     @property
     def next_cursor(self) -> str | None:

@@ -197,11 +197,7 @@ def counted_incomes(client, period: Period) -> list[dict]:
     it, since the storno's own negative amounts net it out in the storno's period; one
     cancelled without a storno is void and carries none."""
     records = list(income_api.fulfilled_between(client, period.start, period.end))
-    if not any(record.get("is_cancelled") for record in records):
-        return records
-    named = income_api.storno_references(client)
-    return [record for record in records
-            if not record.get("is_cancelled") or record.get("invoice_number") in named]
+    return income_api.without_void(client, records)
 
 
 def summary_of(period: Period, found: dict) -> Summary:

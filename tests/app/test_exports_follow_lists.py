@@ -44,6 +44,16 @@ def _make_incomes(api) -> None:
             payments=[{"amount": ("0.00", "10.00", str(1000 + 37 * n) + ".00")[n % 3]}])
         if n % 4 == 0:
             set_state(api, created["id"], needs_review=True, review_done=n % 8 == 0)
+        if n % 6 == 3:  # accounting documents: INC-003 and INC-015 void, INC-009 reversed
+            set_state(api, created["id"], is_cancelled=True)
+    _storno(api, "INC-009", "STO-009", _day(-1))
+
+
+def _storno(api, original: str, number: str, day: str) -> None:
+    """A storno document naming the original (the API cancels it when it is live)."""
+    make_income(api, invoice_number=number, type=2, invoice_type=1,
+                referred_invoice_number=original, issued_at=day, fulfilled_at=day,
+                due_at=day, gross_amount="-1333.00", partner_name="Alfa Kft.")
 
 
 def _make_expenses(api) -> None:
@@ -86,7 +96,7 @@ INCOME_FILTERS = st.fixed_dictionaries({
     "paid_status": st.sampled_from(["", "1", "2", "3"]),
     "type": st.sampled_from(["", "1", "2"]),
     "review": st.sampled_from(["", "to_review", "reviewed", "none"]),
-    "cancelled": st.sampled_from(["", "yes", "no"]),
+    "cancelled": st.sampled_from(["", "yes", "no", "not_void"]),
     "storno": st.sampled_from(["", "yes", "no"]),
     "ordering": st.sampled_from(["", "gross_amount", "-due_at", "partner_name", "issued_at"]),
     "page_size": st.sampled_from(["", "20"]),
