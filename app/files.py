@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from urllib.parse import quote
 
 from flask import Response, g
@@ -26,6 +27,7 @@ from app.numbers import format_number
 from app.upstream import RateLimited, Unavailable, UpstreamError, ValidationError
 from app.upstream import expenses as upstream
 from app.upstream.errors import upstream_messages, upstream_text
+from app.upstream.parallel import run_parallel
 from app.upstream.responses import artifact_filenames, created_id
 
 PDF, PNG, JPEG, XML = "pdf", "png", "jpg", "xml"
@@ -104,6 +106,9 @@ class Outcome:
 
     created: list[dict] = field(default_factory=list)
     refused: list[tuple[str, str]] = field(default_factory=list)
+    # Files held back as uploaded before: (filename, [{expense_id, created_at}, ...]).
+    held: list[tuple[str, list[dict]]] = field(default_factory=list)
+    unchecked: bool = False
 
 
 def read_files(storages) -> Outcome | list[Upload]:
@@ -136,6 +141,18 @@ def refusal(filename: str, content: bytes) -> str | None:
         return _("This file is not a real %(kind)s: its content is not a PDF, JPEG, PNG or XML "
                  "document, whatever its name says.", kind=KIND_NAMES[kind])
     return _("This file is not a PDF, JPEG, PNG or XML document.")
+
+
+def hold_back_seen(uploads: list[Upload]) -> tuple[list[Upload], Outcome]:
+    """(the uploads no expense holds yet, an Outcome naming the files held back as uploaded
+    before, by name and size); every file goes on, unchecked, when the search fails."""
+    try:
+        found = run_parallel({str(n): partial(upstream.same_file, g.api, u.filename,
+                                              len(u.content)) for n, u in enumerate(uploads)})
+    except UpstreamError:
+        return uploads, Outcome(unchecked=True)
+    held = [(u.filename, found[str(n)]) for n, u in enumerate(uploads) if found[str(n)]]
+    return [u for n, u in enumerate(uploads) if not found[str(n)]], Outcome(held=held)
 
 
 def send_all(uploads: list[Upload]) -> Outcome:

@@ -3,6 +3,7 @@ detail, its file served same-origin and excluding from accounting; editing; uplo
 new expenses, sent once with refusals explained."""
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 from functools import partial
 
@@ -278,10 +279,14 @@ def _recovery(uploads: list) -> Recovery:
 
 
 def _send_files(uploads: list) -> Sent:
-    """Send the files; the key remembers what was created, or is freed when nothing was."""
-    outcome = files.send_all(uploads)
+    """Send the files, but those an expense already holds unless the user asked to send them
+    again; the key remembers what was created, or is freed when nothing was."""
+    sending, seen = ((uploads, files.Outcome()) if request.form.get("again")
+                     else files.hold_back_seen(uploads))
+    outcome = replace(files.send_all(sending) if sending else files.Outcome(), held=seen.held,
+                      unchecked=seen.unchecked)
     url = _target(outcome.created) if outcome.created else None
-    if outcome.refused or not outcome.created:
+    if outcome.refused or outcome.held or outcome.unchecked or not outcome.created:
         return Sent(url, response=outcome)
     return Sent(url, ngettext("%(num)s file was uploaded as a new expense.",
                               "%(num)s files were uploaded as new expenses.",

@@ -9,6 +9,7 @@ DETAIL = "/2/expenses/{id}/"
 CREATE = "/2/expenses/create/"
 UPDATE = "/2/expenses/{id}/update/"
 ARTIFACTS = "/1/artifacts/expense/"
+ARTIFACT_SEARCH = "/2/expenses/artifact-search/"
 BULK = "/1/expenses/{action}/"
 BULK_ACTIONS = ("approve", "unapprove", "check", "uncheck")
 RESOURCE = "expenses"
@@ -44,6 +45,12 @@ def update(client, expense_id: int, body: dict) -> dict:
 def create(client, filename: str, content: bytes, content_type: str) -> dict:
     """POST one file as a new expense (multipart, field `file`)."""
     return client.post(CREATE, files={"file": (filename, content, content_type)})
+
+
+def same_file(client, filename: str, size: int) -> list[dict]:
+    """The company's expenses whose file has this name and size ({expense_id, created_at})."""
+    found = client.post(ARTIFACT_SEARCH, json={"name": filename, "size": size})
+    return [item for item in found or [] if isinstance(item, dict) and item.get("expense_id")]
 
 
 def artifacts(client, ids: list[int]) -> list[dict]:

@@ -141,3 +141,41 @@ def test_the_upload_says_every_limit_a_send_is_held_to(app, client, company):
     total = app.config["MAX_CONTENT_LENGTH"] // 1048576
     assert (f"Up to {upload_module.MAX_FILES} files at once, 10 MB each and {total} MB "
             "together.") in html
+
+
+def _upload(client, company, *named: tuple[str, bytes], **extra):
+    path, data = _form(client, company)
+    return client.post(path, data={**data, **extra, "files": _files(*named)},
+                       content_type="multipart/form-data", headers={"Accept-Language": "en"})
+
+
+def test_a_file_an_expense_already_holds_is_held_back_with_a_link_to_it(client, company, api,
+                                                                       sandbox_log):
+    first = _upload(client, company, ("szamla.pdf", PDF))
+    expense_id = first.headers["Location"].rstrip("/").rsplit("/", 1)[-1]
+    again = _upload(client, company, ("szamla.pdf", PDF), ("uj.png", PNG))
+    html = again.get_data(as_text=True)
+    assert again.status_code == 200
+    assert [e["body"]["files"]["file"]["filename"] for e in creates(sandbox_log, company.id)] \
+        == ["szamla.pdf", "uj.png"], "the held file is not sent a second time"
+    held = html.split('id="upload-held"')[1].split("</div>")[0]
+    assert "szamla.pdf" in held and f"/expenses/{expense_id}" in held and "uj.png" not in held
+    assert 'name="again"' in html and "1 file was uploaded as a new expense" in html
+
+
+def test_upload_again_sends_a_held_file_and_another_name_or_size_is_no_duplicate(
+        client, company, api, sandbox_log):
+    _upload(client, company, ("szamla.pdf", PDF))
+    _upload(client, company, ("szamla.pdf", PDF), again="y")
+    _upload(client, company, ("masik.pdf", PDF))
+    _upload(client, company, ("szamla.pdf", PDF + b"\n% one more line\n"))
+    assert [e["status"] for e in creates(sandbox_log, company.id)] == [201, 201, 201, 201]
+
+
+def test_a_failed_duplicate_check_sends_the_files_and_says_so(client, company, api, faults,
+                                                              sandbox_log):
+    faults.add(path="/2/expenses/artifact-search*", kind="status", status=503)
+    response = _upload(client, company, ("szamla.pdf", PDF))
+    assert response.status_code == 200
+    assert 'id="upload-unchecked"' in response.get_data(as_text=True)
+    assert [e["status"] for e in creates(sandbox_log, company.id)] == [201]
