@@ -183,7 +183,7 @@ def _upstream_not_found(_exc):
 
 
 def _page_timed_out(exc):
-    if any(call.status == 429 for call in current_stats().calls):
+    if _waiting_out_a_rate_limit():
         # The reads were waiting out the service's "slow down", not a slow answer: say so.
         return error_response(429, _(
             "The accounting service is receiving too many requests and asked us to wait. "
@@ -193,16 +193,23 @@ def _page_timed_out(exc):
                           _("The record could not be loaded in time"), keep_form=True)
 
 
+def _waiting_out_a_rate_limit() -> bool:
+    """Whether a read's latest try was refused with 429 (it was waiting to try again); a read
+    that got through on a later try does not count."""
+    latest = {(call.method, call.path): call.status for call in current_stats().calls}
+    return 429 in latest.values()
+
+
 def _upstream_authentication(exc):
     company_id = g.get("company_id")
     name = (g.get("company") or {}).get("name") or company_id
+    kept = None if company_id is None or is_htmx() else _kept_form()
+    if kept:  # before the company is dropped: it names the user who may send it again
+        keep_form(company_id, request.full_path.rstrip("?"), here(), kept)
     if company_id is not None:
         drop_company(company_id)
     flash(_("The accounting service no longer accepts the token for %(company)s. "
             "Please sign in again.", company=name), "warning")
-    kept = None if company_id is None or is_htmx() else _kept_form()
-    if kept:
-        keep_form(company_id, request.full_path.rstrip("?"), kept)
     target = url_for("resend.index", company_id=company_id) if kept else here()
     return redirect_to(url_for("auth.login", company_id=company_id, next=target))
 

@@ -7,8 +7,9 @@ Session layout (plain types only, so the Redis serializer takes it):
         token pair kept beside the sessions in the same store (put_secret, save_grant)
     session["started_at"], session["seen_at"]: epoch seconds
     session["user_name"]: the name given at the latest sign-in
-    session["kept_form"] = {"company_id", "action", "fields": [[name, value], ...]}: a form
-        whose POST met a refused token, offered again once signed in (keep_form)
+    session["kept_form"] = {"company_id", "action", "back", "user_name", "at", "fields":
+        [[name, value], ...]}: a form whose POST met a refused token, offered again once the
+        same user signs in again (keep_form)
 
 The OAuth2 flow: /login/oauth sends the browser to the authorization server (the state and the
 PKCE verifier stay in the server-side session); /oauth/callback redeems the code, reads the
@@ -49,6 +50,8 @@ SECRET_PREFIX = "bookdesk:oauth-grant:"  # noqa: S105 (a key prefix)
 # last-seen stamp is enough for an idle timeout measured in minutes.
 SEEN_RESOLUTION_SECONDS = 30
 REFRESH_MARGIN_SECONDS = 60
+# How long a form that met a refused token is offered again after the next sign-in.
+KEPT_FORM_SECONDS = 30 * 60
 
 _locks: dict[str, threading.Lock] = {}
 _locks_guard = threading.Lock()
@@ -175,20 +178,28 @@ def drop_company(company_id: int) -> None:
         session["companies"] = entries
 
 
-def keep_form(company_id: int, action: str, fields: list[tuple[str, str]]) -> None:
-    """Hold a form whose POST met a refused token, to send again once signed in (its CSRF
-    token aside: the page that offers it gives a fresh one)."""
-    session["kept_form"] = {"company_id": company_id, "action": action,
+def keep_form(company_id: int, action: str, back: str | None,
+              fields: list[tuple[str, str]]) -> None:
+    """Hold a form whose POST met a refused token, to send again once the same user signs in
+    again (its CSRF token aside: the page that offers it gives a fresh one). back: the page
+    that sent it."""
+    entry = company_entry(company_id) or {}
+    session["kept_form"] = {"company_id": company_id, "action": action, "back": back,
+                            "user_name": entry.get("user_name"), "at": now(),
                             "fields": [[k, v] for k, v in fields if k != "csrf_token"]}
 
 
 def take_kept_form(company_id: int) -> dict | None:
-    """The form kept for this company ({action, fields}), removed from the session; else None."""
+    """The form kept for this company ({action, back, fields}), removed from the session;
+    None when there is none, it is older than KEPT_FORM_SECONDS, or another user signed in."""
     kept = session.get("kept_form")
     if not isinstance(kept, dict) or kept.get("company_id") != company_id:
         return None
     session.pop("kept_form")
-    return kept
+    entry = company_entry(company_id) or {}
+    if now() - kept.get("at", 0) > KEPT_FORM_SECONDS:
+        return None
+    return kept if kept.get("user_name") == entry.get("user_name") else None
 
 
 def start_session() -> None:

@@ -27,7 +27,7 @@ from typing import Any
 from flask import request
 from flask_babel import gettext as _
 
-from app.forms.display import display_text, readonly_reason
+from app.forms.display import display_text, readonly_reason, record_reason
 from app.forms.registry import PAIRS, ref_id, spec_for
 from app.forms.tables import (
     base_rows,
@@ -59,7 +59,12 @@ def check_form(form) -> bool:
 
 def raw_value(spec, field) -> Any:
     """The submitted value in the shape the kind parses; None when the field was not sent."""
-    raw = list(field.raw_data or [])
+    return shaped(spec, list(field.raw_data or []))
+
+
+def shaped(spec, raw: list) -> Any:
+    """Submitted values (every value of one name) in the shape the kind parses; None when
+    none was sent."""
     if not raw:
         return None
     if spec.kind == "refs":
@@ -140,55 +145,84 @@ def _parse_table(form, table) -> bool:
 
 
 def _locked_cells(form, table) -> bool:
-    """Whether the user changed a cell of the table that has been locked since the form was
-    rendered (a ledger number frozen by a check, rows fixed by processing); each is refused
-    above the form with its value, as _locked_meanwhile does for fields, never dropped."""
+    """Whether the user changed a cell of the table, or its rows, locked since the form was
+    rendered (a ledger number frozen by a check, rows fixed by processing); each change is
+    refused above the form with its value, as _locked_meanwhile does for fields, never
+    dropped."""
     rendered, (inputs, was_fixed) = base_rows(form, table), rendered_inputs(form, table)
-    found = False
+    rows_refused = _rows_locked(form, table, rendered, was_fixed)
+    found = rows_refused
     for index, number, column, raw in _sent_cells(table, inputs):
         original = _rendered_row(table, rendered, index, was_fixed)
-        if original is None and was_fixed:
-            continue  # a row the form never offered: crafted, not typed
+        if original is None and (was_fixed or rows_refused):
+            continue  # a row the form never offered (crafted), or one refused as a row
         if column in table.editable and (original is not None or not table.fixed):
             continue
-        if not _same_cell(spec_for(column), raw, (original or {}).get(column)):
-            _refuse_cell(form, table, number, column, raw)
+        spec = spec_for(column)
+        if not _same_cell(spec, shaped(spec, raw), (original or {}).get(column)):
+            _refuse_cell(form, table, number, column, shaped(spec, raw))
             found = True
     return found
 
 
-def _refuse_cell(form, table, number: int, column: str, raw: str) -> None:
+def _rows_locked(form, table, rendered: list[dict], was_fixed: bool) -> bool:
+    """Whether rows were added or removed in a table whose rows were fixed meanwhile."""
+    if was_fixed or (table.fixed is False and table.editable):
+        return False
+    sent = [_row_id(table, index) for index in _sent_rows(table)]
+    if sent == [row.get("id") for row in rendered]:
+        return False
+    form.form_errors.append(f"{table.label or table.name}: " + _(
+        "Rows can no longer be added or removed (%(reason)s), so the rows you added or "
+        "removed were not saved.", reason=record_reason(form.record)))
+    return True
+
+
+def _refuse_cell(form, table, number: int, column: str, raw) -> None:
     reason = readonly_reason(form.record, column, form.layout.company)
     where = f"{table.label or table.name}, {_('row %(number)s', number=number)}"
     form.form_errors.append(f"{where}, {spec_for(column).label}: " + _(
         "Locked since you opened the form (%(reason)s), so “%(value)s” was not saved.",
-        reason=reason or _("not editable now"), value=raw))
+        reason=reason or _("not editable now"),
+        value=", ".join(raw) if isinstance(raw, list) else raw))
+
+
+def _sent_rows(table) -> list[int]:
+    """The entry indexes of the submitted rows, in the order they came."""
+    prefix, order = f"{table.name}-", []
+    for key in request.form:
+        index = key.removeprefix(prefix).partition("-")[0]
+        if key.startswith(prefix) and index.isdigit() and int(index) not in order:
+            order.append(int(index))
+    return order
 
 
 def _sent_cells(table, inputs: set[str]):
-    """(entry index, row number as shown, column, text) of every submitted cell of a column
-    shown as an input."""
-    prefix, order = f"{table.name}-", []
-    for key, raw in request.form.items():
-        index, _sep, column = key.removeprefix(prefix).partition("-")
-        if key.startswith(prefix) and index.isdigit():
-            order += [] if index in order else [index]
-            if column in inputs:
-                yield int(index), order.index(index) + 1, column, raw
+    """(entry index, row number as shown, column, values) of every submitted cell of a
+    column shown as an input."""
+    for number, index in enumerate(_sent_rows(table), start=1):
+        for column in sorted(inputs):
+            values = request.form.getlist(f"{table.name}-{index}-{column}")
+            if values:
+                yield index, number, column, values
+
+
+def _row_id(table, index: int) -> int | None:
+    try:
+        return ref_id(request.form.get(f"{table.name}-{index}-id", ""))
+    except ValueError:
+        return None
 
 
 def _rendered_row(table, rendered: list[dict], index: int, fixed: bool) -> dict | None:
     """The row as the form showed it: by position in a fixed table, else by its id."""
     if fixed:
         return rendered[index] if index < len(rendered) else None
-    try:
-        row_id = ref_id(request.form.get(f"{table.name}-{index}-id", ""))
-    except ValueError:
-        return None
+    row_id = _row_id(table, index)
     return next((row for row in rendered if row_id is not None and row.get("id") == row_id), None)
 
 
-def _same_cell(spec, raw: str, shown) -> bool:
+def _same_cell(spec, raw, shown) -> bool:
     try:
         typed = spec.parse(raw)
     except ValueError:

@@ -20,7 +20,7 @@ from app.forms.check import default_currency_id
 from app.forms.registry import ref_id
 from app.incomes.present import ACCOUNTING_DOCUMENT, STORNO, cancel_state, is_storno
 from app.numbers import api_text, company_today, to_decimal
-from app.upstream import Page, catalog
+from app.upstream import NotFound, Page, catalog
 from app.upstream import incomes as upstream
 from app.upstream import parallel as page_budget
 
@@ -72,20 +72,23 @@ def not_void_page(api, params: dict) -> Page:
 
 
 def ordered(records: list[dict], ordering: str) -> list[dict]:
-    """Records in the API's order for `ordering` ("-" descending), ties by id; empty last."""
+    """Records in the API's order for `ordering` ("-" descending), ties by id; an empty value
+    is the smallest (first ascending, last descending), as the API's list puts it."""
     name = ordering.lstrip("-")
 
     def key(record: dict):
         value = record.get(name)
-        if name == "gross_amount" and value not in (None, ""):
-            value = to_decimal(value)
-        return (value in (None, ""), value if value not in (None, "") else "", record.get("id"))
+        if value is None:
+            return (False, "", record.get("id"))
+        return (True, to_decimal(value) if name == "gross_amount" else value, record.get("id"))
     return sorted(records, key=key, reverse=ordering.startswith("-"))
 
 
 def _paged(records: list[dict], params: dict, lookups: dict) -> Page:
     number, size = int(params.get("page") or 1), int(params.get("page_size") or 50)
     start = (number - 1) * size
+    if number > 1 and start >= len(records):
+        raise NotFound("page past the end of the list")  # as the API answers it
     more = start + size < len(records)
     return Page(items=records[start:start + size], count=len(records),
                 next=f"?page={number + 1}" if more else None,
@@ -143,12 +146,15 @@ def reversed_numbers(api, items: list[dict]) -> set[str]:
 def export_pages(api, params: dict):
     """The list's pages for its export, each carrying the numbers a storno names (read once,
     when the first cancelled accounting document comes), so a row says reversed or cancelled
-    as the list does. The not-void filter comes as one page, in the list's own order."""
-    if params.get(upstream.NOT_VOID):
-        page = not_void_page(api, {**params, "page": 1, "page_size": totals.ROW_LIMIT})
-        yield replace(page, lookups={**page.lookups,
-                                     "reversed": reversed_numbers(api, page.items)})
-        return
+    as the list does. The not-void filter is read here, before the download starts (it may
+    be refused as too large), and comes as one page in the list's own order."""
+    if not params.get(upstream.NOT_VOID):
+        return _export_pages(api, params)
+    page = not_void_page(api, {**params, "page": 1, "page_size": totals.ROW_LIMIT})
+    return [replace(page, lookups={**page.lookups, "reversed": reversed_numbers(api, page.items)})]
+
+
+def _export_pages(api, params: dict):
     named = None
     for page in upstream.iter_pages(api, params):
         if named is None and cancelled_numbers(page.items):

@@ -148,6 +148,7 @@ def overdue(params: dict) -> None:
     params["to_date"] = min(params.get("to_date") or yesterday, yesterday)
     params.update(date_field="due_at", is_cancelled="false", invoice_type="0",
                   ordering="due_at")
+    params.pop(NOT_VOID, None)  # no cancelled document is listed: nothing void to leave out
     if params.get("paid_status") not in UNPAID:
         params["paid_status"] = ",".join(UNPAID)
 

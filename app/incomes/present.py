@@ -35,13 +35,12 @@ from app.templating import (
     record_number,
     vat_text,
 )
-from app.upstream.incomes import STORNO_INVOICE_TYPE
+from app.upstream.incomes import ACCOUNTING_DOCUMENT, STORNO_INVOICE_TYPE, is_reversed
 
 ACCOUNTING_STATUS = {"not_processed": _l("Not processed"), "processed": _l("Processed"),
                      "booked": _l("Booked")}
 # A cancelled document says how it was cancelled: reversed by a storno document, or directly.
 CANCEL_STATES = {"reversed": _l("Reversed"), "cancelled": _l("Cancelled")}
-ACCOUNTING_DOCUMENT = 2
 STORNO = STORNO_INVOICE_TYPE  # invoice_type 1, as the API marks a storno
 AMOUNT_FIELDS = ("net_amount", "vat_amount", "gross_amount")
 
@@ -62,9 +61,7 @@ def cancel_state(income: dict, reversed_numbers: set[str]) -> str | None:
     """'reversed' (a storno names it), 'cancelled' (cancelled directly) or None (neither)."""
     if not income.get("is_cancelled"):
         return None
-    reversed_ = (income.get("type") == ACCOUNTING_DOCUMENT and not is_storno(income)
-                 and income.get("invoice_number") in reversed_numbers)
-    return "reversed" if reversed_ else "cancelled"
+    return "reversed" if is_reversed(income, reversed_numbers) else "cancelled"
 
 
 def cancel_label(state: str | None) -> str:

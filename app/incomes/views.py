@@ -110,7 +110,10 @@ def export():
     if params is None:
         return index()
     params.update(page=None, page_size=EXPORT_PAGE_SIZE)
-    pages = flow.export_pages(g.api, params)
+    try:
+        pages = flow.export_pages(g.api, params)
+    except flow.TooManyToSift:
+        return index()
     codes = catalog.names(g.api, "currencies", "code")
     return download(present.export_header(), pages, present.export_row, codes, "incomes")
 

@@ -15,6 +15,7 @@ ARTIFACTS = "/1/artifacts/income/"
 RESOURCE = "incomes"
 SINCE_PAGE_SIZE = 200
 STORNO_INVOICE_TYPE = 1
+ACCOUNTING_DOCUMENT = 2  # the income `type` of an accounting document (spec 2.2)
 STORNO_PAGE = 200
 # Bookdesk's own filter, never sent: leave out void documents (cancelled, no storno naming
 # them). No API filter expresses it, so the list reads the filter through (not_void_params).
@@ -84,10 +85,18 @@ def without_void(client, records: list[dict]) -> list[dict]:
     return [record for record in records if not is_void(record, named)]
 
 
+def is_reversed(record: dict, named: set[str] | None) -> bool:
+    """Whether a storno reverses the record: a cancelled accounting document (the only kind a
+    storno cancels, spec part 3), itself no storno, whose number a live storno names (named:
+    storno_references)."""
+    return (bool(record.get("is_cancelled")) and record.get("type") == ACCOUNTING_DOCUMENT
+            and record.get("invoice_type") != STORNO_INVOICE_TYPE
+            and record.get("invoice_number") in (named or ()))
+
+
 def is_void(record: dict, named: set[str] | None) -> bool:
-    """Whether the record is cancelled and no live storno names it (named: the numbers the
-    stornos name, storno_references)."""
-    return bool(record.get("is_cancelled")) and record.get("invoice_number") not in (named or ())
+    """Whether the record is cancelled and no storno reverses it."""
+    return bool(record.get("is_cancelled")) and not is_reversed(record, named)
 
 
 def not_void_params(params: dict) -> tuple[dict, bool]:

@@ -30,9 +30,9 @@ SCENARIO = st.lists(st.tuples(st.integers(1, 999), FATES), min_size=1, max_size=
 
 def _document(api, net: int, day: str, **state) -> dict:
     gross = Decimal(net) * Decimal("1.27")
-    return make_income(api, invoice_number=f"REV-{next(NUMBERS)}", type=2, issued_at=day,
-                       fulfilled_at=day, due_at=day, net_amount=f"{net}.00",
-                       gross_amount=f"{gross:.2f}", **state)
+    fields = {"type": 2, "issued_at": day, "fulfilled_at": day, "due_at": day, **state}
+    return make_income(api, invoice_number=f"REV-{next(NUMBERS)}", net_amount=f"{net}.00",
+                       gross_amount=f"{gross:.2f}", **fields)
 
 
 def _storno(api, original: dict, day: str, **state) -> dict:
@@ -132,3 +132,48 @@ def test_a_not_void_filter_too_large_to_read_through_is_refused_with_the_reason(
     assert response.status_code == 400
     assert "More than 2 incomes match: too many to leave out the cancelled ones" in text
     assert shown_count(text) is None
+
+
+def test_the_not_void_list_orders_empty_values_as_the_api_does(client, company, api):
+    today = company_today().isoformat()
+    for n, (due, partner) in enumerate([(today, "Béta Kft."), (None, None), (today, None),
+                                        (None, "Alfa Kft.")]):
+        _document(api, 100 + n, today, due_at=due, partner_name=partner)
+    sign_in(client, company)
+    base = f"/c/{company.id}/incomes/?date_field=issued_at&date_from={today}&date_to={today}"
+    for ordering in ("due_at", "-due_at", "partner_name", "-partner_name"):
+        plain, _pages = listed(client, f"{base}&ordering={ordering}")
+        sifted, _pages = listed(client, f"{base}&ordering={ordering}&cancelled=not_void")
+        assert sifted == plain, ordering
+
+
+def test_a_page_past_the_end_of_the_not_void_list_opens_its_first_page(client, company, api):
+    _document(api, 100, company_today().isoformat())
+    sign_in(client, company)
+    response = client.get(f"/c/{company.id}/incomes/?cancelled=not_void&page=9")
+    assert response.status_code == 303 and "page=" not in response.headers["Location"]
+
+
+def test_a_cancelled_invoice_is_void_even_when_a_storno_names_its_number(client, company,
+                                                                         api):
+    today = company_today().isoformat()
+    reversed_ = _document(api, 700, today, is_cancelled=True)
+    make_income(api, invoice_number=reversed_["invoice_number"], type=1, is_cancelled=True,
+                issued_at=today, net_amount="300.00", gross_amount="381.00")
+    _storno(api, reversed_, today)
+    sign_in(client, company)
+    rows, _pages = listed(client, f"/c/{company.id}/incomes/?cancelled=not_void")
+    assert rows.count(reversed_["invoice_number"]) == 1, "only the accounting document"
+    assert _revenue_month(client, company)[1] == Decimal(0)
+
+
+def test_exporting_a_not_void_filter_too_large_gives_the_list_with_the_reason(
+        client, company, api, monkeypatch):
+    for net in (100, 200, 300):
+        _document(api, net, company_today().isoformat())
+    monkeypatch.setattr(totals, "ROW_LIMIT", 2)
+    sign_in(client, company)
+    response = client.get(f"/c/{company.id}/incomes/export?cancelled=not_void",
+                          headers={"Accept-Language": "en"})
+    assert response.status_code == 400
+    assert "too many to leave out the cancelled ones" in response.get_data(as_text=True)

@@ -303,5 +303,44 @@ def test_cells_and_rows_locked_while_the_form_was_open_are_refused_never_dropped
     html = response.get_data(as_text=True)
     assert response.status_code == 400
     assert "row 1, Net amount: Locked since you opened the form" in html
-    assert "row 2, Revenue type: Locked since you opened the form" in html
+    assert "Rows can no longer be added or removed" in html
+    assert "Revenue type: Locked" not in html, "the added row is refused as a row, once"
+    assert patches(sandbox_log, company.id) == []
+
+
+def _row(ids, revenue: int, net: str, gross: str, tags=()) -> dict:
+    return {"revenue_type": ids.revenue_types[revenue], "net_amount": net, "gross_amount": gross,
+            "vat": ids.vats[0], "tags": list(tags)}
+
+
+def test_a_multi_select_cell_locked_meanwhile_is_compared_whole(client, company, api,
+                                                                 sandbox_log):
+    ids = catalogue(api)
+    both = _row(ids, 0, "1000.00", "1270.00", ids.tags[:2])
+    created, path, form = _edit(client, company, api, type=2, assignments=[both])
+    set_state(api, created["id"], is_processed=True)  # the tags lock meanwhile
+    response = client.post(path, data=form.set("secondary_id", "S-1").data())
+    assert response.status_code == 303, "both tags unchanged: no refusal"
+    assert patches(sandbox_log, company.id) == [{"secondary_id": "S-1"}]
+    one = _row(ids, 0, "1000.00", "1270.00", ids.tags[:1])
+    created, path, form = _edit(client, company, api, type=2, assignments=[one])
+    form.pairs.insert(0, ("assignments-0-tags", str(ids.tags[1])))  # a second tag ticked
+    set_state(api, created["id"], is_processed=True)
+    response = client.post(path, data=form.data(), headers={"Accept-Language": "en"})
+    assert response.status_code == 400
+    assert "Tags: Locked since you opened the form" in response.get_data(as_text=True)
+
+
+def test_a_row_removed_while_the_rows_became_fixed_is_refused_not_shifted(
+        client, company, api, sandbox_log):
+    ids = catalogue(api)
+    created, path, form = _edit(client, company, api, type=2, assignments=[
+        _row(ids, 0, "600.00", "762.00"), _row(ids, 1, "400.00", "508.00")])
+    set_state(api, created["id"], is_processed=True)
+    for name in [k for k, _v in form.pairs if k.startswith("assignments-0-")]:
+        form.drop(name)
+    response = client.post(path, data=form.set("secondary_id", "S-1").data(),
+                           headers={"Accept-Language": "en"})
+    assert response.status_code == 400
+    assert "Rows can no longer be added or removed" in response.get_data(as_text=True)
     assert patches(sandbox_log, company.id) == []

@@ -14,6 +14,7 @@ from urllib.parse import unquote
 import pytest
 from werkzeug.datastructures import MultiDict
 
+from app.auth import session as sessions
 from app.errors import error_response
 from app.upstream import Call, current_stats
 from tests.app.conftest import signed_in
@@ -169,3 +170,19 @@ def test_a_form_sent_with_a_refused_token_is_kept_through_the_sign_in(client, co
     assert response.status_code == 303, response.get_data(as_text=True)[:2000]
     assert patches(sandbox_log, company.id) == [{"note": "typed before the token lapsed"}]
     assert client.get(f"/c/{company.id}/send-again").status_code == 303, "offered once"
+
+
+def test_a_kept_form_is_offered_only_to_the_same_user_and_not_for_long(client, company, api,
+                                                                       faults, monkeypatch):
+    created = make_income(api, note="")
+    path = signed_in(client, company, f"incomes/{created['id']}/edit")
+    form = page_form(client, path).set("note", "typed by Teszt Elek")
+    faults.add(path="/1/incomes*", method="GET", kind="status", status=401, count=1)
+    client.post(path, data=form.data())
+    signed_in(client, company, name="Másik Felhasználó")
+    assert client.get(f"/c/{company.id}/send-again").status_code == 303, "another user"
+    faults.add(path="/1/incomes*", method="GET", kind="status", status=401, count=1)
+    client.post(path, data=form.data())
+    signed_in(client, company, name="Másik Felhasználó")
+    monkeypatch.setattr(sessions, "KEPT_FORM_SECONDS", -1)
+    assert client.get(f"/c/{company.id}/send-again").status_code == 303, "kept too long"

@@ -137,3 +137,13 @@ def test_a_rate_limit_outlasting_the_deadline_says_the_service_is_busy(budgeted,
     html = response.get_data(as_text=True)
     assert response.status_code == 429
     assert "asked us to wait" in html and "in time" not in html
+
+
+def test_a_rate_limit_a_read_got_past_is_not_why_the_page_was_late(budgeted, company, api,
+                                                                     faults):
+    created = make_income(api)
+    faults.add(path="/2/*", method="GET", kind="status", status=429, count=1)
+    faults.add(path="/1/incomes/*", method="GET", kind="latency", latency_ms=int(SLOW * 1000))
+    response = budgeted.get(f"/c/{company.id}/incomes/{created['id']}/edit", headers=EN)
+    html = response.get_data(as_text=True)
+    assert response.status_code == 503 and "in time" in html and "asked us to wait" not in html
