@@ -154,13 +154,19 @@ def test_a_token_refused_mid_work_signs_in_again_back_to_the_same_page(client, c
     assert f"next={base}?tab=overdue" in unquote(response.headers["Location"])
 
 
-def test_a_form_sent_with_a_refused_token_is_kept_through_the_sign_in(client, company, api,
-                                                                       faults, sandbox_log):
+def _refused_edit(client, company, api, faults, note: str):
+    """An income's edit form with a note typed, posted when the token is refused."""
     created = make_income(api, note="")
     path = signed_in(client, company, f"incomes/{created['id']}/edit")
-    form = page_form(client, path).set("note", "typed before the token lapsed")
+    form = page_form(client, path).set("note", note)
     faults.add(path="/1/incomes*", method="GET", kind="status", status=401, count=1)
-    response = client.post(path, data=form.data())
+    return path, form, client.post(path, data=form.data())
+
+
+def test_a_form_sent_with_a_refused_token_is_kept_through_the_sign_in(client, company, api,
+                                                                       faults, sandbox_log):
+    path, form, response = _refused_edit(client, company, api, faults,
+                                         "typed before the token lapsed")
     assert response.status_code == 303
     assert f"next=/c/{company.id}/send-again" in unquote(response.headers["Location"])
     signed_in(client, company, next_url=f"/c/{company.id}/send-again")
@@ -174,11 +180,7 @@ def test_a_form_sent_with_a_refused_token_is_kept_through_the_sign_in(client, co
 
 def test_a_kept_form_is_offered_only_to_the_same_user_and_not_for_long(client, company, api,
                                                                        faults, monkeypatch):
-    created = make_income(api, note="")
-    path = signed_in(client, company, f"incomes/{created['id']}/edit")
-    form = page_form(client, path).set("note", "typed by Teszt Elek")
-    faults.add(path="/1/incomes*", method="GET", kind="status", status=401, count=1)
-    client.post(path, data=form.data())
+    path, form, _response = _refused_edit(client, company, api, faults, "typed by Teszt Elek")
     signed_in(client, company, name="Másik Felhasználó")
     assert client.get(f"/c/{company.id}/send-again").status_code == 303, "another user"
     faults.add(path="/1/incomes*", method="GET", kind="status", status=401, count=1)
