@@ -18,7 +18,7 @@ translations: $(STAMP)
 	$(BIN)/pybabel -q compile -d translations
 
 translations-update: $(STAMP)
-	$(BIN)/pybabel -q extract -F babel.cfg -k _l -k lazy_gettext -k ngettext:1,2 --no-location --sort-output --project Bookdesk --version 0.1.0 -o translations/messages.pot .
+	$(BIN)/pybabel -q extract -F babel.cfg -k _l -k lazy_gettext -k ngettext:1,2 -k pgettext:1c,2 --no-location --sort-output --project Bookdesk --version 0.1.0 -o translations/messages.pot .
 	$(BIN)/pybabel -q update -N --ignore-obsolete -i translations/messages.pot -d translations
 
 demo: $(STAMP) translations

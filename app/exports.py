@@ -48,6 +48,7 @@ from flask_babel import get_locale
 
 from app.auth import company_blueprint
 from app.auth.session import drop_secret, get_secret, put_secret
+from app.files import disposition
 from app.numbers import AMOUNT_PLACES, as_day, at_least_places, company_today, company_zone
 
 EXPORT_PAGE_SIZE = 200
@@ -286,7 +287,8 @@ def _known_total(pages: Iterable, first) -> int | None:
 def download(header: list[str], pages: Iterable, row: Callable, codes: dict,
              stem: str) -> Response:
     """The export the URL asks for (?format=xlsx, else CSV), streamed, named after the list
-    and today; with ?export=<id>, its progress is kept for the page (Progress)."""
+    (stem: in the page's language, pgettext "file name") and today; with ?export=<id>, its
+    progress is kept for the page (Progress)."""
     first, rest = _first_and_rest(pages)
     progress = Progress.start(_known_total(pages, first))
     pages = progress.count(rest if first is None else itertools.chain([first], rest))
@@ -296,7 +298,7 @@ def download(header: list[str], pages: Iterable, row: Callable, codes: dict,
         chunks = (text.encode("utf-8") for text in csv_chunks(header, pages, row, codes))
         mimetype, suffix = "text/csv", "csv"
     filename = f"{stem}-{company_today().isoformat()}.{suffix}"
-    headers = {"Content-Disposition": f'attachment; filename="{filename}"'}
+    headers = {"Content-Disposition": disposition("attachment", filename)}
     if progress.total is not None:
         headers[TOTAL_HEADER] = str(progress.total)
     return Response(stream_with_context(progress.watch(chunks)), mimetype=mimetype,

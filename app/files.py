@@ -14,6 +14,7 @@ strict CSP, and the browser never sees the upstream's signed link.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from functools import partial
@@ -251,7 +252,10 @@ def _name(filename: str | None, kind: str | None) -> str:
 
 def disposition(mode: str, filename: str) -> str:
     """A Content-Disposition with an ASCII fallback and the UTF-8 name (RFC 6266)."""
-    fallback = filename.encode("ascii", "replace").decode().replace('"', "").replace("?", "_")
+    # The fallback drops accents (számla -> szamla) rather than the letters that carry them.
+    plain = "".join(ch for ch in unicodedata.normalize("NFKD", filename)
+                    if not unicodedata.combining(ch))
+    fallback = plain.encode("ascii", "replace").decode().replace('"', "").replace("?", "_")
     fallback = "".join(ch for ch in fallback if 32 <= ord(ch) < 127)
     return f"{mode}; filename=\"{fallback}\"; filename*=UTF-8''{quote(filename, safe='')}"
 

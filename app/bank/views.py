@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import g, request
+from flask_babel import pgettext
 
 from app.bank import flow, present
 from app.bank.forms import parse
@@ -24,7 +25,7 @@ def export_accounts():
     """The accounts with their balances as CSV or XLSX (?format=xlsx)."""
     rows = flow.account_export(g.api)
     return download(present.accounts_header(), [Page(items=rows)], present.accounts_row, {},
-                    "bank-accounts")
+                    pgettext("file name", "bank-accounts"))
 
 
 def export_transactions():
@@ -34,4 +35,4 @@ def export_transactions():
         return index()
     rows = flow.transaction_export(g.api, flt)
     return download(present.transactions_header(), [Page(items=rows)],
-                    present.transactions_row, {}, "bank-transactions")
+                    present.transactions_row, {}, pgettext("file name", "bank-transactions"))

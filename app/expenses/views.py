@@ -9,7 +9,7 @@ from functools import partial
 
 from flask import abort, flash, g, make_response, render_template, request, url_for
 from flask_babel import gettext as _
-from flask_babel import ngettext
+from flask_babel import ngettext, pgettext
 
 from app import files
 from app.bank.present import payment_history
@@ -94,7 +94,8 @@ def export():
     except ValidationError:
         return index()
     codes = catalog.names(g.api, "currencies", "code")
-    return download(present.export_header(), pages, present.export_row, codes, "expenses")
+    return download(present.export_header(), pages, present.export_row, codes,
+                    pgettext("file name", "expenses"))
 
 
 def full_reload_url() -> str:

@@ -14,6 +14,7 @@ from functools import partial
 
 from flask import abort, flash, g, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from flask_babel import pgettext
 from markupsafe import Markup
 
 from app.bank.present import payment_history
@@ -115,7 +116,8 @@ def export():
     except flow.TooManyToSift:
         return index()
     codes = catalog.names(g.api, "currencies", "code")
-    return download(present.export_header(), pages, present.export_row, codes, "incomes")
+    return download(present.export_header(), pages, present.export_row, codes,
+                    pgettext("file name", "incomes"))
 
 
 def partner_options():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import flash, g, render_template, request, url_for
 from flask_babel import gettext as _
+from flask_babel import pgettext
 
 from app.errors import lost_write_response
 from app.exports import download, first_page_now
@@ -166,7 +167,7 @@ def statement(partner_id: int):
     pages = flow.statement_pages(g.api, partner, company_today())
     codes = catalog.names(g.api, "currencies", "code")
     return download(present.statement_header(), pages, present.statement_row, codes,
-                    f"partner-{partner_id}-statement")
+                    pgettext("file name", "partner-%(id)s-statement", id=partner_id))
 
 
 def export():
@@ -178,4 +179,5 @@ def export():
                                                request.args.get("ordering", "")))
     except ValidationError:
         return index()
-    return download(present.list_header(), pages, present.list_row, {}, "partners")
+    return download(present.list_header(), pages, present.list_row, {},
+                    pgettext("file name", "partners"))

@@ -8,6 +8,7 @@ from functools import partial
 
 from flask import abort, flash, g, make_response, render_template, request, url_for
 from flask_babel import gettext as _
+from flask_babel import pgettext
 
 from app.auth import current_actor
 from app.errors import lost_write_response
@@ -254,7 +255,7 @@ def export():
     except ValidationError:
         return index()
     return download(present.queue_header(), pages, partial(present.queue_row, bits.context),
-                    bits.context.codes, "review-queue")
+                    bits.context.codes, pgettext("file name", "review-queue"))
 
 
 def _queue_context(bits, page, context: present.Context, problems: list) -> dict:
@@ -367,7 +368,7 @@ def export_log():
     _settings, catalogs = settings_and_catalogs(g.api, FORM_CATALOGS)
     rows = present.log_rows(recent_actions(g.company_id, limit=PAGE), present.names(catalogs))
     return download(present.log_header(), [Page(items=rows)], lambda line, _lookups: line, {},
-                    "review-log")
+                    pgettext("file name", "review-log"))
 
 
 def undo_action():

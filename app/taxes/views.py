@@ -12,7 +12,7 @@ from functools import partial
 
 from flask import flash, g, make_response, render_template, request, url_for
 from flask_babel import gettext as _
-from flask_babel import ngettext
+from flask_babel import ngettext, pgettext
 
 from app.exports import download
 from app.forms.filters import place_upstream, small_int
@@ -28,6 +28,9 @@ from app.upstream import RateLimited, Unavailable, ValidationError
 from app.upstream import taxes as taxes_api
 
 MAX_SELECTED = 500
+# The export's file name per kind, in the page's language.
+FILE_NAMES = {"taxes": lambda: pgettext("file name", "taxes"),
+              "salaries": lambda: pgettext("file name", "salaries")}
 
 
 def index(kind: Kind):
@@ -66,7 +69,7 @@ def export(kind: Kind):
         return index(kind)
     shown = present.months(found["listing"], kind)
     return download(present.export_header(kind), present.export_pages(shown, found["currency"]),
-                    partial(present.export_row, kind), {}, kind.name)
+                    partial(present.export_row, kind), {}, FILE_NAMES[kind.name]())
 
 class _Unchecked(Exception):
     """The rows did not pass the checks made just before sending; nothing was sent."""

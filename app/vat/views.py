@@ -9,6 +9,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from flask import abort, g, render_template, request
+from flask_babel import pgettext
 
 from app import exports
 from app.numbers import company_today
@@ -52,7 +53,7 @@ def export():
     summary = service.summary(g.api, period)
     page = SimpleNamespace(items=present.export_rows(summary), lookups={})
     return exports.download(present.export_header(), [page], lambda line, _lookups: line, {},
-                            f"vat-{period.key}")
+                            pgettext("file name", "vat-%(period)s", period=period.key))
 
 
 def checklist():

@@ -10,6 +10,7 @@ import io
 from datetime import datetime
 from decimal import Decimal
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -25,7 +26,7 @@ XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 def _sheet(response) -> list[tuple]:
     assert response.status_code == 200 and response.mimetype == XLSX, response.status
-    assert response.headers["Content-Disposition"].endswith('.xlsx"')
+    assert '.xlsx"; filename*=' in response.headers["Content-Disposition"]
     return xlsx_rows(response.get_data(), values_only=False)
 
 
@@ -117,3 +118,13 @@ def test_xlsx_amounts_with_two_decimals_read_back_as_the_same_amount(amounts):
     read = [Decimal(str(row[0])).quantize(Decimal("0.01")) for row in
             xlsx_rows(target.getvalue(), min_row=2)]
     assert read == amounts
+
+
+@pytest.mark.parametrize(("language", "plain", "named"), [
+    ("hu", "bevetelek-", "bev%C3%A9telek-"), ("en", "incomes-", "incomes-")])
+def test_an_export_is_named_in_the_pages_language(client, company, api, language, plain, named):
+    base = signed_in(client, company, "incomes/")
+    for query in ("export", "export?format=xlsx"):
+        disposition = client.get(base + query, headers={"Accept-Language": language}).headers[
+            "Content-Disposition"]
+        assert f'filename="{plain}' in disposition and f"filename*=UTF-8''{named}" in disposition
