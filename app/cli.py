@@ -66,7 +66,7 @@ def demo(port: int, sandbox_port: int, reset: bool) -> None:
         reset_records(app)
         click.echo("Cleared Bookdesk records: policy history, review log, one-time keys, sessions.")
     db_path = str(Path(app.instance_path) / "sandbox-demo.sqlite3")
-    _start_sandbox_thread(host, sandbox_port, db_path)
+    _start_sandbox_thread(host, sandbox_port, db_path, port)
     _print_demo_banner(f"http://{host}:{port}/", upstream, app.config["DEMO_USERS"])
     warm(app)
     app.run(host=host, port=port, threaded=True, use_reloader=False)
@@ -123,9 +123,12 @@ def _create_or_exit(create_app, overrides):
         raise click.ClickException(str(exc)) from None
 
 
-def _start_sandbox_thread(host: str, port: int, db_path: str) -> None:
+def _start_sandbox_thread(host: str, port: int, db_path: str, bookdesk_port: int) -> None:
     from sandbox.core.server import run
+    from sandbox.oauth.seed import DEMO_PORT_VARIABLE
 
+    # The demo client must take the callback on Bookdesk's own port, not only on 5000.
+    os.environ[DEMO_PORT_VARIABLE] = str(bookdesk_port)
     thread = threading.Thread(target=run, args=(host, port, db_path, "demo"),
                               name="sandbox", daemon=True)
     thread.start()

@@ -1,6 +1,7 @@
 """Demo users (the people behind the demo tokens) and the demo OAuth2 client (README, sandbox)."""
 from __future__ import annotations
 
+import os
 import time
 
 from sqlalchemy.orm import Session
@@ -19,8 +20,23 @@ DEMO_USERS = (
 )
 DEMO_CLIENT_ID = "bookdesk-demo"
 DEMO_CLIENT_SECRET = "bookdesk-demo-secret"  # noqa: S105 (documented in the README)
-DEMO_REDIRECT_URIS = ("http://127.0.0.1:5000/oauth/callback",
-                      "http://localhost:5000/oauth/callback")
+# Bookdesk's port, set by `bookdesk demo`: the sandbox is started with a seed name only.
+DEMO_PORT_VARIABLE = "SANDBOX_DEMO_BOOKDESK_PORT"
+
+
+def callback_uris(port: int | str) -> tuple[str, ...]:
+    """Bookdesk's OAuth2 callback on `port`, at 127.0.0.1 and at localhost."""
+    return tuple(f"http://{host}:{port}/oauth/callback" for host in ("127.0.0.1", "localhost"))
+
+
+DEMO_REDIRECT_URIS = callback_uris(5000)
+
+
+def demo_redirect_uris() -> list[str]:
+    """The demo client's callbacks: port 5000, and the port SANDBOX_DEMO_BOOKDESK_PORT names."""
+    port = os.environ.get(DEMO_PORT_VARIABLE, "").strip()
+    extra = callback_uris(port) if port else ()
+    return list(dict.fromkeys((*DEMO_REDIRECT_URIS, *extra)))
 
 
 def seed_demo(session: Session, companies: dict[int, Company], _rng) -> None:
@@ -28,7 +44,7 @@ def seed_demo(session: Session, companies: dict[int, Company], _rng) -> None:
     for email, first, last, roles, has_2fa in DEMO_USERS:
         add_user(session, email, first, last,
                  {companies[no]: role for no, role in roles.items()}, has_2fa=has_2fa)
-    add_client(session, DEMO_CLIENT_ID, DEMO_CLIENT_SECRET, list(DEMO_REDIRECT_URIS),
+    add_client(session, DEMO_CLIENT_ID, DEMO_CLIENT_SECRET, demo_redirect_uris(),
                "Bookdesk (demo)")
 
 
