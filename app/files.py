@@ -15,17 +15,24 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from functools import partial
 from urllib.parse import quote
 
-from flask import Response, g
+from flask import Response, abort, g
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 from app.numbers import format_number
-from app.upstream import RateLimited, Unavailable, UpstreamError, ValidationError
+from app.upstream import (
+    PermissionDenied,
+    RateLimited,
+    Unavailable,
+    UpstreamError,
+    ValidationError,
+)
 from app.upstream import expenses as upstream
 from app.upstream.errors import upstream_messages, upstream_text
 from app.upstream.parallel import run_parallel
@@ -228,6 +235,23 @@ def inline_kind(expense: dict) -> str | None:
     """pdf, png or jpg when the detail can show the artifact inline, else None."""
     kind = claimed("x." + str(expense.get("artifact_extension") or ""))
     return kind if expense.get("has_artifact") and kind in INLINE else None
+
+
+def fetch_file(read: Callable[[], dict | None]) -> tuple[dict, bytes]:
+    """A file record (read(): with its signed link, or None) and the file's bytes, fetched
+    by Bookdesk; a link that lapsed before its fetch (a slow upstream) is read anew once. 404
+    when there is no file."""
+    try:
+        return _fetch(read)
+    except PermissionDenied:
+        return _fetch(read)
+
+
+def _fetch(read: Callable[[], dict | None]) -> tuple[dict, bytes]:
+    record = read()
+    if record is None or not record.get("url"):
+        abort(404)
+    return record, g.api.download(record["url"])[0]
 
 
 def file_response(content: bytes, filename: str | None, download: bool) -> Response:

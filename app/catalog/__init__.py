@@ -52,6 +52,8 @@ currencies_bp.add_url_rule("/", "index", views.currencies_index, methods=["GET"]
 
 documents_bp = company_blueprint("documents", __name__, url_prefix="/documents")
 documents_bp.add_url_rule("/", "index", views.documents_index, methods=["GET"])
+documents_bp.add_url_rule("/<int:document_id>/file", "file", views.document_file,
+                          methods=["GET"])
 
 blueprints = (*(make_blueprint(kind) for kind in service.KINDS), vat_bp, currencies_bp,
               documents_bp)

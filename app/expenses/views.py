@@ -7,7 +7,7 @@ from dataclasses import replace
 from datetime import datetime
 from functools import partial
 
-from flask import abort, flash, g, make_response, render_template, request, url_for
+from flask import flash, g, make_response, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import ngettext, pgettext
 
@@ -124,19 +124,8 @@ def detail(expense_id: int):
 
 def artifact(expense_id: int):
     """The expense's file, fetched through a fresh signed link and served from this origin."""
-    try:
-        record, content = _artifact(expense_id)
-    except PermissionDenied:
-        # The link can lapse between its record and its fetch (a slow upstream): once more.
-        record, content = _artifact(expense_id)
+    record, content = files.fetch_file(partial(upstream.artifact, g.api, expense_id))
     return files.file_response(content, record.get("filename"), request.args.get("download") == "1")
-
-
-def _artifact(expense_id: int) -> tuple[dict, bytes]:
-    record = upstream.artifact(g.api, expense_id)
-    if record is None or not record.get("url"):
-        abort(404)
-    return record, g.api.download(record["url"])[0]
 
 
 def exclude(expense_id: int):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from flask import abort, flash, g, make_response, redirect, render_template, request, url_for
+from flask import flash, g, make_response, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import pgettext
 from markupsafe import Markup
@@ -20,7 +20,7 @@ from markupsafe import Markup
 from app.bank.present import payment_history
 from app.errors import lost_write_response
 from app.exports import EXPORT_PAGE_SIZE, download
-from app.files import document_of
+from app.files import document_of, fetch_file, file_response
 from app.forms import build_edit_form, build_new_form, catalogs_of, settings_and_catalogs
 from app.forms.filters import arg_id, filter_args, list_tabs
 from app.forms.registry import currency_code
@@ -145,11 +145,9 @@ def detail(income_id: int):
 
 
 def artifact(income_id: int):
-    """Send the browser to a fresh signed download link of the income's file."""
-    record = upstream.artifact(g.api, income_id)
-    if record is None or not record.get("url"):
-        abort(404)
-    return redirect(record["url"], code=303)
+    """The income's file, fetched through a fresh signed link and served from this origin."""
+    record, content = fetch_file(partial(upstream.artifact, g.api, income_id))
+    return file_response(content, record.get("filename"), request.args.get("download") == "1")
 
 
 def viewer(income_id: int):

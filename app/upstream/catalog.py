@@ -17,6 +17,7 @@ from .parallel import run_parallel
 from .responses import id_names
 
 DOCUMENTS = "/2/documents"
+DOCUMENT_FILES = "/1/documents/files/"
 PATHS = {
     "currencies": "/2/currencies/",
     "tags": "/2/tags/",
@@ -159,6 +160,13 @@ def delete_many(client: Any, name: str, ids: list[int]) -> Any:
         return client.post(PATHS[name] + "delete/", json={"ids": ids})
     finally:
         invalidate(client.company_id, name)
+
+
+def document_file(client: Any, document_id: int) -> dict | None:
+    """The document's file record ({id, url}: a signed, expiring link), or None."""
+    found = client.get(DOCUMENT_FILES, {"ids": document_id})
+    return next((item for item in found or [] if isinstance(item, dict)
+                 and item.get("id") == document_id), None)
 
 
 def documents_page(client: Any, params: dict) -> Any:

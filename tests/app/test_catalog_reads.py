@@ -1,5 +1,5 @@
-"""Currencies and documents: the catalogue, the attached/unattached filter, the signed download
-(spec 2.7, 2.11, 4.9)."""
+"""Currencies and documents: the catalogue, the attached/unattached filter, the download served
+from this origin through a fresh signed link (spec 2.7, 2.11, 4.9)."""
 from __future__ import annotations
 
 import html as html_lib
@@ -43,15 +43,21 @@ def test_documents_filter_attached_and_unattached_through_the_api(client, compan
     assert "szamla.pdf" in attached and f'href="{base}incomes/5"' in attached
 
 
-def test_documents_download_through_the_signed_link_without_a_token(client, company,
-                                                                    sandbox_url):
-    add_document(sandbox_url, company, "letoltes.pdf")
-    page = client.get(f"{signed_in(client, company)}documents/").get_data(as_text=True)
-    link = html_lib.unescape(re.search(r'href="([^"]+)" rel="noreferrer" download', page)[1])
-    assert link.startswith(sandbox_url) and "sig=" in link
+def test_documents_download_from_this_origin_never_showing_the_signed_link(client, company,
+                                                                           sandbox_url):
+    add_document(sandbox_url, company, "letöltés.pdf")
+    base = signed_in(client, company)
+    page = client.get(f"{base}documents/").get_data(as_text=True)
+    link = html_lib.unescape(re.search(r'href="([^"]+)" download="letöltés.pdf"', page)[1])
+    assert link.startswith(f"{base}documents/") and sandbox_url not in page and "sig=" not in page
     assert company.tokens["admin"] not in page
-    download = requests.get(link, timeout=10)
-    assert download.status_code == 200 and download.content.startswith(b"%PDF")
+    download = client.get(link)
+    assert download.status_code == 200 and download.get_data().startswith(b"%PDF")
+    assert download.headers["Content-Disposition"].startswith('attachment; filename="letoltes.pdf"')
+
+
+def test_a_document_without_a_file_is_not_found(client, company):
+    assert client.get(f"{signed_in(client, company)}documents/987654/file").status_code == 404
 
 
 def test_documents_follow_the_api_cursor(client, company, sandbox_url):

@@ -102,6 +102,12 @@ def _partner(ctx: SampleContext) -> int:
     })["id"])
 
 
+def _document(ctx: SampleContext) -> int:
+    """A document with its file, so its download route answers with it."""
+    return ctx.once("document", lambda: ctx.control("/_sandbox/documents/", {
+        "filename": "minta.pdf"})["id"])
+
+
 def _catalog(path: str) -> Callable[[SampleContext], int]:
     return lambda ctx: ctx.once(path, lambda: ctx.first_id(path))
 
@@ -111,6 +117,7 @@ SAMPLES: dict[str, Callable[[SampleContext], Any]] = {
     "income_id": _income,
     "expense_id": _expense,
     "partner_id": _partner,
+    "document_id": _document,
     "tag_id": _catalog("/2/tags/"),
     "revenue_type_id": _catalog("/2/revenue-types/"),
     "expense_type_id": _catalog("/2/expense-types/"),
