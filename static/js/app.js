@@ -109,6 +109,21 @@
     if (picker) { showFileNames(picker); }
   });
 
+  // Tick-box pickers (a <details> of checkboxes: tags on the tax grid and in policies): the
+  // summary names what is ticked as the user ticks, as the server draws it.
+  document.addEventListener("change", function (event) {
+    var picker = event.target.closest("details[data-picker], details[data-tag-picker]");
+    if (!picker || !event.target.matches("input[type=checkbox]")) { return; }
+    var names = [];
+    picker.querySelectorAll("input[type=checkbox]:checked").forEach(function (box) {
+      var label = box.closest("label");
+      var text = label && (label.querySelector("[data-tag-label]") || label);
+      names.push(text ? text.textContent.trim() : box.value);
+    });
+    var target = picker.querySelector("[data-picker-names]") || picker.querySelector("summary");
+    target.textContent = names.length ? names.join(", ") : (picker.getAttribute("data-empty") || "—");
+  });
+
   // A required field left empty: the browser would say so in its own language. Fields the page
   // already gave a message of its own (catalog.js, forms.js) keep theirs.
   var MISSING = {

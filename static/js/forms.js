@@ -41,17 +41,6 @@
     row.remove();
   }
 
-  // Tag pickers: the summary lists the ticked tags.
-  document.addEventListener("change", function (event) {
-    var picker = event.target.closest("details[data-picker]");
-    if (!picker) { return; }
-    var names = [];
-    picker.querySelectorAll("input[type=checkbox]:checked").forEach(function (box) {
-      names.push(box.parentNode.textContent.trim());
-    });
-    picker.querySelector("summary").textContent = names.length ? names.join(", ") : "—";
-  });
-
   // Close an open picker when clicking elsewhere.
   document.addEventListener("click", function (event) {
     document.querySelectorAll("details[data-picker][open]").forEach(function (picker) {

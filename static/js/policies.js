@@ -26,8 +26,7 @@
     if (event.target.matches("[data-condition-field]")) { syncRow(event.target.closest("tr")); }
     if (event.target.matches("[data-condition-op]")) { syncRow(event.target.closest("tr")); }
     var picker = event.target.closest("[data-tag-picker]");
-    if (picker) {
-      updatePickerSummary(picker);
+    if (picker) {  // its summary follows the ticks (app.js)
       picker.setAttribute("data-changed", "1");
       return;  // checked when the picker closes, so it stays open while ticking
     }
@@ -59,16 +58,6 @@
       picker.querySelector("summary").focus();
     }
   });
-
-  function updatePickerSummary(picker) {
-    var names = [];
-    picker.querySelectorAll("input[type=checkbox]:checked").forEach(function (box) {
-      var label = box.parentNode.querySelector("[data-tag-label]");
-      names.push(label ? label.textContent.trim() : box.value);
-    });
-    picker.querySelector("summary").textContent = names.length ?
-      names.join(", ") : (picker.getAttribute("data-empty") || "—");
-  }
 
   // A condition row: comparisons that do not suit the field are greyed out; "between" shows
   // its second value.

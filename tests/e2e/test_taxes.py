@@ -63,3 +63,21 @@ def test_create_three_edit_one_delete_two_and_the_month_totals_follow(
     assert page.locator('details[data-month="2024-04"]').count() == 0
     assert int(re.sub(r"\D", "", page.inner_text(".months__foot .month__total"))) == 120_000
     browser_log.assert_clean()
+
+
+def test_the_tag_pickers_summary_names_the_tags_as_they_are_ticked(signed_in_page, company,
+                                                                    browser_log):
+    page = signed_in_page(company)
+    page.goto(f"/c/{company.id}/taxes/new")
+    picker = page.locator('details[data-picker]:has(input[name="rows-0-tags"])').first
+    picker.locator("summary").click()
+    boxes = picker.locator('input[type=checkbox][name="rows-0-tags"]')
+    names = [boxes.nth(n).locator("xpath=..").inner_text().strip() for n in range(2)]
+    boxes.nth(0).check()
+    boxes.nth(1).check()
+    names_shown = picker.locator("[data-picker-names]")
+    assert names_shown.inner_text() == ", ".join(names)
+    boxes.nth(0).uncheck()
+    boxes.nth(1).uncheck()
+    assert names_shown.inner_text() == "—"
+    assert picker.locator("summary .visually-hidden").count() == 1, "the label stays for readers"
