@@ -20,9 +20,10 @@ from app.forms.check import default_currency_id
 from app.forms.registry import ref_id
 from app.incomes.present import ACCOUNTING_DOCUMENT, STORNO, cancel_state, is_storno
 from app.numbers import api_text, company_today, to_decimal
-from app.upstream import NotFound, Page, catalog
+from app.upstream import Page, catalog
 from app.upstream import incomes as upstream
 from app.upstream import parallel as page_budget
+from app.upstream.responses import page_of
 
 DETAIL_CATALOGS = ("currencies", "ledger_numbers", "vat_categories")
 FORM_CATALOGS = ("currencies", "ledger_numbers", "vat_categories", "tags", "revenue_types")
@@ -68,7 +69,9 @@ def not_void_page(api, params: dict) -> Page:
     records = totals.read_filter(api, "incomes", params, keeping_lookups)
     if records is None:
         raise TooManyToSift(totals.ROW_LIMIT)
-    return _paged(ordered(records, params.get("ordering") or "-issued_at"), params, lookups)
+    return page_of(ordered(records, params.get("ordering") or "-issued_at"),
+                   int(params.get("page") or 1), int(params.get("page_size") or 50),
+                   lookups=lookups, whole=records)
 
 
 def ordered(records: list[dict], ordering: str) -> list[dict]:
@@ -82,18 +85,6 @@ def ordered(records: list[dict], ordering: str) -> list[dict]:
             return (False, "", record.get("id"))
         return (True, to_decimal(value) if name == "gross_amount" else value, record.get("id"))
     return sorted(records, key=key, reverse=ordering.startswith("-"))
-
-
-def _paged(records: list[dict], params: dict, lookups: dict) -> Page:
-    number, size = int(params.get("page") or 1), int(params.get("page_size") or 50)
-    start = (number - 1) * size
-    if number > 1 and start >= len(records):
-        raise NotFound("page past the end of the list")  # as the API answers it
-    more = start + size < len(records)
-    return Page(items=records[start:start + size], count=len(records),
-                next=f"?page={number + 1}" if more else None,
-                previous=f"?page={number - 1}" if number > 1 else None, lookups=lookups,
-                whole=records)
 
 
 def page_reads(api, income_id: int, names=DETAIL_CATALOGS) -> dict:

@@ -16,7 +16,7 @@ from app.upstream import expenses as expenses_api
 from app.upstream import incomes as incomes_api
 from app.upstream import parallel as page_budget
 from app.upstream import partners as partners_api
-from app.upstream.responses import ref
+from app.upstream.responses import page_of, ref
 
 PAGE_SIZE = 25
 ORDERINGS = ("name", "-name", "created_at", "-created_at")
@@ -31,21 +31,12 @@ def list_page(api, query: str, role: str, ordering: str, page: int) -> Page:
     ordering = _ordering(ordering)
     found = partners_api.find(api, query, ROLES.get(role, {}), ordering)
     if found is not None:
-        return _page_of(found, page)
+        return page_of(found, page, PAGE_SIZE)
     return _api_page(api, query, role, ordering, page)
 
 
 def _ordering(raw: str) -> str:
     return raw if raw in ORDERINGS else "name"
-
-
-def _page_of(items: list[dict], number: int) -> Page:
-    """Page `number` of a list held whole, links as page numbers like the API's."""
-    start = (number - 1) * PAGE_SIZE
-    more = start + PAGE_SIZE < len(items)
-    return Page(items=items[start:start + PAGE_SIZE], count=len(items),
-                next=f"?page={number + 1}" if more else None,
-                previous=f"?page={number - 1}" if number > 1 else None)
 
 
 def _api_page(api, query: str, role: str, ordering: str, page: int) -> Page:
@@ -185,7 +176,7 @@ def list_pages(api, query: str, role: str, ordering: str):
     found = partners_api.find(api, query, ROLES.get(role, {}), ordering)
     if found is not None:
         pages = max(1, -(-len(found) // PAGE_SIZE))
-        yield from (_page_of(found, number) for number in range(1, pages + 1))
+        yield from (page_of(found, number, PAGE_SIZE) for number in range(1, pages + 1))
         return
     number = 1
     while True:

@@ -22,7 +22,7 @@ from urllib.parse import parse_qs, urlsplit
 import orjson
 import requests
 
-from .errors import Target, Unavailable, error_from, unavailable
+from .errors import NotFound, Target, Unavailable, error_from, unavailable
 
 MAX_FILE_BYTES = 20 * 1024 * 1024
 OWNER_KEYS = ("id", "expense_id", "income_id")
@@ -147,6 +147,17 @@ class Page:
     def previous_cursor(self) -> str | None:
         """The cursor inside the `previous` link of a cursor list."""
         return _cursor(self.previous)
+
+
+def page_of(items: list[Any], number: int, size: int, **fields: Any) -> Page:
+    """Page `number` of a list Bookdesk holds whole, its links page numbers as the API's are;
+    a page past the end is NotFound, as the API answers it (fields: Page's lookups, whole)."""
+    start = (number - 1) * size
+    if number > 1 and start >= len(items):
+        raise NotFound("page past the end of the list")
+    return Page(items=items[start:start + size], count=len(items),
+                next=f"?page={number + 1}" if start + size < len(items) else None,
+                previous=f"?page={number - 1}" if number > 1 else None, **fields)
 
 
 def _cursor(link: str | None) -> str | None:
