@@ -49,6 +49,9 @@ PURPOSE = "expenses.upload"
 MEGABYTE = 1024 * 1024
 MAX_BYTES = 10 * MEGABYTE
 MAX_FILES = 20
+# Duplicate searches run side by side this many at a time: an upload of MAX_FILES files must
+# not take the shared pool from every other page's reads.
+SEARCHES_AT_ONCE = 4
 KIND_NAMES = {"pdf": "PDF", "jpg": "JPEG", "png": "PNG", "xml": "XML"}
 NOT_SENT = _l("Not sent: the accounting service stopped answering. Send this file again.")
 UNCONFIRMED = _l("The accounting service did not answer, and it is not yet known whether this "
@@ -153,14 +156,24 @@ def refusal(filename: str, content: bytes) -> str | None:
 
 def hold_back_seen(uploads: list[Upload]) -> tuple[list[Upload], Outcome]:
     """(the uploads no expense holds yet, an Outcome naming the files held back as uploaded
-    before, by name and size); every file goes on, unchecked, when the search fails."""
+    before, by name and size); a file whose search fails goes on, unchecked, and says so."""
+    found: dict[str, list[dict] | None] = {}
+    for start in range(0, len(uploads), SEARCHES_AT_ONCE):
+        batch = uploads[start:start + SEARCHES_AT_ONCE]
+        found.update(run_parallel({str(start + n): partial(_seen, g.api, upload)
+                                   for n, upload in enumerate(batch)}))
+    pairs = [(upload, found[str(n)]) for n, upload in enumerate(uploads)]
+    held = [(upload.filename, seen) for upload, seen in pairs if seen]
+    return ([upload for upload, seen in pairs if not seen],
+            Outcome(held=held, unchecked=any(seen is None for _upload, seen in pairs)))
+
+
+def _seen(client, upload: Upload) -> list[dict] | None:
+    """The expenses that hold this file already; None when the search could not be made."""
     try:
-        found = run_parallel({str(n): partial(upstream.same_file, g.api, u.filename,
-                                              len(u.content)) for n, u in enumerate(uploads)})
+        return upstream.same_file(client, upload.filename, len(upload.content))
     except UpstreamError:
-        return uploads, Outcome(unchecked=True)
-    held = [(u.filename, found[str(n)]) for n, u in enumerate(uploads) if found[str(n)]]
-    return [u for n, u in enumerate(uploads) if not found[str(n)]], Outcome(held=held)
+        return None
 
 
 def send_all(uploads: list[Upload]) -> Outcome:

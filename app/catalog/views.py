@@ -258,7 +258,7 @@ def documents_index():
     return render("catalog/documents.html", "catalog/_documents.html", page=page,
                   attached=attached, filters=FILTERS, next_cursor=page.next_cursor,
                   prev_cursor=page.previous_cursor, record_url=record_url,
-                  size_label=size_label)
+                  size_label=size_label, served=g.api.reaches(catalog.DOCUMENT_FILES))
 
 
 def document_file(document_id: int):

@@ -218,13 +218,16 @@ def new():
         return _upload_page(key, files.Outcome(), [_("Choose at least one file.")])
     if isinstance(found, files.Outcome):
         return _upload_page(key, found)
+    # Before the key: a lost send's recovery looks for a file that was sent, never a held one.
+    sending, seen = (found, files.Outcome()) if request.form.get("again") else \
+        files.hold_back_seen(found)
     try:
-        done = _submit(key, found)
+        done = _submit(key, sending, seen, found)
     except LostAnswer as exc:
         # Same key: a resend looks for what the lost one may have made before sending.
-        return _upload_page(key, files.Outcome(), [str(exc)], 503)
+        return _upload_page(key, seen, [str(exc)], 503)
     except RateLimited as exc:
-        return _upload_page(key, files.Outcome(), [rate_limited_message(exc)], 429)
+        return _upload_page(key, seen, [rate_limited_message(exc)], 429)
     # A form whose key was used gets a fresh one: the next submit is a new files.
     return _upload_page(idempotency.new_key(), done) if isinstance(done, files.Outcome) else done
 
@@ -235,11 +238,14 @@ def _upload_page(key: str, outcome, problems: list | tuple = (), status: int | N
                   problems=problems, max_files=files.MAX_FILES), status
 
 
-def _submit(key: str, uploads: list):
-    """Send once; a repeat lands where the first did. An Outcome for the page, or a response."""
+def _submit(key: str, uploads: list, seen, chosen: list):
+    """Send once; a repeat lands where the first did. An Outcome for the page, or a response
+    (seen: the files the duplicate check held back, said on the page). A lost send is looked
+    for among the files it sent; a resend that holds every file back (a lost send made them)
+    looks among those chosen."""
     try:
-        return send_once(key, files.PURPOSE, partial(_send_files, uploads), repeat=_earlier,
-                         recover=_recovery(uploads))
+        return send_once(key, files.PURPOSE, partial(_send_files, uploads, seen),
+                         repeat=_earlier, recover=_recovery(uploads or chosen))
     except ExpiredKey:
         return files.Outcome(refused=[("", str(EXPIRED))])
 
@@ -268,12 +274,10 @@ def _recovery(uploads: list) -> Recovery:
         "checks first and does not upload them twice."))
 
 
-def _send_files(uploads: list) -> Sent:
-    """Send the files, but those an expense already holds unless the user asked to send them
-    again; the key remembers what was created, or is freed when nothing was."""
-    sending, seen = ((uploads, files.Outcome()) if request.form.get("again")
-                     else files.hold_back_seen(uploads))
-    outcome = replace(files.send_all(sending) if sending else files.Outcome(), held=seen.held,
+def _send_files(uploads: list, seen) -> Sent:
+    """Send the files (none when every one was held back); the key remembers what was
+    created, or is freed when nothing was."""
+    outcome = replace(files.send_all(uploads) if uploads else files.Outcome(), held=seen.held,
                       unchecked=seen.unchecked)
     url = _target(outcome.created) if outcome.created else None
     if outcome.refused or outcome.held or outcome.unchecked or not outcome.created:

@@ -2,6 +2,7 @@
 functions taking the client first."""
 from __future__ import annotations
 
+from app.upstream.errors import Unavailable
 from app.upstream.responses import find_artifact
 
 LIST = "/2/expenses"
@@ -48,9 +49,16 @@ def create(client, filename: str, content: bytes, content_type: str) -> dict:
 
 
 def same_file(client, filename: str, size: int) -> list[dict]:
-    """The company's expenses whose file has this name and size ({expense_id, created_at})."""
-    found = client.post(ARTIFACT_SEARCH, json={"name": filename, "size": size})
-    return [item for item in found or [] if isinstance(item, dict) and item.get("expense_id")]
+    """The company's expenses whose file has this name and size ({expense_id, created_at}).
+    The live description leaves the answer's shape open: a list (or a `results` list) is
+    read, anything else is Unavailable, as an answer that says nothing."""
+    found = client.post(ARTIFACT_SEARCH, json={"name": filename, "size": size,
+                                               "company_ids": [client.company_id]})
+    items = found.get("results") if isinstance(found, dict) else found
+    if not isinstance(items, list):
+        raise Unavailable("artifact-search answered in an unknown shape", path=ARTIFACT_SEARCH)
+    return [item for item in items if isinstance(item, dict)
+            and type(item.get("expense_id")) is int]
 
 
 def artifacts(client, ids: list[int]) -> list[dict]:

@@ -52,8 +52,14 @@
     }
   }
 
+  // The UTF-8 name (filename*, RFC 6266) when there is one: the plain one has no accents.
   function fileName(response) {
-    var match = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") || "");
+    var header = response.headers.get("Content-Disposition") || "";
+    var utf8 = /filename\*=UTF-8''([^;]+)/i.exec(header);
+    if (utf8) {
+      try { return decodeURIComponent(utf8[1]); } catch (error) { /* the plain name below */ }
+    }
+    var match = /filename="([^"]+)"/.exec(header);
     return match ? match[1] : null;
   }
 

@@ -5,7 +5,11 @@ from __future__ import annotations
 import io
 import re
 
+import pytest
+
 from app import files as upload_module
+from app.upstream import Unavailable
+from app.upstream import expenses as expense_api
 from tests.app.conftest import csrf_token, signed_in
 from tests.app.expenses_helpers import FAKE_PDF, PDF, PNG, XML, creates
 
@@ -179,3 +183,54 @@ def test_a_failed_duplicate_check_sends_the_files_and_says_so(client, company, a
     assert response.status_code == 200
     assert 'id="upload-unchecked"' in response.get_data(as_text=True)
     assert [e["status"] for e in creates(sandbox_log, company.id)] == [201]
+
+
+def test_one_failed_search_still_holds_back_the_files_found(client, company, api, sandbox_log,
+                                                            monkeypatch):
+    _upload(client, company, ("szamla.pdf", PDF))
+    search = expense_api.same_file
+
+    def failing_for_the_png(api_client, filename, size):
+        # The sandbox's faults match paths, not bodies: this fails one file's search alone.
+        if filename == "uj.png":
+            raise Unavailable("injected", status=502)
+        return search(api_client, filename, size)
+    monkeypatch.setattr(expense_api, "same_file", failing_for_the_png)
+    response = _upload(client, company, ("uj.png", PNG), ("szamla.pdf", PDF))
+    html = response.get_data(as_text=True)
+    assert [e["body"]["files"]["file"]["filename"] for e in creates(sandbox_log, company.id)] \
+        == ["szamla.pdf", "uj.png"], "the file found is held, the unchecked one is sent"
+    assert 'id="upload-held"' in html and 'id="upload-unchecked"' in html
+
+
+def test_a_lost_answer_after_a_held_file_is_looked_for_among_the_files_sent(
+        client, company, api, faults, sandbox_log):
+    _upload(client, company, ("szamla.pdf", PDF))
+    faults.add(path="/2/expenses/create*", method="POST", kind="reset_after", count=1)
+    response = _upload(client, company, ("szamla.pdf", PDF), ("uj.png", PNG))
+    text = response.get_data(as_text=True) if response.status_code != 303 else \
+        client.get(response.headers["Location"]).get_data(as_text=True)
+    assert "uj.png was uploaded as a new expense" in text and "szamla.pdf was uploaded" not in text
+    assert len(creates(sandbox_log, company.id)) == 2
+
+
+class _Answering:
+    """A client stub answering artifact-search with a fixed body (its shape is not described
+    by the live API, so Bookdesk must read what it can and no more)."""
+
+    company_id = 1
+
+    def __init__(self, body):
+        self.body = body
+
+    def post(self, path, json=None):
+        return self.body
+
+
+def test_a_duplicate_search_answer_of_an_unknown_shape_counts_as_no_answer():
+    assert expense_api.same_file(_Answering({"results": [{"expense_id": 7}]}), "a.pdf", 1) \
+        == [{"expense_id": 7}]
+    assert expense_api.same_file(_Answering([{"expense_id": "7"}, 3]), "a.pdf", 1) == []
+    for body in ({"expense_id": 7}, 3, True, None):
+        with pytest.raises(Unavailable):
+            expense_api.same_file(_Answering(body), "a.pdf", 1)

@@ -7,6 +7,8 @@ server-side session store.
 """
 from __future__ import annotations
 
+import html
+import re
 import threading
 import time
 from urllib.parse import urlsplit
@@ -408,3 +410,18 @@ def test_an_expense_opens_under_oauth_without_the_bank_accounts_it_cannot_read(
         assert page.status_code == 200, path
         assert made["invoice_number"] in page.get_data(as_text=True)
     assert not sandbox_log.entries(path="/1/", sent_for=company.id), "no Bearer token to /1/"
+
+
+def test_a_document_downloads_under_oauth_through_its_own_signed_link(oauth_app, company,
+                                                                     sandbox_url):
+    # Bookdesk cannot read /1/documents/files with a Bearer token: the list's link is the way.
+    made = requests.post(f"{sandbox_url}/_sandbox/documents/", timeout=10, json={
+        "company_id": company.id, "filename": "oauth.pdf"})
+    assert made.status_code == 201, made.text
+    client = oauth_app.test_client()
+    oauth_sign_in(client, oauth_user(sandbox_url, [company.id])["id"])
+    page = client.get(f"/c/{company.id}/documents/").get_data(as_text=True)
+    link = html.unescape(re.search(r'href="([^"]+)" rel="noreferrer" download="oauth.pdf"',
+                                   page)[1])
+    assert link.startswith(sandbox_url) and f"/c/{company.id}/documents/" not in link
+    assert requests.get(link, timeout=10).content.startswith(b"%PDF")

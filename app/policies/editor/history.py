@@ -17,9 +17,11 @@ from dataclasses import dataclass, field
 
 from flask import Response
 from flask_babel import gettext as _
+from flask_babel import pgettext
 from sqlalchemy import select
 
 import app.policies.labels as M
+from app.files import disposition
 from app.forms.filters import whole
 from app.numbers import company_today
 from app.policies.labels import CONFIG_KEYS, IGNORE_KEYS, POLICY_KEYS
@@ -385,6 +387,7 @@ def file_name(storage) -> str:
 def export_response(config, company_id: int, what: str) -> Response:
     """The configuration as a downloadable, readable JSON file."""
     body = json.dumps(config, ensure_ascii=False, indent=2) + "\n"
-    name = f"income-policies-{company_id}-{what}-{company_today().isoformat()}.json"
+    stem = pgettext("file name", "income-policies")
+    name = f"{stem}-{company_id}-{what}-{company_today().isoformat()}.json"
     return Response(body.encode("utf-8"), mimetype="application/json",
-                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+                    headers={"Content-Disposition": disposition("attachment", name)})
