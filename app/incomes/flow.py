@@ -47,8 +47,10 @@ NEGATED = ("net_amount", "vat_amount", "gross_amount")
 def list_page(api, params: dict):
     """One page of incomes plus the currency codes (cached), read side by side; the not-void
     filter, which no API filter expresses, is read through and paged here."""
-    read = not_void_page if params.get(upstream.NOT_VOID) else upstream.list_page
-    return catalog.page_with_codes(read, api, params)
+    if not params.get(upstream.NOT_VOID):
+        return catalog.page_with_codes(upstream.list_page, api, params)
+    # Read in the request, not in a worker, so that its pages are read side by side.
+    return not_void_page(api, params), catalog.names(api, "currencies", "code")
 
 
 class TooManyToSift(Exception):
@@ -81,9 +83,11 @@ def ordered(records: list[dict], ordering: str) -> list[dict]:
 
     def key(record: dict):
         value = record.get(name)
+        if name == "gross_amount":
+            value = to_decimal(value)
         if value is None:
             return (False, "", record.get("id"))
-        return (True, to_decimal(value) if name == "gross_amount" else value, record.get("id"))
+        return (True, value, record.get("id"))
     return sorted(records, key=key, reverse=ordering.startswith("-"))
 
 

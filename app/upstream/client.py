@@ -18,7 +18,7 @@ import random
 import re
 import threading
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
 from http.cookiejar import DefaultCookiePolicy
@@ -33,7 +33,7 @@ from requests.exceptions import SSLError
 from urllib3.exceptions import NewConnectionError
 
 from .errors import NeedsApiToken, Target, Unavailable, retry_after_seconds, unavailable
-from .parallel import READS, Call, CallStats
+from .parallel import READS, Call, CallStats, once
 from .responses import MalformedPage, Page, decode, parse_page, read_file, resource_from_path
 
 log = logging.getLogger("app.upstream")
@@ -84,9 +84,18 @@ class UpstreamClient:
         self.catalog_ttl = catalog_ttl
         self._token = token
         self.auth_scheme = auth_scheme
+        self._reads: dict[str, Callable[[], Any]] = {}
+        self._reads_lock = threading.Lock()
 
     def __repr__(self) -> str:
         return f"UpstreamClient(base_url={self.base_url!r}, company_id={self.company_id!r})"
+
+    def read_once(self, key: str, read: Callable[[], Any]) -> Any:
+        """read()'s result, read once in this client's life (a request): another caller, in
+        any thread, waits for that read and shares its answer, or its failure."""
+        with self._reads_lock:
+            shared = self._reads.setdefault(key, once(read))
+        return shared()
 
     @property
     def scope(self) -> tuple[str, str, str]:

@@ -68,7 +68,12 @@ def fulfilled_between(client, start, end, page_size: int = 100):
 
 def storno_references(client) -> set[str]:
     """The invoice numbers the company's live storno documents name (the documents they
-    reverse); a cancelled storno reverses nothing."""
+    reverse); a cancelled storno reverses nothing. Read once a request, however many of its
+    figures and labels ask."""
+    return client.read_once("storno_references", lambda: _named_by_stornos(client))
+
+
+def _named_by_stornos(client) -> set[str]:
     # invoice_type narrows the read where the API filters by it; the check below decides.
     stornos = iter_all(client, {"invoice_type": STORNO_INVOICE_TYPE, "page_size": STORNO_PAGE})
     return {item.get("referred_invoice_number") for item in stornos

@@ -177,3 +177,16 @@ def test_exporting_a_not_void_filter_too_large_gives_the_list_with_the_reason(
                           headers={"Accept-Language": "en"})
     assert response.status_code == 400
     assert "too many to leave out the cancelled ones" in response.get_data(as_text=True)
+
+
+def test_the_dashboard_reads_the_stornos_once_for_all_its_figures(client, company, api,
+                                                                 sandbox_log):
+    today = company_today().isoformat()
+    _make(api, 2000, "reversed", today)
+    _make(api, 4000, "void", today)
+    sign_in(client, company)
+    sandbox_log.reset()
+    assert client.get(f"/c/{company.id}/").status_code == 200
+    reads = [e for e in sandbox_log.entries(company_id=company.id, path="/1/incomes")
+             if e["args"].get("invoice_type") == ["1"]]
+    assert len(reads) == 1, "revenue month, year, chart and the VAT share one read"
