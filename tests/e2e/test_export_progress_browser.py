@@ -77,7 +77,8 @@ def test_csv_export_that_completes_says_done_and_its_file_has_every_row(
     assert page.locator(f"{PANEL} [role=status]").inner_text() == "Az export elkészült: 7 sor."
     assert _rows_shown(page) == 7
     download = info.value
-    assert download.suggested_filename == f"incomes-{company_today().isoformat()}.csv"
+    # Named in the page's language, accents and all (exports.js reads the UTF-8 name).
+    assert download.suggested_filename == f"bevételek-{company_today().isoformat()}.csv"
     text = Path(download.path()).read_text(encoding="utf-8-sig")
     rows = csv_rows(text, ";")[1:]
     assert sorted(row[0] for row in rows) == [f"P-{number:03}" for number in range(7)]
