@@ -69,7 +69,9 @@ def cards() -> dict[str, ListQuery]:
     expenses card takes its count from the open payables figure, the same list)."""
     return {
         "needs_review": queue_query({}),
-        "unpaid": income_query({"paid_status": "1"}),
+        # Unpaid and partly paid, live: the receivables figure's list, which holds every
+        # overdue one too (a count of unpaid only read lower than the overdue card's).
+        "unpaid": _incomes({"paid_status": "open"}),
         "overdue": _incomes({"tab": "overdue"}),  # the Overdue tab, as the overdue amount
         "unpaid_expenses": _unpaid_expenses(),
     }

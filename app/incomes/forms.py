@@ -74,7 +74,8 @@ class FilterForm(ListFilterForm):
         ANY, ("to_review", _l("To review")), ("reviewed", _l("Reviewed")),
         ("none", _l("No review needed"))]))
     cancelled = SelectField(_l("Cancelled"), choices=select_choices([
-        ANY, ("no", _l("Not cancelled")), (NOT_VOID_CHOICE, _l("Not cancelled, or reversed")),
+        ANY, ("no", _l("Not cancelled")),
+        (NOT_VOID_CHOICE, _l("All but cancelled (reversed ones too)")),
         ("yes", _l("Cancelled or reversed"))]))
     storno = SelectField(_l("Storno"), choices=select_choices([
         ANY, ("no", _l("No stornos")), ("yes", _l("Stornos only"))]))

@@ -35,14 +35,18 @@ def test_dashboard_counts_review_unpaid_and_overdue_incomes(client, company, san
     future = (company_today() + timedelta(days=10)).isoformat()
     _income(sandbox_url, company, due_at=past, invoice_number="OVER-1")
     _income(sandbox_url, company, due_at=future, invoice_number="OPEN-1")
+    _income(sandbox_url, company, due_at=past, invoice_number="PART-1", net_amount="100.00",
+            gross_amount="127.00", payments=[{"amount": "27.00"}])  # partly paid, overdue
+    _income(sandbox_url, company, due_at=past, invoice_number="VOID-1", is_cancelled=True,
+            type=2)
     review = _income(sandbox_url, company, due_at=future, invoice_number="REV-1")
     requests.patch(f"{sandbox_url}/_sandbox/incomes/{review['id']}/",
                    json={"needs_review": True, "review_done": False}, timeout=10)
     sign_in(client, company)
     html = client.get(f"/c/{company.id}/").get_data(as_text=True)
     assert _stat(html, "needs_review") == "1"
-    assert _stat(html, "unpaid") == "3"
-    assert _stat(html, "overdue") == "1"
+    assert _stat(html, "unpaid") == "4", "unpaid and partly paid, cancelled left out"
+    assert _stat(html, "overdue") == "2"
     assert "OVER-1" in html and "REV-1" in html
 
 
@@ -50,7 +54,7 @@ def test_dashboard_cards_link_to_the_fixed_list_urls(client, company):
     sign_in(client, company)
     html = client.get(f"/c/{company.id}/").get_data(as_text=True)
     assert f'href="/c/{company.id}/review/"' in html
-    assert f'href="/c/{company.id}/incomes/?paid_status=1"' in html
+    assert f'href="/c/{company.id}/incomes/?cancelled=no&amp;paid_status=open"' in html
     assert f'href="/c/{company.id}/expenses/?is_paid=false"' in html
 
 
