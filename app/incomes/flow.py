@@ -18,7 +18,7 @@ from app.files import MAX_BYTES, content_type, refusal, sniff
 from app.forms import ITEM_FIELDS, catalogs_of, company_settings
 from app.forms.check import default_currency_id
 from app.forms.registry import ref_id
-from app.incomes.present import ACCOUNTING_DOCUMENT, STORNO, cancel_state, is_storno
+from app.incomes.present import ACCOUNTING_DOCUMENT, STORNO, can_storno, cancel_state, is_storno
 from app.numbers import api_text, company_today, to_decimal
 from app.upstream import Page, catalog
 from app.upstream import incomes as upstream
@@ -174,13 +174,15 @@ def can_cancel(income: dict, state: str | None) -> bool:
     return "is_cancelled" in (income.get("editable_fields") or []) and state != "reversed"
 
 
-def extras(income: dict, originals: bool = True) -> dict:
+def extras(income: dict, originals: bool = True, named: bool = False) -> dict:
     """The page's secondary reads side by side within its deadline: stornos naming the income
-    and, for a storno, its originals; each is left out when late. Only reads that are needed
-    are made (a late one is one that was needed)."""
+    (for a live accounting document too, when named), and for a storno its originals; each
+    is left out when late. Only reads that are needed are made (a late one was needed)."""
     tasks = {}
     if cancelled_numbers([income]):
         tasks["stornos"] = partial(reversed_numbers, g.api, [income])
+    if named and can_storno(income):
+        tasks["named"] = partial(upstream.storno_references, g.api)
     if originals and is_storno(income) and income.get("referred_invoice_number"):
         tasks["originals"] = partial(find_by_number, g.api,
                                      income["referred_invoice_number"])
@@ -188,6 +190,13 @@ def extras(income: dict, originals: bool = True) -> dict:
     if "stornos" not in tasks:
         found["stornos"] = set()
     return found
+
+
+def storno_pending(found: dict, income: dict) -> bool:
+    """Whether a live storno names this live accounting document, which the API has not
+    cancelled (the storno came first, or came from an integration): it still counts as
+    unpaid and overdue, and a second storno would reverse it twice."""
+    return income.get("invoice_number") in found.get("named", ())
 
 
 def cancel_context(found: dict, income: dict) -> dict:

@@ -130,7 +130,8 @@ def partner_options():
 def detail(income_id: int):
     """Everything the API says about one income, with links between storno and original."""
     income, settings, catalogs = flow.load(income_id)
-    found = flow.extras(income)
+    found = flow.extras(income, named=True)
+    pending = flow.storno_pending(found, income)
     code = currency_code(income.get("currency"), catalogs)
     return render_template(
         "incomes/detail.html", income=income, settings=settings, catalogs=catalogs,
@@ -138,7 +139,8 @@ def detail(income_id: int):
         huf_gross=in_forints(income, code, income_amounts),
         originals=found.get("originals"),
         columns=present.assignment_columns(income.get("assignments") or []),
-        cell=present.cell, can_storno=present.can_storno(income),
+        cell=present.cell, can_storno=present.can_storno(income) and not pending,
+        storno_pending=pending,
         history=payment_history(income, income.get("gross_amount"), code,
                                 catalogs.get("accounts")),
         **flow.cancel_context(found, income))

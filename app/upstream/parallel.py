@@ -165,6 +165,7 @@ PARTS = {
     "ledger_numbers": _l("ledger numbers"),
     "vat_categories": _l("VAT categories"),
     "stornos": _l("cancellation state"),
+    "named": _l("cancellation state"),  # the stornos naming a live document
     "originals": _l("original documents"),
     "partners": _l("partner list"),
 }

@@ -70,14 +70,33 @@ def test_detail_costs_one_call_and_a_storno_or_a_cancelled_document_two_with_a_w
         client, company, api):
     ids = catalogue(api)
     live = _document(api, ids, "LIVE-1")
+    invoice = make_income(api, invoice_number="INV-1", type=1)
     original = _document(api, ids, "ORIG-1")
     storno = _document(api, ids, "STORNO-1", invoice_type=1, referred_invoice_number="ORIG-1")
     base = signed_in(client, company, "incomes/")
     client.get(base + str(live["id"]))
-    assert upstream_calls(client.get(base + str(live["id"]))) == 1
-    # A cancelled document also reads the stornos, to say whether one reversed it.
+    assert upstream_calls(client.get(base + str(invoice["id"]))) == 1
+    # An accounting document also reads the stornos: a cancelled one, to say whether one
+    # reversed it; a live one, to say whether one names it though the API did not cancel it.
+    assert upstream_calls(client.get(base + str(live["id"]))) == 2
     assert upstream_calls(client.get(base + str(original["id"]))) == 2
     assert upstream_calls(client.get(base + str(storno["id"]))) == 2
+
+
+def test_a_live_document_a_storno_names_says_so_and_offers_no_second_storno(client, company,
+                                                                            api):
+    ids = catalogue(api)
+    _document(api, ids, "STORNO-9", invoice_type=1, referred_invoice_number="LATE-9",
+              net_amount="-1000.00", gross_amount="-1270.00")
+    late = _document(api, ids, "LATE-9")  # after its storno: the API does not cancel it
+    other = _document(api, ids, "PLAIN-9")
+    base = signed_in(client, company, "incomes/")
+    page = client.get(base + str(late["id"]), headers={"Accept-Language": "en"})
+    html = page.get_data(as_text=True)
+    assert 'id="storno-pending"' in html and "a second storno would reverse it twice" in html
+    assert 'id="create-storno"' not in html
+    html = client.get(base + str(other["id"])).get_data(as_text=True)
+    assert 'id="storno-pending"' not in html and 'id="create-storno"' in html
 
 
 def test_storno_page_links_the_original_and_shows_it_cancelled(client, company, api):
