@@ -68,6 +68,8 @@ def test_list_pages_follow_the_api_count_and_role_filter_reaches_the_api(client,
     assert "Partner 00" in first and "Partner 25" not in first and "page=2" in first
     second = client.get(base + "?page=2").get_data(as_text=True)
     assert "Partner 25" in second and "Partner 26" in second and "Partner 00" not in second
+    gone = client.get(base + "?page=9")  # past the end: the first page, as the API's lists
+    assert gone.status_code == 303 and "page=" not in gone.headers["Location"]
     sandbox_log.reset()
     client.get(base + "?role=vendor&ordering=created_at")
     assert sandbox_log.entries(company_id=company.id, path="/1/partners")[-1]["args"][

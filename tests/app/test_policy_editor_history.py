@@ -65,6 +65,11 @@ def test_export_downloads_the_saved_configuration_and_versions(client, company, 
     editor = Editor(client, company)
     response = editor.get("/export")
     assert response.headers["Content-Disposition"].startswith("attachment;")
+    # Named in the page's language, with an ASCII fallback.
+    hungarian = client.get(f"/c/{company.id}/policies/export", headers={"Accept-Language": "hu"})
+    assert "filename*=UTF-8''bev%C3%A9teli-szab%C3%A1lyok-" in hungarian.headers[
+        "Content-Disposition"] and 'filename="beveteli-szabalyok-' in hungarian.headers[
+        "Content-Disposition"]
     assert response.get_json() == original
     _save_name(editor, "Új")
     version_id = re.findall(r"/version\?id=(\d+)", editor.html("/history"))[-1]
