@@ -18,7 +18,7 @@ from app.files import MAX_BYTES, content_type, refusal, sniff
 from app.forms import ITEM_FIELDS, catalogs_of, company_settings
 from app.forms.check import default_currency_id
 from app.forms.registry import ref_id
-from app.incomes.present import ACCOUNTING_DOCUMENT, STORNO, can_storno, cancel_state, is_storno
+from app.incomes.present import can_storno, cancel_state, is_storno
 from app.numbers import api_text, company_today, to_decimal
 from app.upstream import Page, catalog
 from app.upstream import incomes as upstream
@@ -124,11 +124,7 @@ def find_by_number(api, number: str) -> list[dict]:
 
 def cancelled_numbers(items: list[dict]) -> set[str]:
     """The numbers of the cancelled accounting documents among incomes (a storno may name)."""
-    wanted = {item.get("invoice_number") for item in items
-              if item.get("is_cancelled") and item.get("type") == ACCOUNTING_DOCUMENT
-              and item.get("invoice_type") != STORNO}
-    wanted.discard(None)
-    return wanted
+    return {item.get("invoice_number") for item in items if upstream.reversible(item)} - {None}
 
 
 def reversed_numbers(api, items: list[dict]) -> set[str]:

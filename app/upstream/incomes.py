@@ -90,13 +90,17 @@ def without_void(client, records: list[dict]) -> list[dict]:
     return [record for record in records if not is_void(record, named)]
 
 
-def is_reversed(record: dict, named: set[str] | None) -> bool:
-    """Whether a storno reverses the record: a cancelled accounting document (the only kind a
-    storno cancels, spec part 3), itself no storno, whose number a live storno names (named:
-    storno_references)."""
+def reversible(record: dict) -> bool:
+    """Whether a storno may have reversed the record: a cancelled accounting document (the
+    only kind a storno cancels, spec part 3), itself no storno."""
     return (bool(record.get("is_cancelled")) and record.get("type") == ACCOUNTING_DOCUMENT
-            and record.get("invoice_type") != STORNO_INVOICE_TYPE
-            and record.get("invoice_number") in (named or ()))
+            and record.get("invoice_type") != STORNO_INVOICE_TYPE)
+
+
+def is_reversed(record: dict, named: set[str] | None) -> bool:
+    """Whether a storno reverses the record: reversible, and a live storno names its number
+    (named: storno_references)."""
+    return reversible(record) and record.get("invoice_number") in (named or ())
 
 
 def is_void(record: dict, named: set[str] | None) -> bool:
