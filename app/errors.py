@@ -100,7 +100,7 @@ def lost_write_response(render, exc, message=LOST_WRITE, reload_url: str | None 
     so a lost answer may hide a stored write: the user checks before sending again.
     """
     limited = isinstance(exc, up.RateLimited)
-    retry_after = int(getattr(exc, "retry_after", 0) or 0)
+    retry_after = up.waited_for(exc)
     text = not_saved_slow_down(exc) if limited else str(message)
     status = 429 if limited else 503
     if is_htmx():
@@ -117,7 +117,7 @@ def lost_write_response(render, exc, message=LOST_WRITE, reload_url: str | None 
 
 def not_saved_slow_down(exc) -> str:
     """A write the upstream asked to wait with (RateLimited): nothing was saved; how long."""
-    seconds = max(int(getattr(exc, "retry_after", 0) or 0), 1)
+    seconds = max(up.waited_for(exc), 1)
     return _("The accounting service asked us to slow down, so this was not saved. Send it again "
              "in %(seconds)s seconds.", seconds=seconds)
 
@@ -185,9 +185,7 @@ def _upstream_not_found(_exc):
 def _page_timed_out(exc):
     if _waiting_out_a_rate_limit():
         # The reads were waiting out the service's "slow down", not a slow answer: say so.
-        return error_response(429, _(
-            "The accounting service is receiving too many requests and asked us to wait. "
-            "Please try again in a moment."), _("The accounting service is busy"), keep_form=True)
+        return _busy(0)
     return error_response(503, _("The accounting service did not send this record in time. "
                                  "Reload the page to try again."),
                           _("The record could not be loaded in time"), keep_form=True)
@@ -234,16 +232,21 @@ def _needs_api_token(exc):
 
 def _upstream_unavailable(exc):
     response = error_response(503, keep_form=True)
-    retry_after = getattr(exc, "retry_after", None)
-    if retry_after:
-        response.headers["Retry-After"] = str(int(retry_after))
+    if up.waited_for(exc):
+        response.headers["Retry-After"] = str(up.waited_for(exc))
     return response
 
 
 def _upstream_rate_limited(exc):
-    retry_after = int(getattr(exc, "retry_after", 0) or 0)
+    return _busy(up.waited_for(exc))
+
+
+def _busy(retry_after: int):
+    """The 429 page: the service asked to wait, retry_after seconds when it said (0: not)."""
     message = _("The accounting service is receiving too many requests and asked us to wait. "
-                "Please try again in %(seconds)s seconds.", seconds=max(retry_after, 1))
+                "Please try again in %(seconds)s seconds.", seconds=retry_after) if retry_after \
+        else _("The accounting service is receiving too many requests and asked us to wait. "
+               "Please try again in a moment.")
     response = error_response(429, message, _("The accounting service is busy"), keep_form=True)
     if retry_after:
         response.headers["Retry-After"] = str(retry_after)

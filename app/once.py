@@ -31,6 +31,7 @@ from app.errors import error_response
 from app.store import idempotency
 from app.templating import redirect_to
 from app.upstream import RateLimited, Unavailable, ValidationError
+from app.upstream.errors import waited_for
 
 # How long an upstream that timed out may still take to store what it was sent.
 SETTLE = timedelta(seconds=60)
@@ -227,6 +228,6 @@ def create_once(form, purpose: str, send: Callable[[], dict], target: Callable[[
 
 def rate_limited_message(exc: RateLimited) -> str:
     """Nothing was sent: the upstream asked to wait; say how long."""
-    seconds = max(int(getattr(exc, "retry_after", 0) or 0), 1)
+    seconds = max(waited_for(exc), 1)
     return _("The accounting service asked us to slow down, so nothing was created. Send the "
              "form again in %(seconds)s seconds.", seconds=seconds)

@@ -111,19 +111,18 @@ def _locked_meanwhile(form, name: str, spec, shown: dict) -> bool:
     rendered) that has been locked since (booked, checked...): its value cannot be saved, so
     the form says so, never dropping it quietly."""
     raw = raw_value(spec, form[name]) if name in shown and name in form else None
-    if raw is None:
+    if raw is None or _same_cell(spec, raw, shown[name]):
         return False
-    try:
-        typed = spec.parse(raw)
-    except ValueError:
-        typed = raw
-    if spec.value_kind.same(typed, shown[name]):
-        return False
-    reason = readonly_reason(form.record, name, form.layout.company)
-    form.add_error(name, _("Locked since you opened the form (%(reason)s), so “%(value)s” was "
-                           "not saved.", reason=reason or _("not editable now"),
-                           value=", ".join(raw) if isinstance(raw, list) else raw))
+    form.add_error(name, _locked_text(form, name, raw))
     return True
+
+
+def _locked_text(form, name: str, raw) -> str:
+    """Why a value typed into an input locked meanwhile was not saved, with the value."""
+    reason = readonly_reason(form.record, name, form.layout.company)
+    return _("Locked since you opened the form (%(reason)s), so “%(value)s” was not saved.",
+             reason=reason or _("not editable now"),
+             value=", ".join(raw) if isinstance(raw, list) else raw)
 
 
 def _parse_table(form, table) -> bool:
@@ -179,12 +178,9 @@ def _rows_locked(form, table, rendered: list[dict], was_fixed: bool) -> bool:
 
 
 def _refuse_cell(form, table, number: int, column: str, raw) -> None:
-    reason = readonly_reason(form.record, column, form.layout.company)
     where = f"{table.label or table.name}, {_('row %(number)s', number=number)}"
-    form.form_errors.append(f"{where}, {spec_for(column).label}: " + _(
-        "Locked since you opened the form (%(reason)s), so “%(value)s” was not saved.",
-        reason=reason or _("not editable now"),
-        value=", ".join(raw) if isinstance(raw, list) else raw))
+    form.form_errors.append(f"{where}, {spec_for(column).label}: "
+                            + _locked_text(form, column, raw))
 
 
 def _sent_rows(table) -> list[int]:

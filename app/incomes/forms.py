@@ -106,9 +106,9 @@ def api_params(form: FilterForm, args: MultiDict) -> dict | None:
     if not days(dated, params, date_field_of(form.date_field)):
         return None
     params["ordering"] = ordering(args.get("ordering"))
-    if is_overdue_tab(args) and not overdue_fits(form, params):
-        return None
     if is_overdue_tab(args):
+        if not overdue_fits(form, params):
+            return None
         overdue(params)
     params["page"] = page_number(args)
     params["page_size"] = page_size(args)
@@ -135,10 +135,10 @@ def overdue_fits(form: FilterForm, params: dict) -> bool:
         (form.paid_status, params.get("paid_status") == "2", OVERDUE_UNPAID),
         (form.cancelled, form.cancelled.data == "yes", OVERDUE_LIVE),
         (form.storno, form.storno.data == "yes", OVERDUE_LIVE))
-    for field, conflict, message in conflicts:
-        if conflict:
-            field.errors = [*field.errors, str(message)]
-    return not any(conflict for _field, conflict, _message in conflicts)
+    refused = [(field, message) for field, conflict, message in conflicts if conflict]
+    for field, message in refused:
+        field.errors = [*field.errors, str(message)]
+    return not refused
 
 
 def overdue(params: dict) -> None:

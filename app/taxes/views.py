@@ -28,9 +28,6 @@ from app.upstream import RateLimited, Unavailable, ValidationError
 from app.upstream import taxes as taxes_api
 
 MAX_SELECTED = 500
-# The export's file name per kind, in the page's language.
-FILE_NAMES = {"taxes": lambda: pgettext("file name", "taxes"),
-              "salaries": lambda: pgettext("file name", "salaries")}
 
 
 def index(kind: Kind):
@@ -69,7 +66,9 @@ def export(kind: Kind):
         return index(kind)
     shown = present.months(found["listing"], kind)
     return download(present.export_header(kind), present.export_pages(shown, found["currency"]),
-                    partial(present.export_row, kind), {}, FILE_NAMES[kind.name]())
+                    partial(present.export_row, kind), {},
+                    pgettext("file name", "salaries") if kind.is_salary
+                    else pgettext("file name", "taxes"))
 
 class _Unchecked(Exception):
     """The rows did not pass the checks made just before sending; nothing was sent."""

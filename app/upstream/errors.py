@@ -285,6 +285,11 @@ def unavailable(exc: requests.RequestException, target: Target) -> Unavailable:
     return error
 
 
+def waited_for(exc: BaseException) -> int:
+    """The whole seconds an error's Retry-After asked to wait; 0 when it did not say."""
+    return int(getattr(exc, "retry_after", 0) or 0)
+
+
 def retry_after_seconds(headers: Mapping[str, str]) -> float | None:
     """Retry-After as seconds (delta or HTTP date), or None when absent or unreadable."""
     value = (headers.get("Retry-After") or "").strip()
