@@ -52,8 +52,8 @@ MESSAGES = {
     500: _l("An unexpected error happened on our side. It has been logged."),
     503: _l("The accounting service is not reachable right now. Please try again in a moment."),
 }
-LOST_WRITE = _l("The accounting service did not answer. Your change may already be saved: check "
-                "the record, then send again if needed.")
+LOST_WRITE = _l("The accounting service did not confirm the request. Your change may already be "
+                "saved: check the record, then send again if needed.")
 LOST_TITLE = _l("The save was not confirmed")
 # An unmatched URL under a company runs no company blueprint code, so g.company is not set.
 COMPANY_PATH = re.compile(r"^/c/(\d+)(?:/|$)")

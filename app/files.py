@@ -53,9 +53,9 @@ MAX_FILES = 20
 # not take the shared pool from every other page's reads.
 SEARCHES_AT_ONCE = 4
 KIND_NAMES = {"pdf": "PDF", "jpg": "JPEG", "png": "PNG", "xml": "XML"}
-NOT_SENT = _l("Not sent: the accounting service stopped answering. Send this file again.")
-UNCONFIRMED = _l("The accounting service did not answer, and it is not yet known whether this "
-                 "file was uploaded. Check the expense list before you send it again.")
+NOT_SENT = _l("Not sent: the accounting service stopped taking files. Send this file again.")
+UNCONFIRMED = _l("The accounting service did not confirm the request, and it is not yet known "
+                 "whether this file was uploaded. Check the expense list before you send it again.")
 # The upstream's clock and ours differ a little; a lost create is looked for from this far back.
 CLOCK_SLACK = timedelta(minutes=1)
 # A framed PDF may be shown by this page only; nothing in it may load or run anything else.

@@ -36,12 +36,12 @@ from app.upstream.errors import waited_for
 # How long an upstream that timed out may still take to store what it was sent.
 SETTLE = timedelta(seconds=60)
 EXPIRED = _l("This form has expired. Reload the page and try again.")
-FOUND = _l("The accounting service answered late, but the record was created.")
-NOT_CREATED = _l("The accounting service did not answer, and nothing was created. It is safe "
-                 "to send the form again.")
-UNCONFIRMED = _l("The accounting service did not answer, and it is not yet known whether the "
-                 "record was created. Send the form again in a moment: Bookdesk checks first and "
-                 "does not create it twice.")
+FOUND = _l("The accounting service did not confirm the request, but the record was created.")
+NOT_CREATED = _l("The accounting service did not confirm the request, and nothing was created. It "
+                 "is safe to send the form again.")
+UNCONFIRMED = _l("The accounting service did not confirm the request, and it is not yet known "
+                 "whether the record was created. Send the form again in a moment: Bookdesk checks "
+                 "first and does not create it twice.")
 
 
 class ExpiredKey(Exception):

@@ -62,8 +62,8 @@ def _named_recovery(kind: service.Kind, name: str) -> Recovery:
     def find(since) -> str | None:
         return _list_url() if service.find_created(g.api, kind, name) else None
 
-    return Recovery(find, found=_("The accounting service answered late, but “%(name)s” was "
-                                  "created.", name=name))
+    return Recovery(find, found=_("The accounting service did not confirm the request, but "
+                                  "“%(name)s” was created.", name=name))
 
 
 def named_rename(kind: service.Kind):
@@ -142,8 +142,9 @@ def _say_unlisted(row_errors: dict, typed: dict, listed: set) -> None:
     """Refusals of entries the list no longer shows (deleted meanwhile): above the list."""
     for item_id, messages in row_errors.items():
         if item_id not in listed:
-            flash(_("“%(name)s” was not saved: %(reason)s", name=typed.get(item_id) or
-                    f"#{item_id}", reason=" ".join(messages)), "error")
+            name = typed.get(item_id) or f"#{item_id}"
+            flash(_("“%(name)s” was not saved: %(reason)s", name=name,
+                    reason=" ".join(messages)), "error")
 
 
 def _typed(form) -> dict[int, str]:
@@ -202,8 +203,8 @@ def _vat_recovery(body: dict) -> Recovery:
     def find(since) -> str | None:
         return url_for(".index") if service.find_created_vat(g.api, body) else None
 
-    return Recovery(find, found=_("The accounting service answered late, but the VAT category "
-                                  "“%(name)s” was created.", name=body["name"]))
+    return Recovery(find, found=_("The accounting service did not confirm the request, but the VAT "
+                                  "category “%(name)s” was created.", name=body["name"]))
 
 
 def vat_edit(vat_category_id: int):

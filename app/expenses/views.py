@@ -202,8 +202,8 @@ def _save(form, expense: dict, body: dict):
         return None
     except (Unavailable, RateLimited) as exc:
         return lost_write_response(lambda text: _edit_page(form, expense, text), exc, _(
-            "The accounting service did not answer. Your changes to the expense may already be "
-            "saved: open it in a new tab to check, then save again if needed."))
+            "The accounting service did not confirm the request. Your changes to the expense may "
+            "already be saved: open it in a new tab to check, then save again if needed."))
     flash(_("The expense was saved."), "success")
     return redirect_to(detail)
 
@@ -262,15 +262,15 @@ def _recovery(uploads: list) -> Recovery:
         found = files.find_created(first, since - files.CLOCK_SLACK)
         return url_for(".detail", expense_id=found["id"]) if found else None
 
-    found = _("The accounting service answered late, but %(filename)s was uploaded as a new "
-              "expense.", filename=first.filename)
+    found = _("The accounting service did not confirm the request, but %(filename)s was uploaded "
+              "as a new expense.", filename=first.filename)
     if len(uploads) > 1:
         found += " " + _("The other files were not sent: upload them again.")
     return Recovery(find, found=found, not_created=_(
-        "The accounting service did not answer, and no expense was created. It is safe to "
-        "send the files again."), unconfirmed=_(
-        "The accounting service did not answer, and it is not yet known whether the files "
-        "were uploaded. Choose the same files and send them again in a moment: Bookdesk "
+        "The accounting service did not confirm the request, and no expense was created. It is "
+        "safe to send the files again."), unconfirmed=_(
+        "The accounting service did not confirm the request, and it is not yet known whether the "
+        "files were uploaded. Choose the same files and send them again in a moment: Bookdesk "
         "checks first and does not upload them twice."))
 
 
@@ -323,8 +323,9 @@ def _bulk_unanswered(exc) -> str:
     """A rate limit sent nothing; a lost answer may hide an applied action."""
     if isinstance(exc, RateLimited):
         return not_saved_slow_down(exc)
-    return _("The accounting service did not answer, so the action may or may not have been "
-             "applied to the ticked expenses: check them in the list before sending it again.")
+    return _("The accounting service did not confirm the request, so the action may or may not "
+             "have been applied to the ticked expenses: check them in the list before sending it "
+             "again.")
 
 
 def _send_bulk(action: str, ids: list[int], back: str) -> Sent:

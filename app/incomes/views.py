@@ -206,10 +206,10 @@ def _set_cancelled(income: dict, target: bool, settings: dict):
 def _lost_cancel(target: bool) -> str:
     """What to say when the cancel (or revoke) got no answer: it may have happened."""
     if target:
-        return _("The accounting service did not answer. The document may already be "
+        return _("The accounting service did not confirm the request. The document may already be "
                  "cancelled: open it to check before confirming again.")
-    return _("The accounting service did not answer. The cancellation may already be revoked: "
-             "open the document to check before confirming again.")
+    return _("The accounting service did not confirm the request. The cancellation may already be "
+             "revoked: open the document to check before confirming again.")
 
 
 def edit_form(income: dict, settings: dict, catalogs: dict):
@@ -255,7 +255,7 @@ def _save(form, income: dict, body: dict, settings: dict):
         return None
     except (Unavailable, RateLimited) as exc:
         return lost_write_response(lambda text: _page(form, income, settings, text), exc, _(
-            "The accounting service did not answer in time. Your changes may or may not have "
+            "The accounting service did not confirm the request. Your changes may or may not have "
             "been saved: open the income in a new tab to check before saving again."))
     flash(_("The income was saved."), "success")
     _note_rounding(body, saved or {})
@@ -345,10 +345,11 @@ def _recovery(form) -> Recovery:
         return url_for(".detail", income_id=income_id) if income_id else None
 
     return Recovery(find, existing, found=_(
-        "The accounting service answered late, but the accounting document was created."),
-        not_created=_("The accounting service did not answer in time, and the document was not "
-                      "created. It is safe to send the form again."),
-        unconfirmed=_("The accounting service did not answer in time, and it is not yet known "
+        "The accounting service did not confirm the request, but the accounting document was "
+        "created."),
+        not_created=_("The accounting service did not confirm the request, and the document was "
+                      "not created. It is safe to send the form again."),
+        unconfirmed=_("The accounting service did not confirm the request, and it is not yet known "
                       "whether the document was created. Send the form again in a moment: "
                       "Bookdesk checks first, and a second copy is refused by its invoice "
                       "number."))

@@ -63,8 +63,8 @@ def _recovery(form: PartnerForm) -> Recovery:
 
     return Recovery(lambda since: url(flow.find_created(g.api, form.values())),
                     lambda exc: url(flow.existing_id(exc)),
-                    found=_("The accounting service answered late, but the partner was "
-                            "created."))
+                    found=_("The accounting service did not confirm the request, but the partner "
+                            "was created."))
 
 
 def edit(partner_id: int):

@@ -138,8 +138,8 @@ def _lost(bits, current: flow.Walk, record: dict, form, exc):
     return lost_write_response(
         lambda text: _show(flow.screen_context(bits, current, record, pair[1] if pair else None,
                                                form=form, problem=text, reload_url=here)),
-        exc, _("The accounting service did not answer. The income may already be marked done: "
-               "reload it to see, then send again if needed."), reload_url=here)
+        exc, _("The accounting service did not confirm the request. The income may already be "
+               "marked done: reload it to see, then send again if needed."), reload_url=here)
 
 
 def _unsendable(bits, current: flow.Walk, form, latest: dict):
@@ -336,7 +336,7 @@ def _report_bulk(result: actions.BulkResult, number: Callable[[int], str]) -> No
         flash(_("%(number)s was not marked done: %(reason)s", number=number(income_id),
                 reason=message), "error")
     if result.unconfirmed:
-        flash(_("The accounting service did not answer for %(numbers)s, so they may or may not "
+        flash(_("The accounting service did not confirm %(numbers)s, so they may or may not "
                 "be marked done: check them before marking them again.",
                 numbers=", ".join(map(number, result.unconfirmed))), "warning")
     if result.refused is not None:

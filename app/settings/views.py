@@ -53,8 +53,9 @@ def _save(form, info: dict):
         sent = _send(form, body)
     except (Unavailable, RateLimited) as exc:
         return lost_write_response(lambda text: _page(form, info, text), exc, _(
-            "The accounting service did not answer. The settings may already be saved: reload "
-            "the page to check, then save again if needed."), reload_url=url_for(".index"))
+            "The accounting service did not confirm the request. The settings may already be "
+            "saved: reload the page to check, then save again if needed."),
+            reload_url=url_for(".index"))
     if not sent:
         return None
     flash(_("The settings were saved. Income forms follow them from now on."), "success")

@@ -106,7 +106,7 @@ def _refusal(exc: Exception, filled: list, key: str) -> tuple[list, int, str]:
     if isinstance(exc, _Unchecked):
         return list(exc.args[0]), 400, key
     if isinstance(exc, _Unread):
-        return [_("The accounting service did not answer, so nothing was sent. "
+        return [_("The accounting service is not available, so nothing was sent. "
                   "Send the form again in a moment.")], 503, key
     if isinstance(exc, ExpiredKey):
         return [_("This form has expired. Send it again.")], 400, idempotency.new_key()
@@ -145,9 +145,9 @@ def _recovery(kind: Kind, rows: list) -> Recovery:
     def existing(exc: ValidationError) -> str | None:
         return here if kind.is_salary and flow.every_row_exists(exc, len(items)) else None
 
-    found = (_("The accounting service answered late, but the salaries were created.")
+    found = (_("The accounting service did not confirm the request, but the salaries were created.")
              if kind.is_salary else
-             _("The accounting service answered late, but the taxes were created."))
+             _("The accounting service did not confirm the request, but the taxes were created."))
     return Recovery(find, existing, found=found)
 
 

@@ -445,7 +445,7 @@ FAILURES = (
     (NotFound, _l("The accounting service no longer has this record.")),
     (PermissionDenied, _l("The accounting service does not let your token do this.")),
     (RateLimited, _l("The accounting service asked us to slow down: try again in a minute.")),
-    (Unavailable, _l("The accounting service did not answer: try again in a moment.")),
+    (Unavailable, _l("The accounting service is not available: try again in a moment.")),
 )
 FAILED = _l("The accounting service could not do this.")
 

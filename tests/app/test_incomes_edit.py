@@ -256,14 +256,14 @@ def test_a_field_missing_from_the_post_counts_as_unchanged(client, company, api,
     assert patches(sandbox_log, company.id) == [{"secondary_id": "X"}]
 
 
-def test_an_unanswered_save_keeps_the_input_and_says_so(client, company, api, faults):
+def test_an_unconfirmed_save_keeps_the_input_and_says_so(client, company, api, faults):
     _created, path, form = _edit(client, company, api, type=2)
     faults.add(path="/2/incomes/*/update/", method="PATCH", kind="status", status=503)
     response = client.post(path, data=form.set("note", "typed text").data(),
                            headers={"Accept-Language": "en"})
     html = response.get_data(as_text=True)
     assert response.status_code == 503
-    assert "did not answer in time" in html and "typed text" in html
+    assert "did not confirm the request" in html and "typed text" in html
 
 
 def test_a_stored_row_without_a_revenue_type_does_not_stop_an_edit_of_the_rest(

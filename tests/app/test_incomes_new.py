@@ -232,7 +232,7 @@ def test_an_unanswered_create_keeps_the_form_and_can_be_sent_again(client, compa
     faults.add(path="/2/incomes/create/", method="POST", kind="status", status=503, count=1)
     response = client.post(base + "new", data=data, headers={"Accept-Language": "en"})
     assert response.status_code == 503
-    assert "did not answer in time" in response.get_data(as_text=True)
+    assert "did not confirm the request" in response.get_data(as_text=True)
     assert 'value="BIZ-NEW-1"' in response.get_data(as_text=True)
     assert client.post(base + "new", data=data).status_code == 303
     assert len(_listed(api)) == 1

@@ -30,7 +30,7 @@ from tests.app.test_write_faults import (
 )
 
 CREATE = "/2/incomes/create/"
-LATE = "answered late, but"
+LATE = "did not confirm the request, but"
 CASES = {case.name: case for case in WRITES}
 
 
@@ -57,7 +57,7 @@ def test_a_lost_income_create_found_by_its_number_lands_on_it_and_a_resend_store
     [income] = [i for i in _incomes(ctx) if i["invoice_number"] == "LC-FOUND-1"]
     assert first.headers["Location"].endswith(f"/incomes/{income['id']}")
     landed = client.get(first.headers["Location"]).get_data(as_text=True)
-    assert "answered late, but the accounting document was created" in landed
+    assert "did not confirm the request, but the accounting document was created" in landed
     sandbox_log.reset()
     again = client.post(path, data=form.data())
     assert again.status_code == 303 and again.headers["Location"] == first.headers["Location"]
@@ -155,7 +155,7 @@ def test_a_lost_tax_grid_is_found_when_all_its_rows_are_listed(
     faults.add(path="/2/taxes/create/", method="POST", kind="reset_after", count=1)
     first = client.post(path, data=form.data())
     assert first.status_code == 303 and "open=2024-03" in first.headers["Location"]
-    assert "answered late, but the taxes were created" in \
+    assert "did not confirm the request, but the taxes were created" in \
         client.get(first.headers["Location"]).get_data(as_text=True)
     assert client.post(path, data=form.data()).status_code == 303
     assert _taxes_described(ctx, "LC-TAX-1") == 2
@@ -218,7 +218,7 @@ def test_a_lost_salary_grid_whose_read_back_fails_is_found_on_the_resend(
     monkeypatch.undo()
     again = client.post(path, data=case.data(form, "LC-SAL-1"))
     assert again.status_code == 303
-    assert "answered late, but the salaries were created" in \
+    assert "did not confirm the request, but the salaries were created" in \
         client.get(again.headers["Location"]).get_data(as_text=True)
     assert case.stored(ctx, "LC-SAL-1") == 1
     assert len(_successful_writes(sandbox_log, company.id, case)) == 1

@@ -223,5 +223,5 @@ def test_a_bulk_done_whose_answer_is_lost_says_it_may_be_done_not_that_it_was_no
     page = response.get_data(as_text=True)
     assert income_now(advanced, lost["id"])["review_done"] is True
     assert "was not marked done" not in page
-    assert (f"did not answer for {lost['invoice_number']}, so they may or may not be marked "
+    assert (f"did not confirm {lost['invoice_number']}, so they may or may not be marked "
             "done") in page

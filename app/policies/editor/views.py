@@ -277,9 +277,9 @@ def _unanswered_write(state, config, again, exc):
     that it may have happened (again(text) renders the page to send again)."""
     history.record_found(state.company_id, state.stored)
     return lost_write_response(again, exc, _(
-        "The accounting service did not answer. The policies may already be saved: send "
-        "again and Bookdesk checks first; nothing is saved twice.") if config is not None
-        else _("The accounting service did not answer. The policies may already be "
+        "The accounting service did not confirm the request. The policies may already be saved: "
+        "send again and Bookdesk checks first; nothing is saved twice.") if config is not None
+        else _("The accounting service did not confirm the request. The policies may already be "
                "deleted: open the editor to check."),
         reload_url=url_for("policy_editor.index"))
 
