@@ -131,7 +131,7 @@ def parse_number(text, locale=None, *, places=None, minimum=None, maximum=None) 
         return None
     fits = functools.partial(_fits, places=places, minimum=minimum, maximum=maximum,
                              locale=locale)
-    value = _read_signed(raw, locale, fits)
+    value = _read_signed(raw, locale, places, fits)
     _check_places(value, places)
     _check_range(value, minimum, maximum, locale)
     return value
@@ -192,10 +192,11 @@ def _without_currency(text: str, currency, locale) -> str:
     return minus + body
 
 
-def _read_signed(raw: str, locale, fits: Callable[[Decimal], bool]) -> Decimal:
+def _read_signed(raw: str, locale, places: int | None,
+                 fits: Callable[[Decimal], bool]) -> Decimal:
     negative = raw[0] in MINUSES
     body = raw[1:].lstrip() if raw[0] in MINUSES + "+" else raw
-    value = _signed(_read(raw, body, negative, locale, fits), negative)
+    value = _signed(_read(raw, body, negative, locale, places, fits), negative)
     return value if value else abs(value)  # "-0" is zero, not a negative zero
 
 
@@ -205,8 +206,8 @@ def _signed(value: Decimal, negative: bool) -> Decimal:
     return value.copy_negate() if negative else value
 
 
-def _read(raw: str, body: str, negative: bool, locale, fits: Callable[[Decimal], bool]
-          ) -> Decimal:
+def _read(raw: str, body: str, negative: bool, locale, places: int | None,
+          fits: Callable[[Decimal], bool]) -> Decimal:
     decimal, group = marks(locale)
     value = _reading(body, decimal, group)
     other = _reading(body, group, decimal)
@@ -217,15 +218,23 @@ def _read(raw: str, body: str, negative: bool, locale, fits: Callable[[Decimal],
         value = _mixed_groups(body, group)
         if value is None:
             return other
-    if decimal not in body and other is not None and other != value:
-        _refuse_two_ways(raw, [value, other], negative, locale, fits)
+    if other is not None and other != value and (
+            decimal not in body or _zeros_past(body, decimal, places, fits(value))):
+        _refuse_two_ways(raw, [value, other], negative, locale, places, fits)
     return value
 
 
-def _refuse_two_ways(raw: str, readings: list, negative: bool, locale, fits) -> None:
+def _zeros_past(body: str, decimal: str, places: int | None, page_reading_fits: bool) -> bool:
+    # 100,000 in a two-place field: the page's reading only holds because the third decimal is
+    # a zero, so nobody writes it meaning 100; the other convention's 100000 is as likely.
+    return page_reading_fits and places is not None and len(body.rpartition(decimal)[2]) > places
+
+
+def _refuse_two_ways(raw: str, readings: list, negative: bool, locale, places: int | None,
+                     fits) -> None:
     """Refuse text two conventions read differently, naming the spellings the field takes;
     when it takes neither, return: the page's reading is then refused for its own fault."""
-    spelled = [plain(_signed(r, negative), locale) for r in readings
+    spelled = [plain(_at_places(_signed(r, negative), places), locale) for r in readings
                if fits(_signed(r, negative))]
     if not spelled:
         return
@@ -264,6 +273,13 @@ def _mixed_groups(body: str, group: str) -> Decimal | None:
     if re.fullmatch(r"[1-9][0-9]{0,2}(?:[ " + re.escape(group) + r"][0-9]{3})+", body):
         return Decimal(body.replace(" ", "").replace(group, ""))
     return None
+
+
+def _at_places(value: Decimal, places: int | None) -> Decimal:
+    """A value that fits its field, without the zeros typed past the field's places."""
+    if places is None or -value.as_tuple().exponent <= places:
+        return value
+    return value.quantize(Decimal(1).scaleb(-places))
 
 
 def _check_places(value: Decimal, places: int | None) -> None:

@@ -179,6 +179,24 @@ def test_one_foreign_decimal_mark_before_three_digits_is_always_refused(locale, 
 
 
 @PURE
+@given(locale=st.sampled_from(LOCALES), places=st.integers(0, 2), head=st.integers(1, 999),
+       kept=st.integers(0, 99), negative=st.booleans())
+def test_zeros_past_the_fields_places_that_the_other_convention_groups_are_refused(
+        locale, places, head, kept, negative):
+    # 100,000 in a two-place field: 100 to the page's mark only because the zeros change
+    # nothing, 100000 to the other convention. Each spelling offered reads back as one reading.
+    tail = f"{kept % 10 ** places:0{places}d}".ljust(3, "0") if places else "000"
+    sign = "-" if negative else ""
+    text = f"{sign}{head}{marks(locale)[0]}{tail}"
+    with pytest.raises(InputError) as refused:
+        parse_number(text, locale, places=places)
+    assert refused.value.reason == "ambiguous"
+    offered = re.findall(r"(?:Write|or) (\S+?)\.?(?: |$)", str(refused.value))
+    readings = {parse_number(spelling, locale, places=places) for spelling in offered}
+    assert readings == {Decimal(f"{sign}{head}.{tail}"), Decimal(f"{sign}{head}{tail}")}
+
+
+@PURE
 @given(locale=st.sampled_from(LOCALES), head=st.integers(1, 999),
        groups=st.lists(st.integers(0, 999), min_size=1, max_size=3), tail=st.integers(0, 999),
        negative=st.booleans())
