@@ -33,13 +33,16 @@ from app.forms import EXPENSE_ASSIGNMENT_FIELDS, EXPENSE_FIELDS, build_edit_form
 from app.forms.display import MANUAL_SOURCES, record_state, select_choices
 from app.forms.filters import (
     ANY,
-    OVERDUE_TAB,
+    OVERDUE_UNPAID,
     ListFilterForm,
     ListQuery,
     amounts,
     choice,
     compact,
     days,
+    is_overdue_tab,
+    overdue_dates,
+    overdue_fits,
     page_number,
     page_size,
 )
@@ -48,7 +51,6 @@ from app.i18n import search_text
 from app.numbers import (
     DEFAULT_TIMEZONE,
     InputError,
-    company_today,
     company_zone,
     company_zone_name,
     moment_key,
@@ -171,24 +173,19 @@ def api_params(form: FilterForm, args: MultiDict) -> dict | None:
     params["page_size"] = page_size(args)
     params["cursor"] = args.get("cursor") or None
     if is_overdue_tab(args):
+        if not overdue_fits(form, params, (form.is_paid, params["is_paid"] == "true",
+                                           OVERDUE_UNPAID)):
+            return None
         overdue(params, args)
     return compact(params)
 
 
-def is_overdue_tab(args: Mapping) -> bool:
-    """True on the Overdue tab (?tab=overdue)."""
-    return args.get("tab") == OVERDUE_TAB
-
-
 def overdue(params: dict, args: Mapping) -> None:
-    """Narrow params to unpaid expenses due before today in the company's zone, most days
-    overdue first; numbered pages (the API pages an ordered list by number), the created
-    range left out (the list filters on one date at a time)."""
-    yesterday = (company_today() - timedelta(days=1)).isoformat()
-    for key in ("from_date", "cursor"):
-        params.pop(key, None)
-    params.update(is_paid="false", date_field="due_at", to_date=yesterday,
-                  ordering="due_at", page=page_number(args))
+    """Narrow params to unpaid expenses due before today, most days overdue first
+    (forms.filters.overdue_dates); numbered pages: the API pages an ordered list by number."""
+    overdue_dates(params)
+    params.pop("cursor", None)
+    params.update(is_paid="false", page=page_number(args))
 
 
 def machine_args(form: FilterForm) -> dict:

@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from datetime import timedelta
 from decimal import Decimal
 
 from flask import Flask, current_app, request, url_for
@@ -35,7 +36,7 @@ from wtforms import Field, SelectField
 from wtforms.fields.choices import SelectChoice
 
 from app.forms.display import option_value
-from app.numbers import InputError, parse_amount, parse_date
+from app.numbers import InputError, company_today, parse_amount, parse_date
 from app.upstream.errors import MACHINE_KEYS, upstream_text
 
 MAX_ID = 2**63 - 1
@@ -250,6 +251,35 @@ def filter_args(args: MultiDict) -> MultiDict:
 
 
 OVERDUE_TAB = "overdue"
+OVERDUE_BY_DUE_DATE = _l("The Overdue tab filters by due date: choose the due date here, or "
+                         "leave the dates empty.")
+OVERDUE_UNPAID = _l("The Overdue tab lists unpaid and partly paid documents only.")
+
+
+def is_overdue_tab(args: Mapping) -> bool:
+    """True on the Overdue tab (?tab=overdue)."""
+    return args.get("tab") == OVERDUE_TAB
+
+
+def overdue_fits(form, params: dict, *conflicts: tuple[Field, bool, str]) -> bool:
+    """Whether the filter can narrow the Overdue tab: its dates are due dates and none of the
+    (field, conflict, message) holds; else the messages are on the fields that ask for what
+    the tab never lists (the tab keeps every filter, it never drops one)."""
+    dated = params.get("from_date") or params.get("to_date")
+    by_other_date = bool(dated) and params.get("date_field") != "due_at"
+    refused = [(field, message) for field, conflict, message
+               in ((form.date_field, by_other_date, OVERDUE_BY_DUE_DATE), *conflicts) if conflict]
+    for field, message in refused:
+        field.errors = [*field.errors, str(message)]
+    return not refused
+
+
+def overdue_dates(params: dict) -> None:
+    """Due before today in the company's zone, most days overdue first; a due-date range
+    still narrows it (overdue_fits has refused any other date range)."""
+    yesterday = (company_today() - timedelta(days=1)).isoformat()
+    params["to_date"] = min(params.get("to_date") or yesterday, yesterday)
+    params.update(date_field="due_at", ordering="due_at")
 
 
 def list_tabs(list_query: Callable[[Mapping], ListQuery], args: MultiDict) -> list[tuple]:

@@ -13,7 +13,6 @@ a count are built with `list_query`, never by hand (app/forms/filters.py).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import timedelta
 
 from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
@@ -23,7 +22,7 @@ from wtforms.fields.choices import SelectChoice
 from app.forms.display import PartnerField, select_choices
 from app.forms.filters import (
     ANY,
-    OVERDUE_TAB,
+    OVERDUE_UNPAID,
     ListFilterForm,
     ListQuery,
     choice,
@@ -32,11 +31,13 @@ from app.forms.filters import (
     date_field_select,
     days,
     digits,
+    is_overdue_tab,
+    overdue_dates,
+    overdue_fits,
     page_number,
     page_size,
 )
 from app.i18n import search_text
-from app.numbers import company_today
 from app.templating import KINDS, PAID_STATUS
 from app.upstream.incomes import NOT_VOID, STORNO_INVOICE_TYPE
 
@@ -47,9 +48,6 @@ UNPAID = ("1", "3")
 # The storno filter: invoice_type 1 marks a storno, 0 any other document.
 STORNOS = {"yes": str(STORNO_INVOICE_TYPE), "no": "0"}
 NOT_VOID_CHOICE = "not_void"
-OVERDUE_BY_DUE_DATE = _l("The Overdue tab filters by due date: choose the due date here, or "
-                         "leave the dates empty.")
-OVERDUE_UNPAID = _l("The Overdue tab lists unpaid and partly paid documents only.")
 OVERDUE_LIVE = _l("The Overdue tab lists live documents only: no cancelled ones, no stornos.")
 OPEN = "open"
 REVIEW = {"to_review": {"needs_review": "true", "review_done": "false"},
@@ -107,7 +105,7 @@ def api_params(form: FilterForm, args: MultiDict) -> dict | None:
         return None
     params["ordering"] = ordering(args.get("ordering"))
     if is_overdue_tab(args):
-        if not overdue_fits(form, params):
+        if not _overdue_fits(form, params):
             return None
         overdue(params)
     params["page"] = page_number(args)
@@ -121,34 +119,18 @@ def _paid(form: FilterForm) -> str | None:
     return ",".join(UNPAID) if value == OPEN else value
 
 
-def is_overdue_tab(args: Mapping) -> bool:
-    """True on the Overdue tab (?tab=overdue)."""
-    return args.get("tab") == OVERDUE_TAB
-
-
-def overdue_fits(form: FilterForm, params: dict) -> bool:
-    """Whether the filter can narrow the Overdue tab; else its errors are on the fields that
-    ask for what the tab never lists (the tab keeps every filter, it never drops one)."""
-    dated = params.get("from_date") or params.get("to_date")
-    conflicts = (
-        (form.date_field, dated and params.get("date_field") != "due_at", OVERDUE_BY_DUE_DATE),
-        (form.paid_status, params.get("paid_status") == "2", OVERDUE_UNPAID),
+def _overdue_fits(form: FilterForm, params: dict) -> bool:
+    return overdue_fits(
+        form, params, (form.paid_status, params.get("paid_status") == "2", OVERDUE_UNPAID),
         (form.cancelled, form.cancelled.data == "yes", OVERDUE_LIVE),
         (form.storno, form.storno.data == "yes", OVERDUE_LIVE))
-    refused = [(field, message) for field, conflict, message in conflicts if conflict]
-    for field, message in refused:
-        field.errors = [*field.errors, str(message)]
-    return not refused
 
 
 def overdue(params: dict) -> None:
     """Narrow params to unpaid (or partly paid), live documents that are not stornos, due
-    before today in the company's zone, most days overdue first; a due-date range still
-    narrows it further (overdue_fits has refused any other date range)."""
-    yesterday = (company_today() - timedelta(days=1)).isoformat()
-    params["to_date"] = min(params.get("to_date") or yesterday, yesterday)
-    params.update(date_field="due_at", is_cancelled="false", invoice_type="0",
-                  ordering="due_at")
+    before today, most days overdue first (forms.filters.overdue_dates)."""
+    overdue_dates(params)
+    params.update(is_cancelled="false", invoice_type="0")
     params.pop(NOT_VOID, None)  # no cancelled document is listed: nothing void to leave out
     if params.get("paid_status") not in UNPAID:
         params["paid_status"] = ",".join(UNPAID)

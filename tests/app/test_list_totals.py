@@ -92,13 +92,12 @@ def _overdue(row: dict) -> bool:
             and row.get("invoice_type") != 1 and row["due_at"] < company_today().isoformat())
 
 
-def _overdue_refused(args: dict) -> bool:
-    """Whether the filter asks the Overdue tab for what it never lists: paid or cancelled
-    documents, or a range over another date than the due date."""
-    dated = args.get("date_from") or args.get("date_to")
+def _overdue_refused(args: dict, asks_paid: bool, start: str, end: str) -> bool:
+    """Whether the filter asks the Overdue tab for what it never lists: paid (or cancelled)
+    documents, or a range (start, end) over another date than the due date."""
+    dated = args.get(start) or args.get(end)
     return args.get("tab") == "overdue" and (
-        args.get("paid_status") == "2" or args.get("cancelled") == "yes"
-        or bool(dated and args["date_field"] != "due_at"))
+        asks_paid or bool(dated and args["date_field"] != "due_at"))
 
 
 def _income_matches(row: dict, args: dict) -> bool:
@@ -131,7 +130,8 @@ income_filters = st.fixed_dictionaries({
 @given(args=income_filters)
 def test_income_totals_equal_the_sum_of_the_rows_the_filter_selects(books, client, api, args):
     sent = {k: v for k, v in args.items() if v}
-    if _overdue_refused(args):
+    asks_paid = args.get("paid_status") == "2" or args.get("cancelled") == "yes"
+    if _overdue_refused(args, asks_paid, "date_from", "date_to"):
         refused = client.get(f"/c/{books['company'].id}/incomes/?{urlencode(sent)}")
         assert refused.status_code == 400 and "The Overdue tab " in refused.get_data(as_text=True)
         return
@@ -151,9 +151,9 @@ def _local_day(value: str | None) -> str | None:
 
 def _expense_matches(row: dict, args: dict) -> bool:
     """Whether an expense belongs to the list at args, by what each filter means. The Overdue
-    tab replaces the paid filter and the date range."""
-    if args.get("tab") == "overdue":
-        return _overdue(row)
+    tab narrows the filter further."""
+    if args.get("tab") == "overdue" and not _overdue(row):
+        return False
     paid = {"true": True, "false": False}.get(args.get("is_paid"))
     if paid is not None and (row["paid_status"] == 2) != paid:
         return False
@@ -174,7 +174,12 @@ expense_filters = st.fixed_dictionaries({
 @PROPERTY
 @given(args=expense_filters)
 def test_expense_totals_equal_the_sum_of_the_rows_the_filter_selects(books, client, api, args):
-    page = _page(client, books["company"], "expenses", {k: v for k, v in args.items() if v})
+    sent = {k: v for k, v in args.items() if v}
+    if _overdue_refused(args, args.get("is_paid") == "true", "created_from", "created_to"):
+        refused = client.get(f"/c/{books['company'].id}/expenses/?{urlencode(sent)}")
+        assert refused.status_code == 400 and "The Overdue tab " in refused.get_data(as_text=True)
+        return
+    page = _page(client, books["company"], "expenses", sent)
     shown = footer(page)
     rows = [r for r in api_rows(api, "/2/expenses", {}) if _expense_matches(r, args)]
     assert shown["whole"]
