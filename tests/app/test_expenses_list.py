@@ -194,7 +194,7 @@ def test_a_dot_grouped_amount_filter_is_refused_never_read_as_a_fraction(client,
     sandbox_log.reset()
     response = client.get(base + "?min_amount=100.000")
     assert response.status_code == 400
-    assert "„100.000” kétféleképpen érthető. Írja 100000 vagy 100,000 alakban." in \
+    assert "„100.000” kétféleképpen érthető. Írja 100000 vagy 100,00 alakban." in \
         response.get_data(as_text=True)
     assert list_args(sandbox_log, company.id) == []
     client.get(base + "?min_amount=100.000.000")
