@@ -84,7 +84,7 @@ def _kept_form() -> list[tuple[str, str]] | None:
     """What a form's POST sent, for the error page to send again, when the page's reads
     failed before any write reached the upstream; None when a write may have gone out, a
     chosen file would be lost on the way, or the form is the sign-in's (it holds a token)."""
-    if request.method != "POST" or request.blueprint == "auth" or current_stats().wrote:
+    if request.method != "POST" or request.blueprint == "auth" or current_stats().may_have_stored:
         return None
     if any(upload.filename for upload in request.files.values()):
         return None

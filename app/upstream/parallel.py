@@ -238,9 +238,11 @@ class CallStats:
             return list(self._calls)
 
     @property
-    def wrote(self) -> bool:
-        """Whether any call so far was a write (a method other than GET, HEAD, OPTIONS)."""
-        return any(call.method not in READS for call in self.calls)
+    def may_have_stored(self) -> bool:
+        """Whether a write so far may have changed the books: one that got no answer, or any
+        answer but a 4xx refusal (a write refused with 400, 401, 403 or 429 stored nothing)."""
+        return any(call.method not in READS and not 400 <= (call.status or 0) < 500
+                   for call in self.calls)
 
     @property
     def count(self) -> int:

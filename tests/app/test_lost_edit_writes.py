@@ -134,16 +134,19 @@ def test_an_edit_whose_page_reads_fail_keeps_what_was_typed_to_send_again(
                    ).json()["note"] == "typed while it was down"
 
 
-@pytest.mark.parametrize("wrote", [False, True], ids=["reads-only", "after-a-write"])
-def test_the_error_page_offers_a_resend_only_when_no_write_went_out(app, wrote):
+@pytest.mark.parametrize(("write", "offered"), [
+    (None, True), ("no answer", False), (503, False), (200, False), (401, True), (429, True)])
+def test_the_error_page_offers_a_resend_only_when_no_write_may_have_been_stored(app, write,
+                                                                                offered):
     with app.test_request_context("/c/1/incomes/5/edit", method="POST",
                                   data={"note": "typed"}):
-        if wrote:
-            current_stats().record(Call("PATCH", "/2/incomes/5/update/", None, 1.0))
+        if write is not None:
+            status = None if write == "no answer" else write
+            current_stats().record(Call("PATCH", "/2/incomes/5/update/", status, 1.0))
         current_stats().record(Call("GET", "/1/incomes/5/", 503, 1.0))
         html = error_response(503, keep_form=True).get_data(as_text=True)
-    assert ('name="note" value="typed"' in html) is not wrote
-    assert ("Send again" in html) is not wrote
+    assert ('name="note" value="typed"' in html) is offered
+    assert ("Send again" in html) is offered
 
 
 def test_a_token_refused_mid_work_signs_in_again_back_to_the_same_page(client, company, faults):
@@ -154,19 +157,27 @@ def test_a_token_refused_mid_work_signs_in_again_back_to_the_same_page(client, c
     assert f"next={base}?tab=overdue" in unquote(response.headers["Location"])
 
 
-def _refused_edit(client, company, api, faults, note: str):
-    """An income's edit form with a note typed, posted when the token is refused."""
+REFUSED_READ = {"path": "/1/incomes*", "method": "GET"}
+REFUSED_WRITE = {"path": "/2/incomes/*/update/", "method": "PATCH"}
+
+
+def _refused_edit(client, company, api, faults, note: str, refused: dict = REFUSED_READ):
+    """An income's edit form with a note typed, posted when the token is refused (on the
+    page's read, or on the write itself)."""
     created = make_income(api, note="")
     path = signed_in(client, company, f"incomes/{created['id']}/edit")
     form = page_form(client, path).set("note", note)
-    faults.add(path="/1/incomes*", method="GET", kind="status", status=401, count=1)
+    faults.add(**refused, kind="status", status=401, count=1)
     return path, form, client.post(path, data=form.data())
 
 
+@pytest.mark.parametrize("refused", [REFUSED_READ, REFUSED_WRITE], ids=["read", "write"])
 def test_a_form_sent_with_a_refused_token_is_kept_through_the_sign_in(client, company, api,
-                                                                       faults, sandbox_log):
+                                                                       faults, sandbox_log,
+                                                                       refused):
     path, form, response = _refused_edit(client, company, api, faults,
-                                         "typed before the token lapsed")
+                                         "typed before the token lapsed", refused)
+    sandbox_log.reset()
     assert response.status_code == 303
     assert f"next=/c/{company.id}/send-again" in unquote(response.headers["Location"])
     signed_in(client, company, next_url=f"/c/{company.id}/send-again")
