@@ -178,6 +178,11 @@ class Faults:
         resp.raise_for_status()
         return resp.json()
 
+    def unspent(self) -> list[dict]:
+        """The rules with a count that have not fired that many times yet."""
+        rules = requests.get(f"{self.base}/_sandbox/faults/", timeout=10).json()["faults"]
+        return [rule for rule in rules if rule.get("count") and rule["hits"] < rule["count"]]
+
     def clear(self) -> None:
         """Switch every fault off."""
         requests.delete(f"{self.base}/_sandbox/faults/", timeout=10).raise_for_status()

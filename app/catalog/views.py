@@ -21,6 +21,7 @@ from flask_babel import gettext as _
 from app.catalog import forms, service
 from app.catalog.forms import NameForm, TagFilterForm
 from app.catalog.present import FILTERS, delete_report, record_url, size_label
+from app.errors import lost_write_response
 from app.files import fetch_file, file_response
 from app.forms import company_settings
 from app.forms.filters import small_int
@@ -76,7 +77,10 @@ def named_rename(kind: service.Kind):
     if not changes:
         flash(_("No name was changed."), "info")
         return redirect_to(_list_url())
-    result = service.rename(g.api, kind, changes)
+    try:
+        result = service.rename(g.api, kind, changes)
+    except (Unavailable, RateLimited) as exc:
+        return lost_write_response(lambda text: _named_again(kind, text, changes), exc)
     if not result.failed:
         flash(_("Names saved: %(num)d.", num=len(result.renamed)), "success")
         return redirect_to(_list_url())
@@ -100,8 +104,19 @@ def named_delete(kind: service.Kind):
         flash(_("Select at least one row to delete."), "warning")
         return redirect_to(_list_url())
     names = {item["id"]: item.get("name") for item in service.items(g.api, kind)}
-    result = service.delete(g.api, kind, ids)
+    try:
+        result = service.delete(g.api, kind, ids)
+    except (Unavailable, RateLimited) as exc:
+        return lost_write_response(lambda text: _named_again(kind, text), exc, _(
+            "The accounting service did not confirm the request. The entries may already be "
+            "deleted: check the list before deleting again."))
     return named_page(kind, report=delete_report(result, names))
+
+
+def _named_again(kind: service.Kind, text: str, typed: dict | None = None) -> str:
+    """The catalogue after a write with no answer: the reason on top, the typed names kept."""
+    flash(text, "warning")
+    return named_page(kind, typed=typed, status=503)[0]
 
 
 def named_page(kind: service.Kind, *, form=None, typed=None, row_errors=None, report=None,
@@ -211,21 +226,26 @@ def vat_edit(vat_category_id: int):
     """Edit a category's name, rate, area, country and type."""
     record = service.find_vat(g.api, vat_category_id) or abort(404)
     form = forms.VatForm(data=forms.initial(record))
-    if form.is_submitted():
-        if form.validate() and _save_vat(form, vat_category_id):
-            flash(_("The VAT category “%(name)s” was saved.", name=form.name.data), "success")
-            return redirect_to(url_for(".index"))
-        return render_template("catalog/vat_edit.html", form=form, record=record), 400
-    return render_template("catalog/vat_edit.html", form=form, record=record)
-
-
-def _save_vat(form, category_id: int) -> bool:
+    if not form.is_submitted():
+        return _vat_edit_page(form, record)
+    if not form.validate():
+        return _vat_edit_page(form, record), 400
     try:
-        service.update_vat(g.api, category_id, form.payload())
+        service.update_vat(g.api, vat_category_id, form.payload())
     except ValidationError as exc:
         form.place(exc)
-        return False
-    return True
+        return _vat_edit_page(form, record), 400
+    except (Unavailable, RateLimited) as exc:
+        return lost_write_response(lambda text: _vat_edit_page(form, record, text), exc)
+    flash(_("The VAT category “%(name)s” was saved.", name=form.name.data), "success")
+    return redirect_to(url_for(".index"))
+
+
+def _vat_edit_page(form, record: dict, problem: str | None = None) -> str:
+    """The category's form; problem (the save got no answer) goes above it, input kept."""
+    if problem:
+        form.form_errors.append(problem)
+    return render_template("catalog/vat_edit.html", form=form, record=record)
 
 
 def _vat_page(form, status: int = 200):

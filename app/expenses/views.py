@@ -13,7 +13,7 @@ from flask_babel import ngettext, pgettext
 
 from app import files
 from app.bank.present import payment_history
-from app.errors import lost_write_response, not_saved_slow_down
+from app.errors import LOST_WRITE, lost_write_response, not_saved_slow_down
 from app.expenses import flow, forms, present
 from app.exports import EXPORT_PAGE_SIZE, download, first_page_now
 from app.files import document_of
@@ -151,6 +151,9 @@ def _set_excluded(expense_id: int, excluded: bool):
     """Send the action; a refusal (e.g. already excluded) becomes a message on the page."""
     try:
         upstream.update(g.api, expense_id, {flow.EXCLUDED: excluded})
+    except (Unavailable, RateLimited) as exc:
+        flash(not_saved_slow_down(exc) if isinstance(exc, RateLimited) else str(LOST_WRITE),
+              "warning")
     except ValidationError as exc:
         reason = flow.refusal_text(exc)
         flash(_("The expense was not excluded: %(reason)s", reason=reason) if excluded else

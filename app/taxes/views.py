@@ -14,6 +14,7 @@ from flask import flash, g, make_response, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import ngettext, pgettext
 
+from app.errors import lost_write_response
 from app.exports import download
 from app.forms.filters import place_upstream, small_int
 from app.nav import safe_next
@@ -204,6 +205,8 @@ def _save_changes(kind: Kind, rows: list, found: dict):
     except ValidationError as exc:
         problems = flow.place(exc, [row for row, _item in changed])
         return _edit_page(kind, rows, found, problems, 400)
+    except (Unavailable, RateLimited) as exc:
+        return lost_write_response(lambda text: _edit_page(kind, rows, found, [text])[0], exc)
     flash(ngettext("%(num)d record was saved.", "%(num)d records were saved.", len(changed)),
           "success")
     return redirect_to(back_url())

@@ -225,3 +225,15 @@ def test_the_tags_page_names_each_field_and_its_list_once(client, company):
     assert 'for="filter-name"' in html and 'id="filter-name" name="name"' in html
     for target in re.findall(r'aria-labelledby="([^"]+)"', html):
         assert f'id="{target}"' in html, target
+
+
+def test_a_delete_without_an_answer_says_it_may_be_done_and_lists_what_is_left(
+        client, company, api, faults):
+    tags = entries(api, "/2/tags/")
+    base = signed_in(client, company)
+    faults.add(path="/2/tags/delete/", method="POST", kind="reset_after", count=1)
+    response = delete(client, f"{base}tags/", [tags["Projekt B"]])
+    html = response.get_data(as_text=True)
+    assert response.status_code == 503
+    assert "The entries may already be deleted: check the list before deleting again." in html
+    assert "Projekt A" in html and "Projekt B" not in entries(api, "/2/tags/")

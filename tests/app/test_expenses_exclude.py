@@ -83,3 +83,14 @@ def test_an_excluded_expense_can_be_taken_back_into_accounting(client, company, 
     assert expense(api, created["id"])["excluded_from_accounting"] is False
     html = client.get(response.headers["Location"]).get_data(as_text=True)
     assert "in accounting again" in html and 'id="exclude-link"' in html
+
+
+def test_an_exclusion_without_an_answer_says_it_may_be_done_and_shows_the_expense(
+        client, company, api, faults):
+    created, base, path, page = _confirm_page(client, company, api)
+    faults.add(path="/2/expenses/*/update/", method="PATCH", kind="reset_after", count=1)
+    response = client.post(path, data={"csrf_token": csrf_token(page.get_data(as_text=True))})
+    assert response.status_code == 303
+    html = client.get(response.headers["Location"]).get_data(as_text=True)
+    assert "did not confirm the request. Your change may already be saved" in html
+    assert 'id="excluded-note"' in html, "the expense as it now is: the change went through"

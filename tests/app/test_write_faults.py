@@ -167,6 +167,29 @@ def _tax_create(ctx: Ctx, marker: str) -> tuple[str, BrowserForm]:
     return path, form.set("rows-0-description", marker)
 
 
+def _vat_edit(ctx: Ctx, marker: str) -> tuple[str, BrowserForm]:
+    first = ctx.api.get("/2/accounting/vat-categories/").json()[0]["id"]
+    path = _company_path(ctx, f"vat-categories/{first}/edit")
+    return path, page_form(ctx.client, path).set("name", marker)
+
+
+def _tag_rename(ctx: Ctx, marker: str) -> tuple[str, BrowserForm]:
+    assert ctx.api.post("/2/tags/create/", json={"name": "Régi címke"}).ok
+    tag_id = next(t["id"] for t in ctx.api.get("/2/tags/").json() if t["name"] == "Régi címke")
+    html = ctx.client.get(_company_path(ctx, "tags/")).get_data(as_text=True)
+    form = next(f for f in _forms(html) if f.url.endswith("/tags/rename"))
+    return form.url, form.set(f"name-{tag_id}", marker)
+
+
+def _tax_edit(ctx: Ctx, marker: str) -> tuple[str, BrowserForm]:
+    made = ctx.api.post("/2/taxes/create/", json=[{"month": "2024-03", "amount": "100",
+                                                   "code": "103"}])
+    assert made.status_code == 201, made.text
+    record = made.json()["monthly_taxes"][0]["taxes"][0]["id"]
+    path = _company_path(ctx, f"taxes/edit?ids={record}")
+    return path, page_form(ctx.client, path).set(f"r-{record}-description", marker)
+
+
 def _taxes_described(ctx: Ctx, marker: str) -> int:
     body = ctx.api.get("/2/monthly-taxes/", params={"fields": "taxes"}).json()
     return sum(r.get("description") == marker for m in body["monthly_taxes"] for r in m["taxes"])
@@ -277,8 +300,15 @@ WRITES = [
     WriteCase("VAT category create", "vat_categories.create", "POST",
               "/2/accounting/vat-categories/create/", _vat_create,
               _catalog_named("/2/accounting/vat-categories/")),
+    WriteCase("VAT category edit", "vat_categories.edit", "POST",
+              "/2/accounting/vat-categories/update/*/", _vat_edit,
+              _catalog_named("/2/accounting/vat-categories/"), creates=False),
+    WriteCase("tag rename", "tags.rename", "PATCH", "/2/tags/update/", _tag_rename,
+              _catalog_named("/2/tags/"), creates=False),
     WriteCase("tax create", "taxes.new", "POST", "/2/taxes/create/", _tax_create,
               _taxes_described),
+    WriteCase("tax edit", "taxes.edit", "POST", "/2/taxes/update/", _tax_edit,
+              _taxes_described, creates=False),
     WriteCase("review done", "review.act", "PATCH", "/2/incomes/*/update/", _review_done,
               _reviewed, creates=False),
     WriteCase("expense upload", "expenses.new", "POST", "/2/expenses/create/", _expense_upload,
@@ -334,6 +364,7 @@ def test_a_lost_write_response_gives_a_message_keeps_the_input_and_stores_once(
     sandbox_log.reset()
     faults.add(path=case.upstream_path, method=case.method, kind="reset_after", count=1)
     first = client.post(path, data=case.data(form, marker))
+    assert not faults.unspent(), f"{case.name} never sent {case.method} {case.upstream_path}"
     problems = clear_outcome_problems(ctx, first, form, marker)
     again = client.post(path, data=case.data(form, marker))
     if again.status_code >= 400:
