@@ -250,8 +250,8 @@ def pairs_together(form) -> bool:
         filled = {name: form.values.get(name) is not None for name in (first, second)}
         if filled[first] != filled[second]:
             empty, other = (first, second) if not filled[first] else (second, first)
-            form.add_error(empty, _("Fill in “%(other)s” as well, or leave both empty.",
-                                    other=form.layout.specs[other].label))
+            form.add_error(empty, _("“%(other)s” is filled in: fill this in as well, or leave "
+                                    "both empty.", other=form.layout.specs[other].label))
             ok = False
     return ok
 

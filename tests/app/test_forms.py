@@ -190,7 +190,8 @@ def test_rules_stop_a_half_pair_a_reversed_period_and_a_rateless_currency(nocsrf
         "accounting_period_end": "2025-04-01", "currency": "2", "exchange_rate": "1"})
     try:
         assert not ok
-        assert form["vat_period_started_at"].errors
+        assert form["vat_period_started_at"].errors == [
+            "“VAT period” is filled in: fill this in as well, or leave both empty."]
         assert form["accounting_period_start"].errors
         assert form["exchange_rate"].errors
     finally:
