@@ -73,14 +73,17 @@ class LostAnswer(Exception):
 class Recovery:
     """How an area finds what a send with a lost answer created, in its own words.
 
-    find(since) reads the record back (since: when the send started, UTC) and gives its URL,
-    or None when it is not there; Unavailable or RateLimited mean it could not look.
-    existing(exc) gives the URL of the record a refusal names (e.g. existing_income_id), when
-    a resend is refused because the lost one landed.
+    find(since, known) reads the record back (since: when the send started, UTC) and gives
+    its URL, or None when it is not there; Unavailable or RateLimited mean it could not look.
+    known: where the API allows twins, the ids known() gave just before the first send, which
+    are not what it made (empty without known). existing(exc) gives the URL of the record a
+    refusal names (e.g. existing_income_id), when a resend is refused because the lost one
+    landed.
     """
 
-    find: Callable[[datetime], str | None]
+    find: Callable[[datetime, frozenset[int]], str | None]
     existing: Callable[[ValidationError], str | None] = lambda exc: None
+    known: Callable[[], frozenset[int]] | None = None
     found: Any = FOUND
     not_created: Any = NOT_CREATED
     unconfirmed: Any = UNCONFIRMED
@@ -102,7 +105,8 @@ def send_once(key: str, purpose: str, send: Callable[[], Sent], *,
     if not claim.first:
         return (repeat or repeat_response)(claim)
     if claim.unknown and recover is not None:
-        found = _look(key, recover, _since(claim.result), settling=_settling(claim.result))
+        found = _look(key, recover, _since(claim.result), settling=_settling(claim.result),
+                      known=_known(claim.result))
         if found is not None:
             return found
     return _send(key, send, recover, resend=claim.unknown)
@@ -111,13 +115,14 @@ def send_once(key: str, purpose: str, send: Callable[[], Sent], *,
 def _send(key: str, send: Callable[[], Sent], recover: Recovery | None, resend: bool):
     """Send for a key this caller holds; finish, release or mark it unknown."""
     started = datetime.now(UTC)
+    known = _known_before(key, recover)
     try:
         sent = send()
     except Unavailable as exc:
         if recover is None:
             idempotency.fail(key)
             raise
-        return _look(key, recover, started, lost=True, settling=exc.may_still_run)
+        return _look(key, recover, started, lost=True, settling=exc.may_still_run, known=known)
     except ValidationError as exc:
         url = recover.existing(exc) if recover is not None and resend else None
         if url is None:
@@ -130,11 +135,22 @@ def _send(key: str, send: Callable[[], Sent], recover: Recovery | None, resend: 
     return _finish(key, sent)
 
 
+def _known_before(key: str, recover: Recovery | None) -> frozenset[int]:
+    """recover.known() before the first send; a failed read releases the key, nothing sent."""
+    if recover is None or recover.known is None:
+        return frozenset()
+    try:
+        return recover.known()
+    except Exception:
+        idempotency.fail(key)
+        raise
+
+
 def _look(key: str, recover: Recovery, since: datetime, *, lost: bool = False,
-          settling: bool = False):
+          settling: bool = False, known: frozenset[int] = frozenset()):
     """Read back what a lost send made: a redirect to it, else None (resend) or LostAnswer.
     settling: the upstream may still be storing it, so not found keeps the key unknown."""
-    note = {"sent_at": since.isoformat(), "settling": settling}
+    note = {"sent_at": since.isoformat(), "settling": settling, "known": sorted(known)}
     url = _find(key, recover, since, note)
     if url is not None:
         return _found(key, url, recover)
@@ -150,7 +166,7 @@ def _look(key: str, recover: Recovery, since: datetime, *, lost: bool = False,
 def _find(key: str, recover: Recovery, since: datetime, note: dict) -> str | None:
     """recover.find(since); when it cannot look, the key stays unknown with note."""
     try:
-        return recover.find(since)
+        return recover.find(since, frozenset(note["known"]))
     except (Unavailable, RateLimited):
         idempotency.unknown(key, note)
         raise LostAnswer(str(recover.unconfirmed), None) from None
@@ -180,6 +196,12 @@ def _finish(key: str, sent: Sent):
 def _settling(note: Any) -> bool:
     """Whether the unknown key's lost send may still be stored by the upstream."""
     return isinstance(note, dict) and note.get("settling") is True
+
+
+def _known(note: Any) -> frozenset[int]:
+    """The ids that matched before the unknown key's lost send, from its note."""
+    known = note.get("known") if isinstance(note, dict) else None
+    return frozenset(known) if isinstance(known, list) else frozenset()
 
 
 def _since(note: Any) -> datetime:

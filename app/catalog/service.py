@@ -169,19 +169,25 @@ def create_vat(api, body: dict) -> dict:
     return created[0] if isinstance(created, list) and created else (answer or {})
 
 
-def find_created_vat(api, body: dict) -> dict | None:
-    """A category matching a sent body (name, rate, type; area and country when sent).
+def find_created_vat(api, body: dict, known: frozenset[int] = frozenset()) -> dict | None:
+    """A category matching a sent body that is none of the known twins (vat_twins)."""
+    return next((item for item in _matching_vat(api, body) if item.get("id") not in known), None)
 
-    The API allows twins, so an identical category made earlier is indistinguishable.
-    """
+
+def vat_twins(api, body: dict) -> frozenset[int]:
+    """The ids of stored categories a lost create of body could be taken for (the API allows
+    twins), read before the send."""
+    return frozenset(item.get("id") for item in _matching_vat(api, body))
+
+
+def _matching_vat(api, body: dict) -> list[dict]:
+    """Fresh categories matching a sent body (name, rate, type; area and country when sent)."""
     catalog.invalidate(api.company_id, "vat_categories")
     wanted = {key: body.get(key) for key in ("vat_area", "country") if body.get(key)}
-    for item in catalog.get(api, "vat_categories"):
-        if (item.get("name") == body["name"] and item.get("type") == body["type"]
-                and float(item.get("percent") or 0) == body["percent"]
-                and all(item.get(key) == value for key, value in wanted.items())):
-            return item
-    return None
+    return [item for item in catalog.get(api, "vat_categories")
+            if item.get("name") == body["name"] and item.get("type") == body["type"]
+            and float(item.get("percent") or 0) == body["percent"]
+            and all(item.get(key) == value for key, value in wanted.items())]
 
 
 def update_vat(api, category_id: int, body: dict) -> dict:

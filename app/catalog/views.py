@@ -60,7 +60,7 @@ def named_create(kind: service.Kind):
 
 def _named_recovery(kind: service.Kind, name: str) -> Recovery:
     """A lost create is found by its name, which the API keeps unique in the catalogue."""
-    def find(since) -> str | None:
+    def find(since, known) -> str | None:
         return _list_url() if service.find_created(g.api, kind, name) else None
 
     return Recovery(find, found=_("The accounting service did not confirm the request, but "
@@ -215,11 +215,12 @@ def vat_create():
 
 def _vat_recovery(body: dict) -> Recovery:
     """A lost create is found by name, rate, type (and area and country when given)."""
-    def find(since) -> str | None:
-        return url_for(".index") if service.find_created_vat(g.api, body) else None
+    def find(since, known) -> str | None:
+        return url_for(".index") if service.find_created_vat(g.api, body, known) else None
 
-    return Recovery(find, found=_("The accounting service did not confirm the request, but the VAT "
-                                  "category “%(name)s” was created.", name=body["name"]))
+    return Recovery(find, known=lambda: service.vat_twins(g.api, body), found=_(
+        "The accounting service did not confirm the request, but the VAT category “%(name)s” "
+        "was created.", name=body["name"]))
 
 
 def vat_edit(vat_category_id: int):

@@ -261,7 +261,7 @@ def _recovery(uploads: list) -> Recovery:
     """
     first = uploads[0]
 
-    def find(since: datetime) -> str | None:
+    def find(since: datetime, known) -> str | None:
         found = files.find_created(first, since - files.CLOCK_SLACK)
         return url_for(".detail", expense_id=found["id"]) if found else None
 

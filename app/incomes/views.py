@@ -336,7 +336,7 @@ def _recovery(form) -> Recovery:
     """A lost create is found by its invoice number (unique per company, matched exactly)."""
     number = flow.payload(form).get("invoice_number") or ""
 
-    def find(since) -> str | None:
+    def find(since, known) -> str | None:
         found = flow.find_by_number(g.api, number) if number else []
         return url_for(".detail", income_id=found[0]["id"]) if found else None
 

@@ -61,7 +61,7 @@ def _recovery(form: PartnerForm) -> Recovery:
     def url(partner_id: int | None) -> str | None:
         return url_for(".edit", partner_id=partner_id) if partner_id is not None else None
 
-    return Recovery(lambda since: url(flow.find_created(g.api, form.values())),
+    return Recovery(lambda since, known: url(flow.find_created(g.api, form.values())),
                     lambda exc: url(flow.existing_id(exc)),
                     found=_("The accounting service did not confirm the request, but the partner "
                             "was created."))

@@ -335,15 +335,26 @@ def _one_identity(item: dict, row: Row) -> None:
 MATCHED = ("code", "name", "account_number", "description", "tax_number")
 
 
-def all_stored(api, kind: Kind, items: list[dict]) -> bool:
-    """Tell whether every item sent is in the listing of its months, each record used once."""
-    left = records_in_months(api, kind, [item["month"] for item in items])
+def all_stored(api, kind: Kind, items: list[dict], known: frozenset[int] = frozenset()) -> bool:
+    """Tell whether every item sent is in the listing of its months, each record used once;
+    the known ones (twins stored before the send, see twins) are not it."""
+    left = [record for record in records_in_months(api, kind, [item["month"] for item in items])
+            if record.get("id") not in known]
     for item in items:
         hit = next((record for record in left if _same(item, record)), None)
         if hit is None:
             return False
         left.remove(hit)
     return True
+
+
+def twins(api, kind: Kind, items: list[dict]) -> frozenset[int]:
+    """The ids of stored records a lost send of these items could be taken for (the API takes
+    a second record with the same values), read before the send."""
+    if not items:
+        return frozenset()
+    stored = records_in_months(api, kind, [item["month"] for item in items])
+    return frozenset(r["id"] for r in stored if any(_same(item, r) for item in items))
 
 
 def every_row_exists(exc: ValidationError, count: int) -> bool:

@@ -140,8 +140,8 @@ def _recovery(kind: Kind, rows: list) -> Recovery:
     items = [flow.payload(row) for row in rows]
     here = url_for(".index", open=",".join(sorted({str(i.get("month"))[:7] for i in items})))
 
-    def find(since) -> str | None:
-        return here if items and flow.all_stored(g.api, kind, items) else None
+    def find(since, known) -> str | None:
+        return here if items and flow.all_stored(g.api, kind, items, known) else None
 
     def existing(exc: ValidationError) -> str | None:
         return here if kind.is_salary and flow.every_row_exists(exc, len(items)) else None
@@ -149,7 +149,12 @@ def _recovery(kind: Kind, rows: list) -> Recovery:
     found = (_("The accounting service did not confirm the request, but the salaries were created.")
              if kind.is_salary else
              _("The accounting service did not confirm the request, but the taxes were created."))
-    return Recovery(find, existing, found=found)
+    def known() -> frozenset[int]:
+        # A grid with a refused row is never sent: nothing to tell apart.
+        return frozenset() if any(row.has_errors for row in rows) else flow.twins(g.api, kind,
+                                                                                items)
+
+    return Recovery(find, existing, known=known, found=found)
 
 
 def _send(kind: Kind, rows: list) -> Sent:

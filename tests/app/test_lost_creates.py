@@ -178,8 +178,48 @@ def test_a_tax_grid_with_only_some_rows_listed_counts_as_not_created(
     assert _taxes_described(ctx, "LC-TAX-2") == 3
 
 
-@pytest.mark.parametrize("name", ["partner create", "tag create", "VAT category create",
-                                  "expense upload"])
+def _twin_tax(api, marker: str) -> None:
+    made = api.post("/2/taxes/create/", json=[{"month": "2024-03-01", "amount": "150000",
+                                               "code": "103", "description": marker}])
+    assert made.status_code == 201, made.text
+
+
+def _twin_vat(api, marker: str) -> None:
+    made = api.post("/2/accounting/vat-categories/create/", json={
+        "name": marker, "percent": 27, "type": "revenue", "vat_area": "HU", "country": "HU"})
+    assert made.ok, made.text
+
+
+TWINS = {"tax create": _twin_tax, "VAT category create": _twin_vat}
+
+
+@pytest.mark.parametrize("name", list(TWINS))
+@pytest.mark.parametrize("stored", [False, True], ids=["not-stored", "stored"])
+def test_a_lost_create_is_never_taken_for_a_twin_stored_before_it(
+        name, stored, client, company, api, faults, sandbox_log):
+    # The API takes a second tax or VAT category with the same values: the read-back must not
+    # report the one made before as the lost one.
+    case = CASES[name]
+    ctx = _ctx(client, company, api)
+    marker = f"LC-TWIN-{name.split()[0].upper()}-{stored}"
+    path, form = case.fill(ctx, marker)
+    TWINS[name](api, marker)
+    assert case.stored(ctx, marker) == 1
+    fault = {"kind": "reset_after"} if stored else {"kind": "status", "status": 502}
+    faults.add(path=case.upstream_path, method="POST", count=1, **fault)
+    first = client.post(path, data=case.data(form, marker))
+    if stored:
+        assert first.status_code == 303
+        assert LATE in client.get(first.headers["Location"]).get_data(as_text=True)
+    else:
+        assert first.status_code == 503
+        assert "nothing was created. It is safe" in first.get_data(as_text=True)
+    assert case.stored(ctx, marker) == 1 + stored
+    client.post(path, data=case.data(form, marker))
+    assert case.stored(ctx, marker) == 2, "the resend stores the one that was lost, only once"
+
+
+@pytest.mark.parametrize("name", ["partner create", "tag create", "expense upload"])
 def test_a_lost_create_read_back_down_keeps_the_key_unknown_and_finds_it_later(
         name, client, company, api, faults, sandbox_log):
     case = CASES[name]
