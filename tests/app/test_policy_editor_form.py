@@ -117,6 +117,20 @@ def test_split_check_says_whether_the_parts_cover_the_whole(client, company, api
     assert "Only an income of exactly this gross amount is split" in amounts
 
 
+def test_a_share_with_more_decimals_than_a_number_keeps_is_refused_never_rounded(
+        client, company, api):
+    # 50.00000000000000001 is 50.0 as a JSON number: the share would be stored changed.
+    set_stored(api, config(policy("Osztott", split=[{"percent": 70}, {"percent": 30}])))
+    editor = Editor(client, company)
+    html = editor.rule("policies", 0, {"split-0-share": "50,00000000000000001",
+                                       "split-1-share": "50"}, op="check").get_data(as_text=True)
+    assert "at most 6 decimal places" in _cell_errors(html, "split-0-share")
+    assert "The parts add up to 100 percent" not in html
+    kept = editor.rule("policies", 0, {"split-0-share": "33,333333", "split-1-share": "66,666667"},
+                       op="check").get_data(as_text=True)
+    assert "The parts add up to 100 percent" in kept
+
+
 def test_switching_split_on_starts_with_two_halves(client, company, api):
     set_stored(api, config(policy("Egyben")))
     editor = Editor(client, company)

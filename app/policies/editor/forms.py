@@ -290,12 +290,16 @@ def scalar(field, text):
     return number(text, reader(field)) if field in NUMERIC_FIELDS else text
 
 
+# A share is kept as a JSON number: six decimals keep every typed digit through a float.
+SHARE_PLACES = 6
+
+
 def reader(field: str):
     """How a value of a numeric field (or a split part's "amount"/"percent") is read."""
     if field == "type":
         return lambda text: parse_number(text, places=0)
     if field == "percent":
-        return parse_number
+        return lambda text: parse_number(text, places=SHARE_PLACES)
     return parse_amount
 
 
