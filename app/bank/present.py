@@ -125,6 +125,9 @@ class History:
     paid: Decimal
     remaining: Decimal
     currency: str
+    # Paid by its status with no payment listed (cash, or settled outside the bank feed): the
+    # sum of no payments is not what was paid, so the page shows no total paid.
+    unrecorded: bool = False
 
 
 def payment_history(record: dict, gross, code: str | None, accounts: list | None) -> History:
@@ -136,7 +139,7 @@ def payment_history(record: dict, gross, code: str | None, accounts: list | None
             for item in record.get("payment_history") or []]
     paid = sum((row.amount or Decimal(0) for row in rows), Decimal(0))
     return History(rows, paid, _remaining(record, to_decimal(gross) or Decimal(0), paid),
-                   code or "")
+                   code or "", unrecorded=not rows and record.get("paid_status") == PAID)
 
 
 def _payment(item: dict, record: dict, code: str | None, account_names: dict) -> Payment:

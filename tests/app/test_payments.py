@@ -112,6 +112,17 @@ def test_an_unpaid_expense_shows_no_payments_and_its_gross_outstanding(client, c
     assert _totals(html) == {"total-paid": Decimal(0), "outstanding": Decimal("1270.00")}
 
 
+def test_a_paid_expense_with_no_payment_listed_says_so_and_shows_no_total_paid(
+        client, company, api, ecat):
+    # Paid in cash, say: the sum of no payments (0 Ft) is not what was paid.
+    expense = make_expense(api, ecat, paid_status=2, payment_method="cash")
+    base = signed_in(client, company)
+    html = client.get(f"{base}expenses/{expense['id']}", headers=EN).get_data(as_text=True)
+    assert 'id="paid-unrecorded"' in html and 'id="no-payments"' not in html
+    assert "Marked as paid; the accounting service lists no payment for it." in html
+    assert _totals(html) == {"outstanding": Decimal(0)}
+
+
 def test_income_form_offers_the_payment_fields_with_their_widgets(client, company, api):
     open_account(api, "OTP Főszámla")
     open_account(api, "Deviza", "11700024-00000098-00000000", currency="EUR")
