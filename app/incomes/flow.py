@@ -12,14 +12,23 @@ from decimal import Decimal
 from functools import partial
 
 from flask import g
+from flask_babel import gettext as _
 
 from app import totals
 from app.files import MAX_BYTES, content_type, refusal, sniff
 from app.forms import ITEM_FIELDS, catalogs_of, company_settings
 from app.forms.check import default_currency_id
 from app.forms.registry import ref_id
+from app.forms.totals import form_rules
 from app.incomes.present import can_storno, cancel_state, is_storno
-from app.numbers import api_text, company_today, to_decimal
+from app.numbers import (
+    amount_places,
+    api_text,
+    at_rate,
+    company_today,
+    format_amount,
+    to_decimal,
+)
 from app.upstream import Page, catalog
 from app.upstream import incomes as upstream
 from app.upstream import parallel as page_budget
@@ -256,6 +265,55 @@ def payload(form) -> dict:
     if body.get("referred_invoice_number"):
         body["invoice_type"] = 1
     return body
+
+
+def items_problems(form) -> dict[str, str]:
+    """Header totals the line items contradict: their net (quantity × unit price, as the API
+    derives it) and VAT, each line rounded to the currency's unit, give or take that rounding
+    (an invoice may round per line or per VAT rate)."""
+    items = form.rows.get("items") or []
+    if not items:
+        return {}
+    currency, headers = form_rules(form).currency, _header_totals(payload(form))
+    slack = Decimal(1).scaleb(-amount_places(currency)) * len(items)
+    found = {}
+    for name, total in item_sums(items, currency).items():
+        header = headers.get(name)
+        if header is not None and abs(header - total) > slack:
+            found[name] = _item_sum_message(name, format_amount(total, currency))
+    return found
+
+
+def _header_totals(body: dict) -> dict[str, Decimal | None]:
+    """The document's net and VAT as sent (the VAT as gross less net when it is not)."""
+    net, vat, gross = (to_decimal(body.get(name)) for name in
+                       ("net_amount", "vat_amount", "gross_amount"))
+    if vat is None and None not in (net, gross):
+        vat = gross - net
+    return {"net_amount": net, "vat_amount": vat}
+
+
+def item_sums(items: list[dict], currency: str | None) -> dict[str, Decimal]:
+    """The line items' net and (when every line names its rate) VAT, each line rounded half up
+    to the currency's unit."""
+    nets = [at_rate(_given(row.get("unit_price"), 0), _given(row.get("quantity"), 1), currency)
+            for row in items]
+    sums = {"net_amount": sum(nets, Decimal(0))}
+    rates = [row.get("vat_percent") for row in items]
+    if None not in rates:  # the API's default rate is not documented: no VAT sum without it
+        sums["vat_amount"] = sum((at_rate(net, to_decimal(rate) / 100, currency)
+                                  for net, rate in zip(nets, rates, strict=True)), Decimal(0))
+    return sums
+
+
+def _item_sum_message(name: str, shown: str) -> str:
+    if name == "net_amount":
+        return _("The line items add up to a net of %(sum)s.", sum=shown)
+    return _("The line items add up to a VAT of %(sum)s.", sum=shown)
+
+
+def _given(value, default) -> Decimal:
+    return Decimal(default) if value is None else value
 
 
 def send(body: dict, image: tuple[str, bytes, str] | None) -> dict:

@@ -303,7 +303,7 @@ def new():
     image_errors: list[str] = []
     if request.method == "POST" and not form.table_op():
         image, image_errors = flow.read_image(request.files.get("invoice_image"))
-        if form.check() and not image_errors:
+        if form.check() and not image_errors and _items_add_up(form):
             done = _submit(form, key, image)
             if done is not None:
                 return done
@@ -313,6 +313,14 @@ def new():
         status = 429 if getattr(form, "rate_limited", False) else status
     return render_template("incomes/new.html", form=form, form_key=key, original=original,
                            image_errors=image_errors, settings=settings), status
+
+
+def _items_add_up(form) -> bool:
+    """Whether the line items agree with the document's totals; else messages on the totals."""
+    problems = flow.items_problems(form)
+    for name, message in problems.items():
+        form.add_error(name, message)
+    return not problems
 
 
 def _submit(form, key: str, image):

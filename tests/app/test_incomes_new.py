@@ -4,10 +4,15 @@ from __future__ import annotations
 import io
 import threading
 import time
+from collections import defaultdict
+from decimal import Decimal
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from app.incomes.flow import storno_initial
+from app.incomes.flow import item_sums, storno_initial
+from app.numbers import amount_places, at_rate
 from tests.app.conftest import signed_in
 from tests.app.expenses_helpers import FAKE_PDF
 from tests.app.incomes_helpers import (
@@ -267,3 +272,51 @@ def test_the_invoice_image_is_refused_in_the_words_of_the_expense_upload(
     response = client.post(path, data=data, content_type="multipart/form-data", headers=english)
     assert response.status_code == 400 and reason in response.get_data(as_text=True)
     assert creates(sandbox_log, company.id) == []
+
+
+def _with_item(client, base: str, ids, number: str, quantity: str, price: str) -> BrowserForm:
+    form = _filled(client, base + "new", ids, number)
+    form.pairs += [("items-0-name", "Tanácsadás"), ("items-0-quantity", quantity),
+                   ("items-0-unit_price", price), ("items-0-vat_percent", "27")]
+    return form
+
+
+def test_line_items_that_do_not_add_up_to_the_document_are_refused_on_its_totals(
+        client, company, api, sandbox_log):
+    ids = catalogue(api)
+    base = signed_in(client, company, "incomes/")
+    form = _with_item(client, base, ids, "BIZ-ITEMS-1", "3", "500")
+    response = client.post(base + "new", data=form.data(), headers={"Accept-Language": "en"})
+    html = response.get_data(as_text=True).replace("\u00a0", " ")
+    assert response.status_code == 400
+    assert "The line items add up to a net of HUF 1,500." in html
+    assert "The line items add up to a VAT of HUF 405." in html
+    assert creates(sandbox_log, company.id) == []
+    zero = _with_item(client, base, ids, "BIZ-ITEMS-1", "-0", "500")
+    assert client.post(base + "new", data=zero.data()).status_code == 400
+    fixed = _with_item(client, base, ids, "BIZ-ITEMS-1", "2", "500")
+    assert client.post(base + "new", data=fixed.data()).status_code == 303
+
+
+LINES = st.lists(st.tuples(st.decimals(Decimal("0.0001"), Decimal(1000), places=4),
+                           st.decimals(Decimal(0), Decimal(10 ** 6), places=2),
+                           st.sampled_from(["0", "5", "18", "27"])), min_size=1, max_size=8)
+
+
+@settings(max_examples=300, deadline=None)
+@given(lines=LINES, currency=st.sampled_from(["HUF", "EUR"]))
+def test_an_invoice_rounded_per_line_or_per_vat_rate_is_within_the_items_slack(lines,
+                                                                               currency):
+    # items_problems refuses a header further than one unit per line from item_sums: an invoice
+    # that rounds its VAT once per rate, or keeps its nets unrounded, is never refused.
+    items = [{"quantity": q, "unit_price": p, "vat_percent": r} for q, p, r in lines]
+    sums, slack = item_sums(items, currency), Decimal(1).scaleb(-amount_places(currency)) * len(
+        items)
+    by_rate = defaultdict(Decimal)
+    for quantity, price, rate in lines:
+        by_rate[rate] += at_rate(price, quantity, currency)
+    per_rate_vat = sum((at_rate(net, Decimal(rate) / 100, currency)
+                        for rate, net in by_rate.items()), Decimal(0))
+    assert abs(per_rate_vat - sums["vat_amount"]) <= slack
+    assert abs(sum(q * p for q, p, _r in lines) - sums["net_amount"]) <= slack
+    assert sums["net_amount"] == sum(by_rate.values())
