@@ -128,6 +128,11 @@ def test_the_list_footer_follows_the_filter(books, signed_in_page, company, api)
     assert "paid_status=2" in page.url
     # The Overdue tab keeps the filter: a paid filter it can never list is refused on its field
     page.locator(".list-tabs__tab", has_text="Lejárt").click()
-    expect(page.locator(".field__errors", has_text="Lejárt fül")).to_be_visible()
+    expect(page.locator(".list-problems", has_text="Lejárt fül")).to_be_visible()
+    expect(page.locator("#paid_status")).to_have_attribute("aria-invalid", "true")
+    # The band stays one band: the refused field is as tall as its neighbour.
+    refused, neighbour = (page.locator(f"{field}:has(#{name})").bounding_box()["height"]
+                          for field, name in ((".field", "paid_status"), (".field", "type")))
+    assert refused == neighbour
     page.select_option("#paid_status", "")
     expect(page.locator("th", has_text="Késés (nap)")).to_be_visible()
