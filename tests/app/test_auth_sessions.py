@@ -163,7 +163,9 @@ def test_upstream_401_drops_that_company_and_asks_to_sign_in_again(
     faults.add(path="/2/company-info/update/*", status=401)
     response = _post(client, f"/c/{company.id}/probe/write")
     assert response.status_code == 303
-    assert response.headers["Location"] == f"/login?company_id={company.id}"
+    # The write was refused, so nothing was stored: the sign-in leads on to sending it again.
+    assert response.headers["Location"] == (f"/login?company_id={company.id}"
+                                             f"&next=/c/{company.id}/send-again")
     assert "Please sign in again" in client.get("/login").get_data(as_text=True)
     assert client.get(f"/c/{company.id}/").status_code == 303
     assert client.get(f"/c/{other.id}/").status_code == 200
