@@ -75,8 +75,10 @@ class Recovery:
 
     find(since, known) reads the record back (since: when the send started, UTC) and gives
     its URL, or None when it is not there; Unavailable or RateLimited mean it could not look.
-    known: where the API allows twins, the ids known() gave just before the first send, which
-    are not what it made (empty without known). existing(exc) gives the URL of the record a
+    known: where the API allows twins, the ids known() gives after a lost send: the twins the
+    area noted just before its write went out, which are not what it made (empty without
+    known; kept with an unknown key for the next look). existing(exc) gives the URL of the
+    record a
     refusal names (e.g. existing_income_id), when a resend is refused because the lost one
     landed.
     """
@@ -115,13 +117,13 @@ def send_once(key: str, purpose: str, send: Callable[[], Sent], *,
 def _send(key: str, send: Callable[[], Sent], recover: Recovery | None, resend: bool):
     """Send for a key this caller holds; finish, release or mark it unknown."""
     started = datetime.now(UTC)
-    known = _known_before(key, recover)
     try:
         sent = send()
     except Unavailable as exc:
         if recover is None:
             idempotency.fail(key)
             raise
+        known = recover.known() if recover.known is not None else frozenset()
         return _look(key, recover, started, lost=True, settling=exc.may_still_run, known=known)
     except ValidationError as exc:
         url = recover.existing(exc) if recover is not None and resend else None
@@ -133,17 +135,6 @@ def _send(key: str, send: Callable[[], Sent], recover: Recovery | None, resend: 
         idempotency.fail(key)
         raise
     return _finish(key, sent)
-
-
-def _known_before(key: str, recover: Recovery | None) -> frozenset[int]:
-    """recover.known() before the first send; a failed read releases the key, nothing sent."""
-    if recover is None or recover.known is None:
-        return frozenset()
-    try:
-        return recover.known()
-    except Exception:
-        idempotency.fail(key)
-        raise
 
 
 def _look(key: str, recover: Recovery, since: datetime, *, lost: bool = False,

@@ -218,7 +218,8 @@ def _vat_recovery(body: dict) -> Recovery:
     def find(since, known) -> str | None:
         return url_for(".index") if service.find_created_vat(g.api, body, known) else None
 
-    return Recovery(find, known=lambda: service.vat_twins(g.api, body), found=_(
+    twins = service.vat_twins(g.api, body)  # before the send: none of these is what it made
+    return Recovery(find, known=lambda: twins, found=_(
         "The accounting service did not confirm the request, but the VAT category “%(name)s” "
         "was created.", name=body["name"]))
 

@@ -88,12 +88,12 @@ def new(kind: Kind):
     rows = flow.read_rows(request.form, kind)
     if request.form.get("op") == "more":
         return _new_page(kind, flow.with_more_rows(rows, kind), key)
-    filled = [row for row in rows if row.filled]
+    filled, noted = [row for row in rows if row.filled], {}
     try:
         # The checks run inside the send: after a lost answer the records they would
         # collide with may be this form's own, which the recovery looks for first.
-        return send_once(key, kind.purpose, partial(_send, kind, filled),
-                         recover=_recovery(kind, filled))
+        return send_once(key, kind.purpose, partial(_send, kind, filled, noted),
+                         recover=_recovery(kind, filled, noted))
     except SEND_REFUSALS as exc:
         problems, status, key = _refusal(exc, filled, key)
     return _new_page(kind, rows, key, problems, status)
@@ -135,7 +135,7 @@ def _first_rows(kind: Kind) -> tuple[list, int]:
     return rows + extra, len(rows)
 
 
-def _recovery(kind: Kind, rows: list) -> Recovery:
+def _recovery(kind: Kind, rows: list, noted: dict) -> Recovery:
     """A lost grid is found when every row sent is in its month's listing (all or nothing)."""
     items = [flow.payload(row) for row in rows]
     here = url_for(".index", open=",".join(sorted({str(i.get("month"))[:7] for i in items})))
@@ -149,22 +149,21 @@ def _recovery(kind: Kind, rows: list) -> Recovery:
     found = (_("The accounting service did not confirm the request, but the salaries were created.")
              if kind.is_salary else
              _("The accounting service did not confirm the request, but the taxes were created."))
-    def known() -> frozenset[int]:
-        # A grid with a refused row is never sent: nothing to tell apart.
-        return frozenset() if any(row.has_errors for row in rows) else flow.twins(g.api, kind,
-                                                                                items)
-
-    return Recovery(find, existing, known=known, found=found)
+    return Recovery(find, existing, known=lambda: noted.get("twins", frozenset()), found=found)
 
 
-def _send(kind: Kind, rows: list) -> Sent:
+def _send(kind: Kind, rows: list, noted: dict) -> Sent:
+    """Check the grid, note its twins (for a lost answer's read-back), then create it."""
+    items = [flow.payload(row) for row in rows]
     try:
         problems = flow.check_new(rows, kind, g.api)
+        if not problems and not any(row.has_errors for row in rows):
+            noted["twins"] = flow.twins(g.api, kind, items)
     except (Unavailable, RateLimited):
         raise _Unread() from None
     if problems or any(row.has_errors for row in rows):
         raise _Unchecked(problems)
-    body = taxes_api.create(g.api, kind.name, [flow.payload(row) for row in rows])
+    body = taxes_api.create(g.api, kind.name, items)
     months = sorted({str(row.values["month"])[:7] for row in rows})
     count = flow.created_count(body, kind) or len(rows)
     message = (ngettext("%(num)d salary was created.", "%(num)d salaries were created.", count)
