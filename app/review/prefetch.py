@@ -5,8 +5,9 @@ read on a small thread pool after the view returns: the detail and, when it has 
 artifact record. The step that follows finds them here. A read still under way is waited for;
 a missing or failed one is read on the spot. Entries live PREFETCH_TTL seconds in a
 cachetools TTLCache (an older copy is read again; past MAX_ENTRIES the least recently used
-go). Freshness is not trusted for writing anyway: every write compares what the reviewer saw
-with the record the API returns (forms.changes).
+go); an income saved anywhere in the process (upstream.incomes.update) is dropped at once.
+Freshness is not trusted for writing anyway: every write compares what the reviewer saw with
+the record the API returns (forms.changes).
 
 The cache is per process; with several worker processes a step that lands on another process
 reads the income itself (one more read, same result).
@@ -90,6 +91,9 @@ def forget(api, income_id: int) -> None:
     """Drop an income from the cache (after a write whose answer is not kept)."""
     with _lock:
         _entries.pop((*api.scope, income_id), None)
+
+
+income_api.ON_UPDATE.append(forget)  # an income saved anywhere is read again here
 
 
 def background_client(api):

@@ -3,7 +3,9 @@ functions taking the client first."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from datetime import date
+from typing import Any
 
 from app.upstream.responses import find_artifact
 
@@ -42,10 +44,19 @@ def get(client, income_id: int, fields: str | None = None) -> dict:
     return client.get(DETAIL.format(id=income_id), {"fields": fields} if fields else None)
 
 
+# Run as (client, income_id) once an update went out, answered or not: a copy of the income
+# kept elsewhere (the review queue's read-ahead, app/review/prefetch.py) is stale now.
+ON_UPDATE: list[Callable[[Any, int], None]] = []
+
+
 def update(client, income_id: int, body: dict, fields: str | None = None) -> dict:
     """PATCH the income; the answer has the detail's shape (with fields= expansions)."""
     query = f"?fields={fields}" if fields else ""
-    return client.patch(UPDATE.format(id=income_id) + query, json=body)
+    try:
+        return client.patch(UPDATE.format(id=income_id) + query, json=body)
+    finally:
+        for drop in ON_UPDATE:
+            drop(client, income_id)
 
 
 def create(client, body: dict, image: tuple[str, bytes, str] | None = None) -> dict:

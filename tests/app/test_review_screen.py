@@ -9,7 +9,13 @@ import pytest
 from app.review import flow
 from sandbox.core.demo_files import minimal_pdf, tiny_png
 from tests.app.conftest import signed_in
-from tests.app.incomes_helpers import catalogue, income_with_file, set_state, upstream_calls
+from tests.app.incomes_helpers import (
+    catalogue,
+    income_with_file,
+    page_form,
+    set_state,
+    upstream_calls,
+)
 from tests.app.test_review_support import (
     HTMX,
     from_bookdesk,
@@ -113,6 +119,21 @@ def test_an_income_reviewed_elsewhere_is_passed_over(client, company, api):
     prefetch.clear()
     response = step(client, screen, "done")
     assert response.headers["HX-Push-Url"] == f"{base}{third}"
+
+
+def test_an_income_saved_on_its_edit_page_shows_as_saved_in_the_queue_and_done_goes_through(
+        client, company, api):
+    first, second, _third = _three(api)
+    base = review_base(client, company)
+    open_screen(client, f"{base}{first}")  # reads the second ahead
+    edit = f"/c/{company.id}/incomes/{second}/edit"
+    saved = client.post(edit, data=page_form(client, edit).set("note", "javított").data())
+    assert saved.status_code == 303
+    screen = open_screen(client, f"{base}{second}")
+    assert "javított" in screen.html
+    response = step(client, screen, "done")
+    assert response.status_code == 200, response.get_data(as_text=True)[:2000]
+    assert income_now(api, second)["review_done"] is True
 
 
 def test_the_last_one_done_shows_the_queue_is_clear(client, company, api):
