@@ -193,3 +193,21 @@ def test_an_entry_logged_before_numbers_were_kept_names_its_income_by_id(app, cl
                       {"4321": {"review_done": False}}, {"4321": {"review_done": True}})
     page = client.get(f"{review_base(client, company)}actions").get_data(as_text=True)
     assert ">#4321</a>" in page and "Régi Elek" in page
+
+
+def test_undo_on_a_filtered_queue_stays_in_that_queue(client, company, api):
+    for _n in range(3):
+        waiting(api)
+    query = "?ordering=-gross_amount"
+    first = queue_ids(api, ordering="-gross_amount")[0]
+    base = review_base(client, company)
+    after = step(client, open_screen(client, f"{base}{first}{query}"), "done")
+    html = after.get_data(as_text=True)
+    bar = html.split('id="review-undo"')[1]
+    action = re.search(r'<form method="post" action="([^"]+)"', bar).group(1).replace("&amp;", "&")
+    assert action.endswith(query)
+    response = client.post(action, headers=HTMX, data={
+        "action_id": re.search(r'name="action_id" value="(\d+)"', bar).group(1),
+        "back": "screen", "csrf_token": csrf_token(html)})
+    assert response.headers["HX-Push-Url"] == f"{base}{first}{query}"
+    assert income_now(api, first)["review_done"] is False
