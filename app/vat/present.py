@@ -117,13 +117,17 @@ def checklist(found: dict, month: Period) -> list[dict]:
     items = [("review", found["review"], url_for("review.index")),
              ("unprocessed", len(found["unprocessed"]),
               url_for("vat.checklist", month=key, show="unprocessed")),
-             ("no_vat_period", len(found["no_vat_period"]),
+             ("no_vat_period", _count(found["no_vat_period"]),
               url_for("vat.checklist", month=key, show="no_vat_period")),
              ("taxes", len(found["taxes"]), url_for("taxes.index", **months)),
              ("salaries", len(found["salaries"]), url_for("salaries.index", **months))]
     return [{"name": name, "label": str(CHECK_LABELS[name]), "count": count, "url": url,
              "todo": (count == 0) if name in ("taxes", "salaries") else count > 0}
-            for name, count, url in items]
+            for name, count, url in items if count is not None]
+
+
+def _count(records: list | None) -> int | None:
+    return None if records is None else len(records)
 
 
 def expense_rows(records: list[dict], codes: dict) -> list[dict]:

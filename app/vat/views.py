@@ -64,7 +64,8 @@ def checklist():
         return render_template("vat/checklist.html", refused=True), 400
     found = service.month_end(g.api, month)
     show = request.args.get("show")
-    listed = present.expense_rows(found[show], found["codes"]) if show in DRILL_DOWNS else None
+    records = found.get(show) if show in DRILL_DOWNS else None
+    listed = present.expense_rows(records, found["codes"]) if records is not None else None
     return render_template(
         "vat/checklist.html", refused=False, month=month, items=present.checklist(found, month),
         label=present.period_label(month), show=show, listed=listed,
