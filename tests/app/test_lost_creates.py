@@ -283,10 +283,10 @@ def test_a_create_the_upstream_is_still_storing_is_never_sent_twice(
         app_config, company, api, faults, sandbox_log):
     # Bookdesk stops waiting after the read timeout; the upstream stores the income later, so
     # a read-back that finds nothing yet proves nothing, and a resend must not send again.
-    impatient = signed_client(app_config, company, UPSTREAM_READ_TIMEOUT=0.5)
+    impatient = signed_client(app_config, company, UPSTREAM_READ_TIMEOUT=1.5)
     ctx = Ctx(impatient, company, api, f"/c/{company.id}/incomes/")
     path, form = _income_create(ctx, "LC-SLOW-1")
-    faults.add(path=CREATE, method="POST", kind="latency", latency_ms=2500, count=1)
+    faults.add(path=CREATE, method="POST", kind="latency", latency_ms=4500, count=1)
     first = impatient.post(path, data=form.data())
     html = first.get_data(as_text=True)
     assert first.status_code == 503 and 'value="LC-SLOW-1"' in html
