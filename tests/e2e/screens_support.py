@@ -10,6 +10,7 @@ import requests
 
 from app.numbers import company_today
 from tests.conftest import SandboxCompany
+from tests.sandbox.expense_support import artifact
 
 SCREENS = Path(__file__).resolve().parents[1] / "artifacts" / "screens"
 WIDTHS = (360, 1280, 1440, 1920)
@@ -62,15 +63,16 @@ def _taxes(base: str, company: SandboxCompany) -> None:
 
 
 def seed(base: str, company: SandboxCompany) -> Seeded:
-    """Fill a fresh company: incomes (one overdue, one waiting for review), an expense, a
-    partner, a tax, a salary and two income policies (one switched off)."""
+    """Fill a fresh company: incomes (one overdue, one waiting for review), an expense with its
+    PDF, a partner, a tax, a salary and two income policies (one switched off)."""
     income = _income(base, company, due_at="2020-01-31", issued_at="2020-01-02",
                      fulfilled_at="2020-01-02")
     review = _income(base, company, invoice_number="REVIEW-1", needs_review=True,
                      review_done=False)
     expense = _post(f"{base}/_sandbox/expenses/", {
         "company_id": company.id, "invoice_number": "KOLTSEG-2026-0042",
-        "partner_name": "Szállító Zrt.", "paid_status": 1})
+        "partner_name": "Szállító Zrt.", "paid_status": 1,
+        "artifact": artifact(filename="koltseg-2026-0042.pdf")})  # the document panel is measured
     _taxes(base, company)
     _policies(base, company)
     partners = requests.get(f"{base}/1/partners/", timeout=10,

@@ -130,7 +130,10 @@ OBSCURED_JS = """() => {
   const bar = document.querySelector('.form-bar'), el = document.activeElement;
   if (!bar || !el || el === document.body || bar.contains(el)) return null;
   const a = el.getBoundingClientRect(), b = bar.getBoundingClientRect();
-  return {label: el.name || el.id || el.tagName, hidden: a.bottom > b.top && a.top < b.bottom};
+  // Covered: under the bar in both directions (the document beside the form is not).
+  const across = a.right > b.left && a.left < b.right;
+  return {label: el.name || el.id || el.tagName,
+          hidden: across && a.bottom > b.top && a.top < b.bottom};
 }"""
 
 
