@@ -131,6 +131,17 @@ def test_a_share_with_more_decimals_than_a_number_keeps_is_refused_never_rounded
     assert "The parts add up to 100 percent" in kept
 
 
+def test_the_split_check_names_no_total_while_a_share_is_refused(client, company, api):
+    # "1.000" is refused as two-way on its input: the check above may not read it as 1.00.
+    set_stored(api, config(policy("Osztott", split=[{"percent": 70}, {"percent": 30}])))
+    editor = Editor(client, company)
+    html = editor.rule("policies", 0, {"split-0-kind": "amount", "split-0-share": "1.000",
+                                       "split-1-share": "100"}, op="check").get_data(as_text=True)
+    assert "can be read two ways" in _cell_errors(html, "split-0-share")
+    assert "Enter a share for every part." in html
+    assert "together) are taken first" not in html
+
+
 def test_switching_split_on_starts_with_two_halves(client, company, api):
     set_stored(api, config(policy("Egyben")))
     editor = Editor(client, company)

@@ -11,9 +11,9 @@ from decimal import Decimal
 
 from flask_babel import gettext as _
 
-from app.numbers import format_amount, format_number, format_percent, to_decimal
+from app.numbers import InputError, format_amount, format_number, format_percent, to_decimal
 from app.policies.editor.editing import SECTIONS, Located, locate, rule_list, split_by_rule
-from app.policies.editor.forms import value_text
+from app.policies.editor.forms import reader, value_text
 from app.policies.engine import evaluate_valid
 from app.policies.labels import (
     INCOME_TYPES,
@@ -156,8 +156,9 @@ def split_check(parts) -> tuple[str, str] | None:
     """Whether the parts cover the whole income: (level, message), or None without parts."""
     if not isinstance(parts, list) or not parts:
         return None
-    percents = [to_decimal(p.get("percent")) for p in parts if p.get("percent") is not None]
-    amounts = [to_decimal(p.get("amount")) for p in parts if p.get("percent") is None]
+    percents = [_share(p.get("percent"), "percent") for p in parts
+                if p.get("percent") is not None]
+    amounts = [_share(p.get("amount"), "amount") for p in parts if p.get("percent") is None]
     if None in percents or None in amounts:
         return "error", _("Enter a share for every part.")
     fixed = format_number(sum(amounts, Decimal(0)), places=2)
@@ -165,6 +166,17 @@ def split_check(parts) -> tuple[str, str] | None:
         return "warning", _("The parts add up to %(total)s. Only an income of exactly this gross "
                             "amount is split; any other will need review.", total=fixed)
     return _percent_check(sum(percents, Decimal(0)), fixed if amounts else None)
+
+
+def _share(value, kind: str) -> Decimal | None:
+    """A part's share: a number as stored, or text read as the form reads it (None when the
+    form refused it: "1.000" is no share until the user says which number it is)."""
+    if not isinstance(value, str):
+        return to_decimal(value)
+    try:
+        return reader(kind)(value)
+    except InputError:
+        return None
 
 
 def _percent_check(total, fixed) -> tuple[str, str]:
