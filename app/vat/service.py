@@ -219,28 +219,25 @@ CHECKS = ("review", "unprocessed", "no_vat_period", "taxes", "salaries")
 
 def month_end(client, month: Period) -> dict:
     """The month-end checklist's reads, side by side: the review queue's size, the expenses
-    not processed yet, the month's expenses without a VAT period (None when the company keeps
-    no VAT periods), the month's taxes and salaries (their records), and the currency codes
-    the expense rows are shown in."""
-    found = _month_end_reads(client, month)
-    if not found.pop("settings").get("enable_vat_period"):
-        found["no_vat_period"] = None
-    return found
-
-
-def _month_end_reads(client, month: Period) -> dict:
+    not processed yet, the month's expenses without a VAT period (None, and not read, when the
+    company keeps no VAT periods: the settings come from cache first), the month's taxes and
+    salaries (their records), and the currency codes the expense rows are shown in."""
     params = queue_query({}).params() or {}
     listing = {"from_date": month.start.isoformat(), "to_date": month.end.isoformat()}
-    return run_parallel({
-        "settings": partial(company_settings, client),
+    reads = {
         "review": lambda: income_api.list_page(client, {**params, "page": 1,
                                                         "page_size": 1}).count,
         "unprocessed": partial(expense_api.unprocessed, client),
         "codes": partial(catalog.names, client, "currencies", "code"),
-        # One excluded from accounting needs no VAT period, as the VAT summary leaves it out.
-        "no_vat_period": lambda: [
-            expense for expense in expense_api.fulfilled_between(
-                client, month.start, month.end, has_vat_period=False)
-            if not expense.get("excluded_from_accounting")],
         "taxes": partial(taxes_api.monthly_records, client, "taxes", listing),
-        "salaries": partial(taxes_api.monthly_records, client, "salaries", listing)})
+        "salaries": partial(taxes_api.monthly_records, client, "salaries", listing)}
+    if company_settings(client).get("enable_vat_period"):
+        reads["no_vat_period"] = partial(_without_vat_period, client, month)
+    return {"no_vat_period": None, **run_parallel(reads)}
+
+
+def _without_vat_period(client, month: Period) -> list[dict]:
+    # One excluded from accounting needs no VAT period, as the VAT summary leaves it out.
+    return [expense for expense in expense_api.fulfilled_between(
+                client, month.start, month.end, has_vat_period=False)
+            if not expense.get("excluded_from_accounting")]

@@ -136,12 +136,16 @@ def _vat_periods(api, on: bool) -> None:
                      json={"enable_vat_period": on}).status_code == 200
 
 
-def test_without_vat_periods_the_checklist_asks_for_none(client, company, api, ecat):  # noqa: F811
+def test_without_vat_periods_the_checklist_asks_for_none(client, company, api, ecat,  # noqa: F811
+                                                        sandbox_log):
     make_expense(api, ecat, invoice_number="E-1", fulfilled_at="2026-03-05",
                  issued_at="2026-03-05")
     _vat_periods(api, False)
     signed_in(client, company, "taxes/")
+    sandbox_log.reset()
     html = client.get(f"/c/{company.id}/vat/month-end?month=2026-03").get_data(as_text=True)
+    assert not [e for e in sandbox_log.entries(company_id=company.id, path="/2/expenses")
+                if "has_vat_period" in e["args"]], "the expenses without a period are not read"
     assert "no_vat_period" not in dict(COUNT.findall(html))
     assert "unprocessed" in dict(COUNT.findall(html))
     drill = client.get(f"/c/{company.id}/vat/month-end?month=2026-03&show=no_vat_period")
