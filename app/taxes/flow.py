@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import calendar
 import re
+from collections.abc import Callable
 from datetime import date
 from functools import partial
 
@@ -195,8 +196,9 @@ def read_rows(form, kind: Kind) -> list[Row]:
             for index in indices[:MAX_ROWS]]
 
 
-def check_new(rows: list[Row], kind: Kind, api) -> list[str]:
-    """The local rules on the filled rows (salaries also against the months' records).
+def check_new(rows: list[Row], kind: Kind, listing: Callable[[], list[dict]]) -> list[str]:
+    """The local rules on the filled rows (salaries also against the months' records, which
+    listing() gives: read once for this check and the twins).
 
     Messages land on the rows; the list returned is for above the grid.
     """
@@ -206,7 +208,7 @@ def check_new(rows: list[Row], kind: Kind, api) -> list[str]:
         required(row, ("month", "amount", "tax_number"))
         identity(row)
     if kind.is_salary and not any(row.has_errors for row in rows):
-        one_per_month(rows, records_in_months(api, kind, [row.values["month"] for row in rows]))
+        one_per_month(rows, listing())
     return []
 
 
@@ -348,12 +350,9 @@ def all_stored(api, kind: Kind, items: list[dict], known: frozenset[int] = froze
     return True
 
 
-def twins(api, kind: Kind, items: list[dict]) -> frozenset[int]:
-    """The ids of stored records a lost send of these items could be taken for (the API takes
-    a second record with the same values), read before the send."""
-    if not items:
-        return frozenset()
-    stored = records_in_months(api, kind, [item["month"] for item in items])
+def twins(items: list[dict], stored: list[dict]) -> frozenset[int]:
+    """The ids of stored records (the months' listing, read before the send) a lost send of
+    these items could be taken for: the API takes a second record with the same values."""
     return frozenset(r["id"] for r in stored if any(_same(item, r) for item in items))
 
 

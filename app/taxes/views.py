@@ -27,6 +27,7 @@ from app.taxes.present import Kind
 from app.templating import push_machine_url, redirect_to, render
 from app.upstream import RateLimited, Unavailable, ValidationError
 from app.upstream import taxes as taxes_api
+from app.upstream.parallel import once
 
 MAX_SELECTED = 500
 
@@ -155,10 +156,11 @@ def _recovery(kind: Kind, rows: list, noted: dict) -> Recovery:
 def _send(kind: Kind, rows: list, noted: dict) -> Sent:
     """Check the grid, note its twins (for a lost answer's read-back), then create it."""
     items = [flow.payload(row) for row in rows]
+    listing = once(lambda: flow.records_in_months(g.api, kind, [r.values["month"] for r in rows]))
     try:
-        problems = flow.check_new(rows, kind, g.api)
+        problems = flow.check_new(rows, kind, listing)
         if not problems and not any(row.has_errors for row in rows):
-            noted["twins"] = flow.twins(g.api, kind, items)
+            noted["twins"] = flow.twins(items, listing())
     except (Unavailable, RateLimited):
         raise _Unread() from None
     if problems or any(row.has_errors for row in rows):

@@ -72,6 +72,15 @@ def test_a_tax_number_already_paid_that_month_is_refused_before_sending(client, 
     assert checks[0]["args"]["to_date"] == ["2024-04-30"]
 
 
+def test_a_grid_sent_reads_its_months_once_for_its_check_and_its_twins(client, company, api,
+                                                                       sandbox_log):
+    base = signed_in(client, company, "salaries/")
+    sandbox_log.reset()
+    assert _post(client, base, _salary("2024-04"), _salary()).status_code == 303
+    checks = sandbox_log.entries(company_id=company.id, path="/2/monthly-salaries/")
+    assert len(checks) == 1 and len(writes(sandbox_log, company.id, CREATE)) == 1
+
+
 def test_tax_number_name_and_account_are_required(client, company, sandbox_log):
     base = signed_in(client, company, "salaries/")
     response = _post(client, base, {"month": "2024-03", "amount": "100"})
