@@ -19,7 +19,7 @@ from app.files import MAX_BYTES, content_type, refusal, sniff
 from app.forms import ITEM_FIELDS, catalogs_of, company_settings
 from app.forms.check import default_currency_id
 from app.forms.registry import ref_id
-from app.forms.totals import form_rules
+from app.forms.totals import Rules, form_rules, vat_of
 from app.incomes.present import can_storno, cancel_state, is_storno
 from app.numbers import (
     amount_places,
@@ -269,18 +269,19 @@ def payload(form) -> dict:
 
 def items_problems(form) -> dict[str, str]:
     """Header totals the line items contradict: their net (quantity × unit price, as the API
-    derives it) and VAT, each line rounded to the currency's unit, give or take that rounding
-    (an invoice may round per line or per VAT rate)."""
+    derives it) and VAT (forms.totals.vat_of, whole forints for HUF), each line rounded to its
+    unit, give or take one unit a line (an invoice may round per line or per VAT rate)."""
     items = form.rows.get("items") or []
     if not items:
         return {}
-    currency, headers = form_rules(form).currency, _header_totals(payload(form))
-    slack = Decimal(1).scaleb(-amount_places(currency)) * len(items)
+    rules, headers = form_rules(form), _header_totals(payload(form))
+    units = {"net_amount": Decimal(1).scaleb(-amount_places(rules.currency)),
+             "vat_amount": rules.unit}
     found = {}
-    for name, total in item_sums(items, currency).items():
+    for name, total in item_sums(items, rules).items():
         header = headers.get(name)
-        if header is not None and abs(header - total) > slack:
-            found[name] = _item_sum_message(name, format_amount(total, currency))
+        if header is not None and abs(header - total) > units[name] * len(items):
+            found[name] = _item_sum_message(name, format_amount(total, rules.currency))
     return found
 
 
@@ -293,15 +294,15 @@ def _header_totals(body: dict) -> dict[str, Decimal | None]:
     return {"net_amount": net, "vat_amount": vat}
 
 
-def item_sums(items: list[dict], currency: str | None) -> dict[str, Decimal]:
-    """The line items' net and (when every line names its rate) VAT, each line rounded half up
-    to the currency's unit."""
-    nets = [at_rate(_given(row.get("unit_price"), 0), _given(row.get("quantity"), 1), currency)
-            for row in items]
+def item_sums(items: list[dict], rules: Rules) -> dict[str, Decimal]:
+    """The line items' net, each line rounded half up to the currency's unit, and (when every
+    line names its rate) VAT, each line's as the form's totals work it out (vat_of)."""
+    nets = [at_rate(_given(row.get("unit_price"), 0), _given(row.get("quantity"), 1),
+                    rules.currency) for row in items]
     sums = {"net_amount": sum(nets, Decimal(0))}
     rates = [row.get("vat_percent") for row in items]
     if None not in rates:  # the API's default rate is not documented: no VAT sum without it
-        sums["vat_amount"] = sum((at_rate(net, to_decimal(rate) / 100, currency)
+        sums["vat_amount"] = sum((vat_of(net, to_decimal(rate), rules.unit)
                                   for net, rate in zip(nets, rates, strict=True)), Decimal(0))
     return sums
 
