@@ -325,6 +325,8 @@ def test_item_sums_round_each_line_and_an_invoice_rounded_per_vat_rate_is_within
     per_rate_vat = sum((net * Decimal(rate) / 100).quantize(vat_unit, rounding=ROUND_HALF_UP)
                        for rate, net in by_rate.items())
     assert abs(per_rate_vat - sums["vat_amount"]) <= vat_unit * len(items)
+    assert abs(sum(q * p for q, p, _r in lines) - sums["net_amount"]) <= net_unit * len(items)
+    assert sums["net_amount"] == sum(by_rate.values())
 
 
 def test_a_forint_document_whose_item_vat_is_whole_forints_is_accepted(client, company, api):
