@@ -88,7 +88,7 @@ def submit(fn, *args) -> Future:
 
 
 def forget(api, income_id: int) -> None:
-    """Drop an income from the cache (after a write whose answer is not kept)."""
+    """Drop an income from the cache; upstream.incomes.update calls it after every write."""
     with _lock:
         _entries.pop((*api.scope, income_id), None)
 

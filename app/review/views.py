@@ -133,7 +133,6 @@ def _lost(bits, current: flow.Walk, record: dict, form, exc):
     """The write got no answer: the same income stays, the reviewer's input kept, a reload
     link (htmx leaves the screen as it is and shows the message alone)."""
     pair = prefetch.cached(g.api, record["id"], wait=0)
-    prefetch.forget(g.api, record["id"])  # its state is unknown now: a reload reads it again
     here = flow.screen_url(record["id"], bits.key)
     return lost_write_response(
         lambda text: _show(flow.screen_context(bits, current, record, pair[1] if pair else None,
@@ -287,8 +286,6 @@ def bulk_done():
     selection = [(income_id, fp) for income_id, fp in selection if income_id not in refused]
     result = actions.mark_done(g.api, g.company_id, current_actor(), selection)
     result.failed.update(refused)
-    for income_id in result.done + result.changed:
-        prefetch.forget(g.api, income_id)
     _close_in_walk(result.done)
     _report_bulk(result, partial(_number, records))
     return redirect_to(back)
@@ -378,8 +375,6 @@ def undo_action():
     if action is None:
         abort(404)
     result = actions.undo(g.api, g.company_id, current_actor(), action)
-    for income_id in result.reverted:
-        prefetch.forget(g.api, income_id)
     _reopen(result.reverted)
     _report_undo(result, partial(present.logged_number, action))
     if request.form.get("back") == "screen" and result.reverted:
