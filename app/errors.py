@@ -101,7 +101,7 @@ def lost_write_response(render, exc, message=LOST_WRITE, reload_url: str | None 
     """
     limited = isinstance(exc, up.RateLimited)
     retry_after = up.waited_for(exc)
-    text = not_saved_slow_down(exc) if limited else str(message)
+    text = lost_write_text(exc, message)
     status = 429 if limited else 503
     if is_htmx():
         title = TITLES[429] if limited else LOST_TITLE
@@ -113,6 +113,12 @@ def lost_write_response(render, exc, message=LOST_WRITE, reload_url: str | None 
     if retry_after:
         response.headers["Retry-After"] = str(retry_after)
     return response
+
+
+def lost_write_text(exc, message=LOST_WRITE) -> str:
+    """What a write with no answer says: the wait when rate limited (nothing saved), else
+    message (it may already be saved)."""
+    return not_saved_slow_down(exc) if isinstance(exc, up.RateLimited) else str(message)
 
 
 def not_saved_slow_down(exc) -> str:
@@ -192,7 +198,7 @@ def _page_timed_out(exc):
 
 
 def _waiting_out_a_rate_limit() -> bool:
-    """Whether a read's latest try was refused with 429 (it was waiting to try again); a read
+    """Whether a call's latest try was refused with 429 (it was waiting to try again); a call
     that got through on a later try does not count."""
     latest = {(call.method, call.path): call.status for call in current_stats().calls}
     return 429 in latest.values()
@@ -232,8 +238,8 @@ def _needs_api_token(exc):
 
 def _upstream_unavailable(exc):
     response = error_response(503, keep_form=True)
-    if up.waited_for(exc):
-        response.headers["Retry-After"] = str(up.waited_for(exc))
+    if seconds := up.waited_for(exc):
+        response.headers["Retry-After"] = str(seconds)
     return response
 
 

@@ -76,16 +76,14 @@ class Recovery:
     find(since, known) reads the record back (since: when the send started, UTC) and gives
     its URL, or None when it is not there; Unavailable or RateLimited mean it could not look.
     known: where the API allows twins, the ids known() gives after a lost send: the twins the
-    area noted just before its write went out, which are not what it made (empty without
-    known; kept with an unknown key for the next look). existing(exc) gives the URL of the
-    record a
-    refusal names (e.g. existing_income_id), when a resend is refused because the lost one
-    landed.
+    area noted just before its write went out, which are not what it made (kept with an
+    unknown key for the next look). existing(exc) gives the URL of the record a refusal names
+    (e.g. existing_income_id), when a resend is refused because the lost one landed.
     """
 
     find: Callable[[datetime, frozenset[int]], str | None]
     existing: Callable[[ValidationError], str | None] = lambda exc: None
-    known: Callable[[], frozenset[int]] | None = None
+    known: Callable[[], frozenset[int]] = frozenset
     found: Any = FOUND
     not_created: Any = NOT_CREATED
     unconfirmed: Any = UNCONFIRMED
@@ -123,8 +121,8 @@ def _send(key: str, send: Callable[[], Sent], recover: Recovery | None, resend: 
         if recover is None:
             idempotency.fail(key)
             raise
-        known = recover.known() if recover.known is not None else frozenset()
-        return _look(key, recover, started, lost=True, settling=exc.may_still_run, known=known)
+        return _look(key, recover, started, lost=True, settling=exc.may_still_run,
+                     known=recover.known())
     except ValidationError as exc:
         url = recover.existing(exc) if recover is not None and resend else None
         if url is None:

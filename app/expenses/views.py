@@ -13,7 +13,7 @@ from flask_babel import ngettext, pgettext
 
 from app import files
 from app.bank.present import payment_history
-from app.errors import LOST_WRITE, lost_write_response, not_saved_slow_down
+from app.errors import lost_write_response, lost_write_text
 from app.expenses import flow, forms, present
 from app.exports import EXPORT_PAGE_SIZE, download, first_page_now
 from app.files import document_of
@@ -152,8 +152,7 @@ def _set_excluded(expense_id: int, excluded: bool):
     try:
         upstream.update(g.api, expense_id, {flow.EXCLUDED: excluded})
     except (Unavailable, RateLimited) as exc:
-        flash(not_saved_slow_down(exc) if isinstance(exc, RateLimited) else str(LOST_WRITE),
-              "warning")
+        flash(lost_write_text(exc), "warning")
     except ValidationError as exc:
         reason = flow.refusal_text(exc)
         flash(_("The expense was not excluded: %(reason)s", reason=reason) if excluded else
@@ -324,11 +323,10 @@ def bulk():
 
 def _bulk_unanswered(exc) -> str:
     """A rate limit sent nothing; a lost answer may hide an applied action."""
-    if isinstance(exc, RateLimited):
-        return not_saved_slow_down(exc)
-    return _("The accounting service did not confirm the request, so the action may or may not "
-             "have been applied to the ticked expenses: check them in the list before sending it "
-             "again.")
+    return lost_write_text(exc, _(
+        "The accounting service did not confirm the request, so the action may or may not "
+        "have been applied to the ticked expenses: check them in the list before sending it "
+        "again."))
 
 
 def _send_bulk(action: str, ids: list[int], back: str) -> Sent:

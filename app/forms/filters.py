@@ -287,7 +287,7 @@ def list_tabs(list_query: Callable[[Mapping], ListQuery], args: MultiDict) -> li
     the filter (and leaving the paging behind)."""
     kept = filter_args(args)
     kept.pop("tab", None)
-    overdue = args.get("tab") == OVERDUE_TAB
+    overdue = is_overdue_tab(args)
     return [(_l("All"), list_query(kept).url(), not overdue),
             (_l("Overdue"), list_query(MultiDict([*kept.items(multi=True),
                                                   ("tab", OVERDUE_TAB)])).url(), overdue)]
