@@ -560,6 +560,18 @@ def at_rate(value: Decimal, rate: Decimal, currency: str = "HUF") -> Decimal:
     return (value * rate).quantize(step, rounding=ROUND_HALF_UP)
 
 
+def at_rate_parts(values: list[Decimal], rate: Decimal, currency: str = "HUF") -> list[Decimal]:
+    """Parts of one amount converted at a rate so that they add up to the amount converted:
+    each part is what it adds to the running sum converted (never a unit from its own value)."""
+    parts, running, before = [], Decimal(0), Decimal(0)
+    for value in values:
+        running += value
+        converted = at_rate(running, rate, currency)
+        parts.append(converted - before)
+        before = converted
+    return parts
+
+
 def format_amount(value, currency=None, locale=None) -> str:
     """An amount in a currency for the locale (forints whole unless they carry fillér); no
     currency: two decimals."""

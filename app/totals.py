@@ -37,13 +37,24 @@ class CurrencyTotal:
     def add(self, amounts: dict, rate: Decimal | None) -> None:
         """Count one row and add its amounts (and their HUF value at its rate)."""
         self.count += 1
+        values = {name: to_decimal(amounts.get(name)) or ZERO for name in AMOUNTS}
         for name in AMOUNTS:
-            value = to_decimal(amounts.get(name)) or ZERO
-            self.sums[name] += value
-            if self.huf is not None and rate is not None:
-                self.huf[name] += at_rate(value, rate)
+            self.sums[name] += values[name]
         if rate is None:
             self.huf = None
+        elif self.huf is not None:
+            for name, value in in_home(values, rate).items():
+                self.huf[name] += value
+
+
+def in_home(values: dict[str, Decimal], rate: Decimal) -> dict[str, Decimal]:
+    """A document's net, VAT and gross at its rate. Net and VAT are each converted; gross is
+    their sum when the document's own gross is, so its forint figures add up as its own do
+    (converting gross alone may land a fillér away)."""
+    net, vat, gross = (at_rate(values[name], rate) for name in AMOUNTS)
+    if values["net_amount"] + values["vat_amount"] == values["gross_amount"]:
+        gross = net + vat
+    return dict(zip(AMOUNTS, (net, vat, gross), strict=True))
 
 
 @dataclass

@@ -4,11 +4,12 @@ and the VAT payable or reclaimable), the documents behind each cell, and the mon
 
 Which documents a period holds: those whose fulfilment day falls in it (the day the Hungarian
 VAT act dates a supply by). Each assignment's amounts go to the cell of its VAT category,
-converted to the company currency with the document's exchange rate (1 when it has none), in
-Decimal without rounding, so the sums are exact. A document with no assignments counts with its
-own net and VAT under "no VAT category". Expenses excluded from accounting are left out, and
-so are incomes cancelled without a storno (void documents); a document a storno reverses stays,
-and the storno's negative amounts net it out.
+converted to the company currency with the document's exchange rate (1 when it has none), to
+the fillér: a document's parts add up to its net and VAT converted whole, as the list footers
+count them, so the summary and the lists agree to the fillér. A document with no assignments
+counts with its own net and VAT under "no VAT category". Expenses excluded from accounting are
+left out, and so are incomes cancelled without a storno (void documents); a document a storno
+reverses stays, and the storno's negative amounts net it out.
 """
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from functools import partial
 from typing import Any
 
 from app.forms.display import company_settings
-from app.numbers import at_rate, to_decimal
+from app.numbers import at_rate_parts, to_decimal
 from app.review.forms import queue_query
 from app.upstream import catalog, run_parallel
 from app.upstream import expenses as expense_api
@@ -108,15 +109,15 @@ def vat_id(value) -> str:
 
 
 def document_parts(record: dict) -> list[tuple[str, Decimal, Decimal]]:
-    """(VAT category id, net, VAT) of each assignment in the company currency."""
+    """(VAT category id, net, VAT) of each assignment in the company currency, adding up to
+    the document's own net and VAT converted."""
     rate = to_decimal(record.get("exchange_rate")) or Decimal(1)
     rows = record.get("assignments") or [{"vat": None, "net_amount": record.get("net_amount"),
                                           "vat_amount": record.get("vat_amount")}]
-
-    def home(value) -> Decimal:
-        return at_rate(to_decimal(value) or Decimal(0), rate)
-    return [(vat_id(row.get("vat")), home(row.get("net_amount")), home(row.get("vat_amount")))
-            for row in rows]
+    nets, vats = ([to_decimal(row.get(name)) or Decimal(0) for row in rows]
+                  for name in ("net_amount", "vat_amount"))
+    return list(zip([vat_id(row.get("vat")) for row in rows], at_rate_parts(nets, rate),
+                    at_rate_parts(vats, rate), strict=True))
 
 
 def summarise(side: str, records, cells: dict | None = None) -> dict[tuple[str, str], Cell]:

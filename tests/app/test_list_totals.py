@@ -27,7 +27,7 @@ from tests.app.totals_support import (
     by_currency,
     expense_sums,
     footer,
-    in_huf,
+    gross_in_huf,
     income_sums,
 )
 
@@ -204,8 +204,9 @@ def test_totals_cover_every_page_not_only_the_shown_one(books, client, api):
 def test_foreign_currency_rows_get_their_huf_equivalent(books, client, api):
     page = _page(client, books["company"], "incomes", {})
     rows = api_rows(api, "/1/incomes", {})
-    expected = sum((in_huf(income_sums(r)[2], Decimal(1) if books["codes"][r["currency"]] == "HUF"
-                           else Decimal(r["exchange_rate"])) for r in rows), Decimal(0))
+    expected = sum((gross_in_huf(income_sums(r), Decimal(1) if books["codes"][r["currency"]] ==
+                                 "HUF" else Decimal(r["exchange_rate"])) for r in rows),
+                   Decimal(0))
     assert footer(page)["huf"]["gross"] == expected
     assert "EUR" in footer(page)["rows"]
 

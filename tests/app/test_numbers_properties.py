@@ -19,6 +19,7 @@ from app.numbers import (
     amount_places,
     api_text,
     at_rate,
+    at_rate_parts,
     format_amount,
     format_date,
     format_moment,
@@ -107,6 +108,19 @@ def test_amounts_converted_at_their_rates_add_up_to_their_shown_total(items):
     total = sum(converted, Decimal(0))
     assert [shown(value) for value in converted] == converted
     assert sum((shown(value) for value in converted), Decimal(0)) == shown(total)
+
+
+@PURE
+@given(parts=st.lists(decimals(2, 9), min_size=1, max_size=12), rate=RATES,
+       code=st.sampled_from(CODES))
+def test_parts_converted_at_a_rate_add_up_to_their_sum_converted(parts, rate, code):
+    unit = Decimal(1).scaleb(-amount_places(code))
+    converted = at_rate_parts(parts, rate, code)
+    assert sum(converted, Decimal(0)) == at_rate(sum(parts, Decimal(0)), rate, code)
+    assert all(value == value.quantize(unit) for value in converted)
+    assert all(abs(value - part * rate) < unit for value, part in zip(converted, parts,
+                                                                       strict=True))
+    assert at_rate_parts(parts[:1], rate, code) == [at_rate(parts[0], rate, code)]
 
 
 @PURE

@@ -13,9 +13,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.numbers import company_today
+from app.totals import add_up, expense_amounts
+from app.vat.service import summarise
 from tests.app.incomes_helpers import catalogue
 from tests.app.list_pages import csv_rows, xlsx_rows
-from tests.app.totals_support import in_huf
+from tests.app.totals_support import footer, in_huf
 from tests.sandbox import expense_support
 from tests.sandbox.expense_support import assignment, make_expense
 from tests.sandbox.incomes_support import make_income
@@ -40,8 +42,8 @@ EXPENSES = (("2026-03-10", "400.00", "108.00", 0), ("2026-03-20", "80.00", "4.00
 
 @pytest.fixture
 def books(api, ecat):
-    """Incomes and expenses across 2025-2026 in two VAT categories each, one in EUR, one
-    split into two assignments, one expense excluded from accounting."""
+    """Incomes and expenses across 2025-2026 in two VAT categories each, one in EUR, two
+    split into two assignments (one of them in EUR), one expense excluded from accounting."""
     ids = catalogue(api)
     for n, (day, net, vat, rate, code, fx) in enumerate(INCOMES):
         gross = str(Decimal(net) + Decimal(vat))
@@ -51,13 +53,11 @@ def books(api, ecat):
                     assignments=[{"revenue_type": ids.revenue_types[0], "net_amount": net,
                                   "vat_amount": vat, "gross_amount": gross,
                                   "vat": ids.vats[rate]}], **extra)
-    make_income(api, invoice_number="VAT-split", fulfilled_at="2026-03-15",
-                issued_at="2026-03-15", due_at="2026-03-15", net_amount="300.00",
-                vat_amount="32.00", gross_amount="332.00", assignments=[
-                    {"revenue_type": ids.revenue_types[0], "net_amount": "100.00",
-                     "vat_amount": "27.00", "gross_amount": "127.00", "vat": ids.vats[0]},
-                    {"revenue_type": ids.revenue_types[0], "net_amount": "200.00",
-                     "vat_amount": "5.00", "gross_amount": "205.00", "vat": ids.vats[1]}])
+    _split_income(api, ids, "VAT-split", "2026-03-15", (("100.00", "27.00"), ("200.00", "5.00")))
+    # 27.01 EUR of VAT at 401.25: 10 837.76 Ft whole, 10 837.77 with each part rounded alone
+    _split_income(api, ids, "VAT-EUR-split", "2026-02-10",
+                  (("50.01", "13.51"), ("50.00", "13.50")), currency=ids.currencies["EUR"],
+                  exchange_rate="401.25")
     for n, (day, net, vat, rate) in enumerate(EXPENSES):
         gross = str(Decimal(net) + Decimal(vat))
         row = {**assignment(ecat, net, vat, gross), "vat": ecat.vats[rate]}
@@ -66,6 +66,17 @@ def books(api, ecat):
     make_expense(api, ecat, invoice_number="EXP-out", fulfilled_at="2026-03-11",
                  issued_at="2026-03-11", excluded_from_accounting=True,
                  assignments=[assignment(ecat, "999.00", "99.00", "1098.00")])
+
+
+def _split_income(api, ids, number: str, day: str, parts, **extra) -> None:
+    """An income of two (net, VAT) assignments, in the first two VAT categories."""
+    rows = [{"revenue_type": ids.revenue_types[0], "net_amount": net, "vat_amount": vat,
+             "gross_amount": str(Decimal(net) + Decimal(vat)), "vat": ids.vats[n]}
+            for n, (net, vat) in enumerate(parts)]
+    totals = {name: str(sum(Decimal(row[name]) for row in rows))
+              for name in ("net_amount", "vat_amount", "gross_amount")}
+    make_income(api, invoice_number=number, fulfilled_at=day, issued_at=day, due_at=day,
+                assignments=rows, **totals, **extra)
 
 
 def every(api, path: str, key: str | None) -> list[dict]:
@@ -92,11 +103,17 @@ def expected(api, start: date, end: date) -> dict:
             if not start <= day <= end or record.get("excluded_from_accounting"):
                 continue
             rate = Decimal(record.get("exchange_rate") or 1)
+            # Each part counts what it adds to its document's running sum in forints, so a
+            # document's parts add up to the document converted whole.
+            running, before = [Decimal(0), Decimal(0)], [Decimal(0), Decimal(0)]
             for row in record["assignments"]:
                 vat = row["vat"]["id"] if isinstance(row["vat"], dict) else row["vat"]
                 cell = sums[(side, str(vat))]
-                cell[0] += in_huf(Decimal(row["net_amount"]), rate)
-                cell[1] += in_huf(Decimal(row["vat_amount"]), rate)
+                for index, name in enumerate(("net_amount", "vat_amount")):
+                    running[index] += Decimal(row[name])
+                    now = in_huf(running[index], rate)
+                    cell[index] += now - before[index]
+                    before[index] = now
     return dict(sums)
 
 
@@ -147,6 +164,41 @@ def test_every_period_equals_the_sums_of_the_api_records(signed, company, api, b
     assert shown(page(signed, company, key)) == expected(api, start, date.fromordinal(end))
 
 
+def test_a_split_foreign_document_counts_in_the_summary_as_in_the_income_list(signed, company,
+                                                                            api, books):
+    summary = page(signed, company, "2026-02")
+    totals = {side: (Decimal(net), Decimal(vat)) for side, net, vat in TOTAL.findall(summary)}
+    listed = signed.get(f"/c/{company.id}/incomes/?date_field=fulfilled_at"
+                        "&date_from=2026-02-01&date_to=2026-02-28")
+    shown_footer = footer(listed.get_data(as_text=True))
+    huf = shown_footer["huf"]
+    assert shown_footer["count"] == 1  # the one income fulfilled in February
+    # 27.01 EUR at 401.25 is 10 837.76 Ft; its parts one by one would make 10 837.77
+    assert totals["incomes"] == (huf["net"], huf["vat"]) == (Decimal("40129.01"),
+                                                              Decimal("10837.76"))
+    # the gross in forints is net plus VAT, not 127.02 EUR converted alone (50 966.78)
+    assert huf["gross"] == huf["net"] + huf["vat"] == Decimal("50966.77")
+
+
+CENTS = st.integers(-10 ** 9, 10 ** 9).map(lambda cents: Decimal(cents).scaleb(-2))
+PARTS = st.lists(st.tuples(st.sampled_from(("1", "2")), CENTS, CENTS), min_size=1, max_size=6)
+RATE = st.decimals(min_value=Decimal("0.0001"), max_value=Decimal("1000"), places=4)
+
+
+@settings(max_examples=300, deadline=None)
+@given(documents=st.lists(st.tuples(PARTS, RATE), min_size=1, max_size=8))
+def test_the_summary_and_the_list_footer_convert_documents_alike(documents):
+    records = [{"id": n, "currency": 2, "exchange_rate": str(rate), "assignments": [
+        {"vat": vat, "net_amount": str(net), "vat_amount": str(tax),
+         "gross_amount": str(net + tax)} for vat, net, tax in parts]}
+        for n, (parts, rate) in enumerate(documents)]
+    cells = summarise("expenses", records).values()
+    listed = add_up(records, {2: "EUR"}, expense_amounts)
+    assert sum(cell.net for cell in cells) == listed.huf("net_amount")
+    assert sum(cell.vat for cell in cells) == listed.huf("vat_amount")
+    assert listed.huf("net_amount") + listed.huf("vat_amount") == listed.huf("gross_amount")
+
+
 def test_a_cells_documents_are_exactly_the_ones_in_it(signed, company, api, books):
     vat = str(catalogue(api).vats[0])
     response = signed.get(f"/c/{company.id}/vat/?period=2026-Q1&cell=incomes:{vat}")
@@ -156,7 +208,7 @@ def test_a_cells_documents_are_exactly_the_ones_in_it(signed, company, api, book
                if "2026-01-01" <= r["fulfilled_at"][:10] <= "2026-03-31"
                and any(str(a["vat"]["id"] if isinstance(a["vat"], dict) else a["vat"]) == vat
                        for a in r["assignments"])]
-    assert set(docs) == {r["id"] for r in records} and len(docs) == 3
+    assert set(docs) == {r["id"] for r in records} and len(docs) == 4
     cell = shown(html)[("incomes", vat)]
     assert sum(n for n, _v in docs.values()) == cell[0]
     assert sum(v for _n, v in docs.values()) == cell[1]

@@ -70,10 +70,8 @@ def in_huf(value: Decimal, rate: Decimal) -> Decimal:
     return (value * rate).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
 
 
-def huf_total(rows: list[dict], codes: dict, amounts, index: int) -> Decimal:
-    """The HUF equivalent of one amount (0 net, 1 VAT, 2 gross) over rows at their rates."""
-    total = Decimal(0)
-    for row in rows:
-        rate = Decimal(1) if codes[row["currency"]] == "HUF" else Decimal(row["exchange_rate"])
-        total += in_huf(amounts(row)[index], rate)
-    return total
+def gross_in_huf(amounts: tuple[Decimal, Decimal, Decimal], rate: Decimal) -> Decimal:
+    """A document's gross in forints as the footers count it: its net and VAT each converted
+    and added, when its own gross is their sum; its gross converted alone otherwise."""
+    net, vat, gross = amounts
+    return in_huf(net, rate) + in_huf(vat, rate) if net + vat == gross else in_huf(gross, rate)
