@@ -250,12 +250,13 @@ def inline_kind(expense: dict) -> str | None:
     return kind if expense.get("has_artifact") and kind in INLINE else None
 
 
-def fetch_file(read: Callable[[], dict | None]) -> tuple[dict, bytes]:
+def fetch_file(read: Callable[[], dict | None], known: dict | None = None) -> tuple[dict, bytes]:
     """A file record (read(): with its signed link, or None) and the file's bytes, fetched
-    by Bookdesk; a link that lapsed before its fetch (a slow upstream) is read anew once. 404
-    when there is no file."""
+    by Bookdesk; known: a record read before (a read-ahead copy), tried first when it has a
+    link. A link that lapsed before its fetch (a slow upstream, an old copy) is read anew
+    once. 404 when there is no file."""
     try:
-        return _fetch(read)
+        return _fetch((lambda: known) if known and known.get("url") else read)
     except PermissionDenied:
         return _fetch(read)
 

@@ -13,7 +13,7 @@ from flask_babel import pgettext
 from app.auth import current_actor
 from app.errors import lost_write_response
 from app.exports import download, first_page_now
-from app.files import file_response
+from app.files import fetch_file, file_response
 from app.forms import settings_and_catalogs
 from app.forms.display import select_choices
 from app.forms.filters import whole
@@ -27,7 +27,6 @@ from app.upstream import (
     PermissionDenied,
     RateLimited,
     Unavailable,
-    UpstreamError,
     ValidationError,
 )
 from app.upstream import incomes as income_upstream
@@ -201,25 +200,9 @@ def _show(context: dict, status: int = 200, push: str | None = None):
 def document(income_id: int):
     """The income's file from this origin (inline for PDF and images; ?download=1 to save)."""
     pair = prefetch.cached(g.api, income_id, wait=5)
-    content = _content(pair[1]) if pair else None
-    record = None
-    if content is None:
-        record = income_upstream.artifact(g.api, income_id)
-        content = _content(record)
-    if content is None:
-        abort(404)
-    record = record or pair[1]
+    record, content = fetch_file(partial(income_upstream.artifact, g.api, income_id),
+                                 pair[1] if pair else None)
     return file_response(content, record.get("filename"), request.args.get("download") == "1")
-
-
-def _content(artifact: dict | None) -> bytes | None:
-    """The bytes behind an artifact record's signed link (None: no link, or it has expired)."""
-    if not artifact or not artifact.get("url"):
-        return None
-    try:
-        return g.api.download(artifact["url"])[0]
-    except UpstreamError:
-        return None
 
 
 def index():

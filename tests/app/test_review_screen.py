@@ -259,6 +259,17 @@ def test_a_pdf_document_is_framed_beside_the_fields(client, company, api):
     assert "default-src 'none'" in framed.headers["Content-Security-Policy"]
 
 
+def test_a_document_the_file_store_cannot_serve_is_not_called_missing(client, company, api,
+                                                                      faults):
+    created = _with_file(api, "szamla.pdf", minimal_pdf("Szamla 2025"))
+    base = review_base(client, company)
+    open_screen(client, f"{base}{created['id']}")
+    faults.add(path="/_files/*", method="GET", kind="status", status=503)
+    framed = client.get(f"{base}{created['id']}/document")
+    assert framed.status_code == 503, framed.status_code  # not 404: the file is there
+    assert "The accounting service is not reachable" in framed.get_data(as_text=True)
+
+
 def test_an_income_without_a_file_says_so(client, company, api):
     created = waiting(api)
     base = review_base(client, company)
