@@ -173,7 +173,7 @@ class Faults:
         self.base = base
 
     def add(self, **spec) -> dict:
-        """Add a rule: path, method, kind, status, rate, count, latency_ms, retry_after."""
+        """Add a rule: path, method, kind, status, rate, count, latency_ms, retry_after, params."""
         resp = requests.post(f"{self.base}/_sandbox/faults/", json=spec, timeout=10)
         resp.raise_for_status()
         return resp.json()

@@ -209,6 +209,18 @@ class WriteRefused(PermissionDenied, ValidationError):
     its one message is Bookdesk's own, in the page's language."""
 
 
+class FilterIgnored(ValidationError):
+    """A list answered with a row outside a filter it was sent (responses.within_filter): the
+    service passed the filter over, as it does one it does not know. Its one message is
+    Bookdesk's own, shown where the list shows a refused filter."""
+
+    def __init__(self, name: str, **kwargs: Any) -> None:
+        self.filter = name
+        super().__init__(f"the list answered rows outside its filter {name}", non_field_errors=[
+            _l("The accounting service listed records outside this filter, so the list is not "
+               "shown: its count and totals would be wrong. Try without this filter.")], **kwargs)
+
+
 class NotFound(UpstreamError):
     """404: the record does not exist (or not for this company)."""
 

@@ -3,7 +3,7 @@ functions taking the client first."""
 from __future__ import annotations
 
 from app.upstream.errors import Unavailable
-from app.upstream.responses import find_artifact
+from app.upstream.responses import find_artifact, within_filter
 
 LIST = "/2/expenses"
 DETAIL = "/2/expenses/{id}/"
@@ -18,13 +18,16 @@ UNPROCESSED = "unprocessed"
 
 
 def list_page(client, params: dict):
-    """One page of expenses (a Page, cursor-paged) for these GET /2/expenses parameters."""
-    return client.page(LIST, params, resource=RESOURCE)
+    """One page of expenses (a Page, cursor-paged) for these GET /2/expenses parameters, its
+    rows held to the filters they show (FilterIgnored when the service passed one over)."""
+    return within_filter(client.page(LIST, params, resource=RESOURCE), params)
 
 
 def iter_pages(client, params: dict):
-    """Every page of the filtered list, following `next` until it is null."""
-    return client.iter_pages(LIST, params, resource=RESOURCE)
+    """Every page of the filtered list, following `next` until it is null, held as
+    list_page holds one."""
+    return (within_filter(page, params)
+            for page in client.iter_pages(LIST, params, resource=RESOURCE))
 
 
 def created_since(client, since: str) -> list[dict]:
@@ -83,7 +86,7 @@ def bulk_action(client, action: str, ids: list[int]) -> dict:
 
 def iter_all(client, params: dict):
     """Every expense the filter finds, page after page."""
-    return client.iter_all(LIST, params, resource=RESOURCE)
+    return (item for page in iter_pages(client, params) for item in page.items)
 
 
 def unprocessed(client, page_size: int = 100) -> list[dict]:

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from datetime import date
 from typing import Any
 
-from app.upstream.responses import find_artifact
+from app.upstream.responses import find_artifact, within_filter
 
 LIST = "/1/incomes"
 DETAIL = "/1/incomes/{id}/"
@@ -25,18 +25,21 @@ NOT_VOID = "not_void"
 
 
 def list_page(client, params: dict):
-    """One page of incomes (a Page) for these GET /1/incomes parameters."""
-    return client.page(LIST, params, resource=RESOURCE)
+    """One page of incomes (a Page) for these GET /1/incomes parameters, its rows held to
+    the filters they show (FilterIgnored when the service passed one over)."""
+    return within_filter(client.page(LIST, params, resource=RESOURCE), params)
 
 
 def iter_pages(client, params: dict):
-    """Every page of the filtered list, one after another (the CSV export)."""
-    return client.iter_pages(LIST, params, resource=RESOURCE)
+    """Every page of the filtered list, one after another (the CSV export), held as
+    list_page holds one."""
+    return (within_filter(page, params)
+            for page in client.iter_pages(LIST, params, resource=RESOURCE))
 
 
 def iter_all(client, params: dict):
     """Every income the filter finds, page after page."""
-    return client.iter_all(LIST, params, resource=RESOURCE)
+    return (item for page in iter_pages(client, params) for item in page.items)
 
 
 def get(client, income_id: int, fields: str | None = None) -> dict:
@@ -85,8 +88,10 @@ def storno_references(client) -> set[str]:
 
 
 def _named_by_stornos(client) -> set[str]:
-    # invoice_type narrows the read where the API filters by it; the check below decides.
-    stornos = iter_all(client, {"invoice_type": STORNO_INVOICE_TYPE, "page_size": STORNO_PAGE})
+    # invoice_type narrows the read where the API filters by it; the check below decides, so
+    # this read is not held to its filter.
+    stornos = client.iter_all(LIST, {"invoice_type": STORNO_INVOICE_TYPE,
+                                     "page_size": STORNO_PAGE}, resource=RESOURCE)
     return {item.get("referred_invoice_number") for item in stornos
             if item.get("invoice_type") == STORNO_INVOICE_TYPE
             and not item.get("is_cancelled")} - {None}

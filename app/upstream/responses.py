@@ -9,12 +9,14 @@ between the spec and the live service.
 - Creating an expense answers the new record (spec, multipart) or `{"processed": [ids]}` (live).
 - Ids may arrive as numbers or as digit strings; they compare as integers.
 
-List envelopes, in every shape the upstream uses, are reduced to one Page (`parse_page`).
+List envelopes, in every shape the upstream uses, are reduced to one Page (`parse_page`). A
+page of incomes or expenses is held to the filters its rows show (`within_filter`): the service
+passes over a filter it does not know, and a list read so would be wrong in count and totals.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -22,7 +24,7 @@ from urllib.parse import parse_qs, urlsplit
 import orjson
 import requests
 
-from .errors import NotFound, Target, Unavailable, error_from, unavailable
+from .errors import FilterIgnored, NotFound, Target, Unavailable, error_from, unavailable
 
 MAX_FILE_BYTES = 20 * 1024 * 1024
 OWNER_KEYS = ("id", "expense_id", "income_id")
@@ -124,6 +126,10 @@ def created_id(body: Any) -> int | None:
 
 
 LABEL_KEYS = ("name", "code", "iso_code", "label", "title")
+# The list filters a row shows, each under its own key. A row without the key is not judged.
+ROW_FILTERS = ("paid_status", "type", "invoice_type", "is_cancelled", "needs_review",
+               "review_done")
+DAY_FIELDS = ("issued_at", "fulfilled_at", "due_at")
 
 
 @dataclass(frozen=True)
@@ -197,6 +203,35 @@ def parse_page(body: Any, resource: str) -> Page:
         previous=body.get("previous") or None,
         lookups={name: id_names(table) for name, table in tables.items()},
     )
+
+
+def within_filter(page: Page, params: Mapping[str, Any] | None) -> Page:
+    """The page, when each of its rows fits the filters it was read with (those a row shows:
+    ROW_FILTERS, and a date range over DAY_FIELDS); FilterIgnored otherwise."""
+    params = params or {}
+    for name in ROW_FILTERS:
+        if params.get(name) not in (None, "") and _outside(page.items, name, params[name]):
+            raise FilterIgnored(name)
+    if params.get("date_field") in DAY_FIELDS and _out_of_days(page.items, params):
+        raise FilterIgnored(params["date_field"])
+    return page
+
+
+def _text(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _outside(items: list, name: str, wanted: Any) -> bool:
+    allowed = set(_text(wanted).split(","))
+    return any(isinstance(row, dict) and row.get(name) is not None
+               and _text(row[name]) not in allowed for row in items)
+
+
+def _out_of_days(items: list, params: Mapping[str, Any]) -> bool:
+    start, end = str(params.get("from_date") or "")[:10], str(params.get("to_date") or "")[:10]
+    days = [str(row.get(params["date_field"]))[:10] for row in items
+            if isinstance(row, dict) and row.get(params["date_field"])]
+    return any((start and day < start) or (end and day > end) for day in days)
 
 
 def _split(container: dict[str, Any], resource: str) -> tuple[list[Any], dict[str, list]]:

@@ -69,7 +69,7 @@ def list_faults():
 
 
 def add_fault():
-    """Add a fault rule (path pattern, method, kind, status, rate, count, latency_ms...)."""
+    """Add a fault rule (path pattern, method, kind, status, rate, count, latency_ms, params...)."""
     try:
         rule = board().add(request.get_json(force=True))
     except (TypeError, ValueError) as exc:

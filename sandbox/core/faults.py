@@ -1,4 +1,5 @@
-"""Fault injection switched at run time: latency, error statuses, 429, resets, malformed bodies."""
+"""Fault injection switched at run time: latency, error statuses, 429, resets, malformed bodies,
+and query parameters passed over (as the live API passes over a filter it does not know)."""
 from __future__ import annotations
 
 import random
@@ -8,10 +9,11 @@ import threading
 import time
 from dataclasses import asdict, dataclass, field
 from fnmatch import fnmatchcase
+from urllib.parse import parse_qsl, urlencode
 
 from flask import Flask, Response, current_app, g, jsonify, request
 
-KINDS = ("latency", "status", "reset", "reset_after", "malformed")
+KINDS = ("latency", "status", "reset", "reset_after", "malformed", "ignore_query")
 
 
 @dataclass
@@ -27,6 +29,7 @@ class Fault:
     count: int | None = None
     latency_ms: int = 0
     retry_after: int | None = None
+    params: list[str] = field(default_factory=list)  # ignore_query: the parameters passed over
     hits: int = 0
     rng: random.Random = field(default_factory=random.Random, repr=False)
 
@@ -122,6 +125,12 @@ def _act(rule: Fault) -> Response | None:
         return Response("", 500)
     if rule.kind == "reset_after":
         g.reset_after = True
+    if rule.kind == "ignore_query":
+        g.fault = rule.kind
+        kept = [(key, value) for key, value in parse_qsl(request.query_string.decode(),
+                                                        keep_blank_values=True)
+                if key not in rule.params]
+        request.query_string = urlencode(kept).encode()  # read before any hook reads args
     return None
 
 

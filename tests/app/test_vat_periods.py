@@ -25,8 +25,8 @@ class RecordingClient:
 
     ranges: list = []
 
-    def iter_all(self, path, params, resource=None):
-        """No rows; the asked range is kept."""
+    def iter_pages(self, path, params, resource=None):
+        """No pages; the asked range is kept."""
         RecordingClient.ranges.append((date.fromisoformat(params["from_date"]),
                                        date.fromisoformat(params["to_date"])))
         return iter(())

@@ -4,6 +4,8 @@ import time
 import pytest
 import requests
 
+from tests.sandbox.incomes_support import make_income
+
 
 def test_status_fault_fires_count_times_then_stops(api, faults):
     faults.add(path="/2/company-info*", kind="status", status=503, count=2)
@@ -45,6 +47,19 @@ def test_malformed_fault_returns_broken_json(api, faults):
     assert resp.status_code == 200
     with pytest.raises(ValueError):
         resp.json()
+
+
+def test_ignore_query_fault_passes_the_named_parameters_over(api, faults):
+    def count(**params) -> int:
+        return api.get("/1/incomes", params={"page_size": 1, **params}).json()["count"]
+    make_income(api, issued_at="2026-03-02")
+    assert count(date_field="issued_at", from_date="1990-01-01", to_date="1990-01-01") == 0
+    every = count()
+    faults.add(path="/1/incomes", kind="ignore_query", params=["from_date", "to_date"],
+               count=1)
+    assert every > 0
+    assert count(date_field="issued_at", from_date="1990-01-01", to_date="1990-01-01") == every
+    assert count(date_field="issued_at", from_date="1990-01-01", to_date="1990-01-01") == 0
 
 
 def test_rate_below_one_hits_some_requests_only(api, faults):
