@@ -217,8 +217,16 @@ class FilterIgnored(ValidationError):
     def __init__(self, name: str, **kwargs: Any) -> None:
         self.filter = name
         super().__init__(f"the list answered rows outside its filter {name}", non_field_errors=[
-            _l("The accounting service listed records outside this filter, so the list is not "
-               "shown: its count and totals would be wrong. Try without this filter.")], **kwargs)
+            _l("The accounting service listed records outside the filter “%(filter)s”, so the "
+               "list is not shown: its count and totals would be wrong. Try without this filter.",
+               filter=FILTER_LABELS.get(name, name))], **kwargs)
+
+
+# The list filters FilterIgnored may name, as the filter bands label them.
+FILTER_LABELS = {"paid_status": _l("Payment"), "type": _l("Kind"), "invoice_type": _l("Storno"),
+                 "is_cancelled": _l("Cancelled"), "needs_review": _l("Review"),
+                 "review_done": _l("Review"), "issued_at": _l("Issue date"),
+                 "fulfilled_at": _l("Fulfilment date"), "due_at": _l("Due date")}
 
 
 class NotFound(UpstreamError):

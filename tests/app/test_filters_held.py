@@ -17,7 +17,7 @@ from tests.app.expenses_helpers import make_expense
 from tests.app.test_review_support import review_base, waiting
 from tests.sandbox.incomes_support import make_income
 
-MESSAGE = "listed records outside this filter"
+MESSAGE = "listed records outside the filter"
 
 
 def test_an_income_filter_the_service_passes_over_shows_no_list(client, company, api, faults):
@@ -28,7 +28,7 @@ def test_an_income_filter_the_service_passes_over_shows_no_list(client, company,
     response = client.get(f"{base}?cancelled=yes")
     html = response.get_data(as_text=True)
     assert response.status_code == 400
-    assert MESSAGE in html and "LIVE-1" not in html and "GONE-1" not in html
+    assert f"{MESSAGE} “Cancelled”" in html and "LIVE-1" not in html and "GONE-1" not in html
     assert 'class="list-totals"' not in html
     assert not faults.unspent()
 
@@ -40,7 +40,7 @@ def test_the_review_queue_with_its_filter_passed_over_shows_no_queue(client, com
     base = review_base(client, company)
     faults.add(path="/1/incomes", method="GET", kind="ignore_query", params=["needs_review"])
     html = client.get(base).get_data(as_text=True)
-    assert MESSAGE in html and "DONE-1" not in html
+    assert f"{MESSAGE} “Review”" in html and "DONE-1" not in html
 
 
 def test_an_expense_date_range_the_service_passes_over_shows_no_list(client, company, api,
@@ -55,7 +55,7 @@ def test_an_expense_date_range_the_service_passes_over_shows_no_list(client, com
     day = today.isoformat()
     html = client.get(f"{base}?date_field=issued_at&created_from={day}&created_to={day}"
                       ).get_data(as_text=True)
-    assert MESSAGE in html and "OLD-1" not in html
+    assert f"{MESSAGE} “Issue date”" in html and "OLD-1" not in html
 
 
 def test_a_filter_the_service_applies_lists_as_before(client, company, api):
