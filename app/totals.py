@@ -113,9 +113,18 @@ def in_forints(record: dict, code: str | None, amounts: Amounts) -> Decimal | No
     document or one without a rate."""
     if not code or code == HOME:
         return None
-    total = CurrencyTotal(code)
-    total.add(amounts(record), _rate(record, code))
-    return total.huf["gross_amount"] if total.huf else None
+    return rate_and_forints(record, code, amounts)[1]
+
+
+def rate_and_forints(record: dict, code: str | None,
+                     amounts: Amounts) -> tuple[Decimal | None, Decimal | None]:
+    """(the rate a list footer counts a document at, its gross in forints so counted): 1 and
+    its own gross for a forint document, (None, None) without a usable rate. The exports'
+    last columns, so a file's forints add up to the footer's."""
+    rate = _rate(record, code or "")
+    total = CurrencyTotal(code or "")
+    total.add(amounts(record), rate)
+    return (rate, total.huf["gross_amount"]) if total.huf else (None, None)
 
 
 def read_all(client, list_page, params: dict) -> list[dict] | None:

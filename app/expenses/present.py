@@ -36,6 +36,7 @@ from app.templating import (
     vat_text,
 )
 from app.totals import expense_amounts as totals
+from app.totals import rate_and_forints
 
 ACCOUNTING_STATUS = {"unprocessed": _l("Not processed"), "processed": _l("Processed"),
                      "checked": _l("Checked"), "booked": _l("Booked"),
@@ -208,7 +209,7 @@ def export_header() -> list[str]:
             _("Fulfilment date"), _("Due date"), _("Created"), _("Net amount"),
             _("VAT amount"), _("Gross amount"), _("Currency"), _("Payment"),
             _("Payment method"), _("Expense types"), _("Accounting status"), _("File"),
-            _("Secondary ID"), _("Tags")]
+            _("Secondary ID"), _("Tags"), _("Exchange rate"), _("Gross in forints")]
 
 
 def export_row(expense: dict, lookups: dict) -> list:
@@ -228,5 +229,7 @@ def export_row(expense: dict, lookups: dict) -> list:
             ", ".join(k for k in kinds if k), status_label(expense.get("accounting_status")),
             _("Yes") if expense.get("has_artifact") else _("No"),
             expense.get("secondary_id") or "",
-            ", ".join(tags.get(t, str(t)) for t in expense.get("tags") or [])]
+            ", ".join(tags.get(t, str(t)) for t in expense.get("tags") or []),
+            *rate_and_forints(expense, lookups.get("codes", {}).get(expense.get("currency")),
+                              totals)]
 

@@ -35,6 +35,7 @@ from app.templating import (
     record_number,
     vat_text,
 )
+from app.totals import income_amounts, rate_and_forints
 from app.upstream.incomes import ACCOUNTING_DOCUMENT, STORNO_INVOICE_TYPE, is_reversed
 
 ACCOUNTING_STATUS = {"not_processed": _l("Not processed"), "processed": _l("Processed"),
@@ -221,7 +222,8 @@ def export_header() -> list[str]:
     return [_("Invoice number"), _("Kind"), _("Storno"), _("Partner"), _("Tax number"),
             _("Issue date"), _("Fulfilment date"), _("Due date"), _("Net amount"),
             _("VAT amount"), _("Gross amount"), _("Currency"), _("Payment"),
-            _("Cancelled or reversed"), _("Needs review"), _("Tags")]
+            _("Cancelled or reversed"), _("Needs review"), _("Tags"), _("Exchange rate"),
+            _("Gross in forints")]
 
 
 def export_row(income: dict, lookups: dict) -> list:
@@ -239,5 +241,7 @@ def export_row(income: dict, lookups: dict) -> list:
             paid_label(income.get("paid_status")),
             cancel_label(cancel_state(income, lookups.get("reversed", set()))) or no,
             yes if income.get("needs_review") and not income.get("review_done") else no,
-            ", ".join(tags.get(t, str(t)) for t in income.get("tags") or [])]
+            ", ".join(tags.get(t, str(t)) for t in income.get("tags") or []),
+            *rate_and_forints(income, lookups.get("codes", {}).get(income.get("currency")),
+                              income_amounts)]
 

@@ -22,6 +22,7 @@ from tests.app.conftest import sign_in
 from tests.app.expenses_helpers import catalogue as expense_catalogue
 from tests.app.expenses_helpers import make_expense, row
 from tests.app.incomes_helpers import make_income
+from tests.app.list_pages import csv_rows
 from tests.app.totals_support import (
     api_rows,
     by_currency,
@@ -75,6 +76,14 @@ def _page(client, company, area: str, args: dict) -> str:
     response = client.get(f"/c/{company.id}/{area}/?{urlencode(args)}")
     assert response.status_code == 200, response.get_data(as_text=True)[:800]
     return response.get_data(as_text=True)
+
+
+def _exported_forints(client, company, area: str, args: dict) -> Decimal:
+    """The sum of the list's CSV export's last column, its gross in forints."""
+    response = client.get(f"/c/{company.id}/{area}/export?{urlencode(args)}")
+    rows = csv_rows(response.get_data(as_text=True))
+    assert rows[0][-2:] == ["Exchange rate", "Gross in forints"]
+    return sum((Decimal(row[-1]) for row in rows[1:]), Decimal(0))
 
 
 def _within(value: str | None, start: str, end: str) -> bool:
@@ -141,6 +150,7 @@ def test_income_totals_equal_the_sum_of_the_rows_the_filter_selects(books, clien
     assert shown["whole"]
     assert shown["count"] == len(rows)
     assert shown["rows"] == by_currency(rows, books["codes"], income_sums)
+    assert _exported_forints(client, books["company"], "incomes", sent) == shown["huf"]["gross"]
 
 
 def _local_day(value: str | None) -> str | None:
@@ -185,6 +195,7 @@ def test_expense_totals_equal_the_sum_of_the_rows_the_filter_selects(books, clie
     assert shown["whole"]
     assert shown["count"] == len(rows)
     assert shown["rows"] == by_currency(rows, books["codes"], expense_sums)
+    assert _exported_forints(client, books["company"], "expenses", sent) == shown["huf"]["gross"]
 
 
 def _more_incomes(api, count: int = 10) -> None:
