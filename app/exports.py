@@ -57,7 +57,7 @@ BOM = "\ufeff"
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 XLSX_MIMETYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 # Excel shows these in the reader's own locale (separators, date order).
-NUMBER_FORMAT = "#,##0.00"
+NUMBER_FORMAT = "#,##0"  # grouped; _Styles.number adds the value's decimals
 DATE_FORMAT = "yyyy-mm-dd"
 CHUNK_BYTES = 64 * 1024
 # The id a page gives its export (?export=, static/js/exports.js): random, URL-safe.
@@ -161,10 +161,8 @@ def write_xlsx(target, header: list[str], rows: Iterable[list]) -> int:
     constant memory; returns how many data rows it holds."""
     book = xlsxwriter.Workbook(target, {"constant_memory": True})
     sheet = book.add_worksheet()
-    styles = {"bold": book.add_format({"bold": True}),
-              Decimal: book.add_format({"num_format": NUMBER_FORMAT}),
-              date: book.add_format({"num_format": DATE_FORMAT})}
-    sheet.write_row(0, 0, header, styles["bold"])
+    styles = _Styles(book)
+    sheet.write_row(0, 0, header, styles.of("bold"))
     sheet.freeze_panes(1, 0)
     count = 0
     for count, line in enumerate(rows, start=1):
@@ -183,11 +181,31 @@ def xlsx_number(value: Decimal) -> float:
     return float(value)
 
 
-def _write_cell(sheet, row: int, column: int, value, styles: dict) -> None:
+class _Styles:
+    """A workbook's cell formats, each made once: a number shows its own decimals (amounts
+    two, a rate its own, a count none), grouped; a date as DATE_FORMAT."""
+
+    def __init__(self, book) -> None:
+        self.book, self.made = book, {}
+
+    def of(self, name: str):
+        """The format named "bold", "date", or a number format pattern."""
+        if name not in self.made:
+            spec = {"bold": {"bold": True}, "date": {"num_format": DATE_FORMAT}}
+            self.made[name] = self.book.add_format(spec.get(name, {"num_format": name}))
+        return self.made[name]
+
+    def number(self, value: Decimal):
+        """The format of a number cell with the value's own decimals."""
+        places = max(-int(value.as_tuple().exponent), 0)
+        return self.of(NUMBER_FORMAT + ("." + "0" * places if places else ""))
+
+
+def _write_cell(sheet, row: int, column: int, value, styles: _Styles) -> None:
     if isinstance(value, Decimal):
-        sheet.write_number(row, column, xlsx_number(value), styles[Decimal])
+        sheet.write_number(row, column, xlsx_number(value), styles.number(value))
     elif isinstance(value, date):
-        sheet.write_datetime(row, column, value, styles[date])
+        sheet.write_datetime(row, column, value, styles.of("date"))
     elif value not in (None, ""):
         sheet.write_string(row, column, str(value))
 

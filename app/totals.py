@@ -124,7 +124,7 @@ def rate_and_forints(record: dict, code: str | None,
     rate = _rate(record, code or "")
     total = CurrencyTotal(code or "")
     total.add(amounts(record), rate)
-    return (rate, total.huf["gross_amount"]) if total.huf else (None, None)
+    return (rate.normalize(), total.huf["gross_amount"]) if total.huf else (None, None)
 
 
 def read_all(client, list_page, params: dict) -> list[dict] | None:

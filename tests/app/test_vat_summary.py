@@ -227,6 +227,9 @@ def test_xlsx_export_opens_with_numeric_cells(signed, company, api, books):
     assert sorted(round(line[4], 2) for line in cells) == sorted(
         round(float(v[1]), 2) for v in want.values())
     assert isinstance(lines[-1][4], int | float)
+    counts = [row[6] for row in xlsx_rows(response.get_data(), min_row=2, values_only=False)
+              if row[6].value is not None]
+    assert counts and all(cell.number_format == "#,##0" for cell in counts)  # no "3.00"
 
 
 def test_csv_export_in_hungarian_has_the_balance(signed, company, api, books):

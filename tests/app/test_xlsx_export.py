@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.exports import NUMBER_FORMAT, write_xlsx
+from app.exports import write_xlsx
 from app.numbers import AMOUNT_MAX
 from tests.app import expenses_helpers
 from tests.app.conftest import signed_in
@@ -44,7 +44,10 @@ def test_xlsx_income_export_has_numeric_amounts_and_date_cells(client, company, 
     assert issued.is_date and issued.value == datetime(2025, 3, 1)
     assert line[titles.index("Due date")].value == datetime(2025, 3, 9)
     assert gross.data_type == "n" and gross.value == 1270.64
-    assert gross.number_format == NUMBER_FORMAT
+    assert gross.number_format == "#,##0.00"  # an amount shows its two decimals, grouped
+    rate, forints = line[titles.index("Exchange rate")], line[titles.index("Gross in forints")]
+    assert rate.value == 1 and rate.number_format == "#,##0"
+    assert forints.value == 1270.64 and forints.number_format == "#,##0.00"
     assert line[titles.index("Net amount")].value == 1000.5
     partner = line[titles.index("Partner")]
     assert partner.data_type == "s" and partner.value == "=Árvíztűrő Kft."
