@@ -174,6 +174,7 @@ def _register_upstream_handlers(app: Flask) -> None:
     app.register_error_handler(up.RateLimited, _upstream_rate_limited)
     app.register_error_handler(up.Unavailable, _upstream_unavailable)
     app.register_error_handler(up.ValidationError, _upstream_validation)
+    app.register_error_handler(up.FilterIgnored, _filter_ignored)
     app.register_error_handler(PageTimedOut, _page_timed_out)
 
 
@@ -261,3 +262,13 @@ def _busy(retry_after: int):
 
 def _upstream_validation(exc):
     return error_response(400, _("The accounting service did not accept the data sent."))
+
+
+def _filter_ignored(exc):
+    # A page's own read (a dashboard figure, a checklist count) came back unfiltered: its
+    # figures would be wrong, and no filter of the user's is to blame.
+    return error_response(502, _(
+        "The accounting service listed records outside the filter “%(filter)s” that this page "
+        "reads, so the page is not shown: its figures would be wrong.",
+        filter=up.FILTER_LABELS.get(exc.filter, exc.filter)),
+        _("The accounting service's answer could not be used"))

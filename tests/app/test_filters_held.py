@@ -58,6 +58,17 @@ def test_an_expense_date_range_the_service_passes_over_shows_no_list(client, com
     assert f"{MESSAGE} “Issue date”" in html and "OLD-1" not in html
 
 
+def test_a_page_whose_own_read_comes_back_unfiltered_says_so(client, company, api, faults):
+    waiting(api, invoice_number="WAIT-2")
+    make_income(api, invoice_number="DONE-2", needs_review=False)
+    signed_in(client, company, "incomes/")
+    faults.add(path="/1/incomes", method="GET", kind="ignore_query", params=["needs_review"])
+    response = client.get(f"/c/{company.id}/")
+    html = response.get_data(as_text=True)
+    assert response.status_code == 502
+    assert "outside the filter “Review” that this page reads" in html
+
+
 def test_a_filter_the_service_applies_lists_as_before(client, company, api):
     make_income(api, invoice_number="LIVE-2")
     make_income(api, invoice_number="GONE-2", is_cancelled=True)
