@@ -30,8 +30,9 @@ from flask_babel import lazy_gettext as _l
 from app.errors import error_response
 from app.store import idempotency
 from app.templating import redirect_to
-from app.upstream import RateLimited, Unavailable, ValidationError
+from app.upstream import RateLimited, Unavailable, ValidationError, current_stats
 from app.upstream.errors import waited_for
+from app.upstream.parallel import READS
 
 # How long an upstream that timed out may still take to store what it was sent.
 SETTLE = timedelta(seconds=60)
@@ -114,11 +115,11 @@ def send_once(key: str, purpose: str, send: Callable[[], Sent], *,
 
 def _send(key: str, send: Callable[[], Sent], recover: Recovery | None, resend: bool):
     """Send for a key this caller holds; finish, release or mark it unknown."""
-    started = datetime.now(UTC)
+    started, mark = datetime.now(UTC), len(current_stats().calls)
     try:
         sent = send()
     except Unavailable as exc:
-        if recover is None:
+        if recover is None or not _wrote_since(mark):
             idempotency.fail(key)
             raise
         return _look(key, recover, started, lost=True, settling=exc.may_still_run,
@@ -133,6 +134,12 @@ def _send(key: str, send: Callable[[], Sent], recover: Recovery | None, resend: 
         idempotency.fail(key)
         raise
     return _finish(key, sent)
+
+
+def _wrote_since(mark: int) -> bool:
+    """Whether a write went out after the request's first `mark` calls: a send whose read
+    failed before its write stored nothing, and has nothing to look for."""
+    return any(call.method not in READS for call in current_stats().calls[mark:])
 
 
 def _look(key: str, recover: Recovery, since: datetime, *, lost: bool = False,

@@ -13,6 +13,7 @@ unattached files, each downloaded through the pre-signed, token-free link the AP
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from functools import partial
 
 from flask import abort, flash, g, render_template, request, url_for
@@ -198,13 +199,18 @@ def vat_create():
     """Create a category, once per rendered form; refusals stay on their fields."""
     form = forms.VatForm()
     if form.validate():
+        body, twins = form.payload(), set()
+
+        def send() -> dict:
+            # Noted in the send, so a repeated submit reads nothing; none of these is what it makes.
+            twins.update(service.vat_twins(g.api, body))
+            return service.create_vat(g.api, body)
         try:
-            done = create_once(form, "vat_categories.create",
-                               lambda: service.create_vat(g.api, form.payload()),
+            done = create_once(form, "vat_categories.create", send,
                                lambda created: url_for(".index"),
                                lambda created: _("The VAT category “%(name)s” was created.",
                                                  name=created.get("name", form.name.data)),
-                               _vat_recovery(form.payload()))
+                               _vat_recovery(body, lambda: frozenset(twins)))
         except ValidationError as exc:
             form.place(exc)
         else:
@@ -213,13 +219,13 @@ def vat_create():
     return _vat_page(form, getattr(form, "lost_status", 400))
 
 
-def _vat_recovery(body: dict) -> Recovery:
-    """A lost create is found by name, rate, type (and area and country when given)."""
+def _vat_recovery(body: dict, twins: Callable[[], frozenset[int]]) -> Recovery:
+    """A lost create is found by name, rate, type (and area and country when given), none
+    of the twins its send noted before the write."""
     def find(since, known) -> str | None:
         return url_for(".index") if service.find_created_vat(g.api, body, known) else None
 
-    twins = service.vat_twins(g.api, body)  # before the send: none of these is what it made
-    return Recovery(find, known=lambda: twins, found=_(
+    return Recovery(find, known=twins, found=_(
         "The accounting service did not confirm the request, but the VAT category “%(name)s” "
         "was created.", name=body["name"]))
 

@@ -219,6 +219,36 @@ def test_a_lost_create_is_never_taken_for_a_twin_stored_before_it(
     assert case.stored(ctx, marker) == 2, "the resend stores the one that was lost, only once"
 
 
+def test_a_send_whose_read_fails_before_its_write_is_not_looked_for(
+        client, company, api, faults, sandbox_log):
+    # The VAT category's send reads its twins first. When that read fails, nothing was written:
+    # the twin stored before must not be reported as the one just created.
+    case = CASES["VAT category create"]
+    ctx = _ctx(client, company, api)
+    path, form = case.fill(ctx, "LC-READ-FIRST")
+    _twin_vat(api, "LC-READ-FIRST")
+    sandbox_log.reset()
+    # Both tries of the twins' read (UPSTREAM_RETRIES is 1 here) fail; later reads answer.
+    faults.add(path="/2/accounting/vat-categories/", method="GET", kind="status", status=503,
+               count=2)
+    first = client.post(path, data=case.data(form, "LC-READ-FIRST"))
+    assert first.status_code == 503 and LATE not in first.get_data(as_text=True)
+    assert not _posts(sandbox_log, company, case.upstream_path) and not faults.unspent()
+    assert client.post(path, data=case.data(form, "LC-READ-FIRST")).status_code == 303
+    assert case.stored(ctx, "LC-READ-FIRST") == 2
+
+
+def test_a_repeated_vat_create_reads_nothing(client, company, api, sandbox_log):
+    case = CASES["VAT category create"]
+    ctx = _ctx(client, company, api)
+    path, form = case.fill(ctx, "LC-REPEAT")
+    assert client.post(path, data=case.data(form, "LC-REPEAT")).status_code == 303
+    sandbox_log.reset()
+    assert client.post(path, data=case.data(form, "LC-REPEAT")).status_code == 303
+    assert not sandbox_log.entries(company_id=company.id), "the repeat is answered from its key"
+    assert case.stored(ctx, "LC-REPEAT") == 1
+
+
 @pytest.mark.parametrize("name", ["partner create", "tag create", "expense upload"])
 def test_a_lost_create_read_back_down_keeps_the_key_unknown_and_finds_it_later(
         name, client, company, api, faults, sandbox_log):
