@@ -9,6 +9,7 @@ from playwright.sync_api import expect
 
 from tests.app.test_review_support import income_now, queue_ids, waiting
 from tests.conftest import Api, create_company
+from tests.e2e.screens_support import FOCUS_RING_JS
 
 
 def test_a_reviewer_clears_five_incomes_by_keyboard_and_undoes_the_last(signed_in_page,
@@ -46,6 +47,19 @@ def test_a_screen_opened_by_its_link_starts_with_the_income_focused(signed_in_pa
     page.keyboard.press("d")
     page.wait_for_function("() => document.getElementById('review-end') !== null")
     assert income_now(api, made["id"])["review_done"] is True
+    page.bookdesk_log.assert_clean()
+
+
+def test_the_income_focused_after_a_key_shows_its_focus_ring(signed_in_page, company, api):
+    numbers = {waiting(api, invoice_number=n)["id"]: n for n in ("RING-1", "RING-2")}
+    order = queue_ids(api)
+    page = signed_in_page(company)
+    page.goto(f"/c/{company.id}/review/{order[0]}")
+    page.keyboard.press("j")  # the next income, by key
+    expect(page.locator("#review-item h1")).to_have_text(numbers[order[1]])
+    _settled(page)
+    focused = page.evaluate(FOCUS_RING_JS)
+    assert focused["label"].startswith("div#review-item") and focused["ring"], focused
     page.bookdesk_log.assert_clean()
 
 
