@@ -64,7 +64,8 @@ def _taxes(base: str, company: SandboxCompany) -> None:
 
 def seed(base: str, company: SandboxCompany) -> Seeded:
     """Fill a fresh company: incomes (one overdue, one waiting for review), an expense with its
-    PDF, a partner, a tax, a salary and two income policies (one switched off)."""
+    PDF, a partner, a tax, a salary, two income policies (one switched off) and a bank account
+    with one transaction."""
     income = _income(base, company, due_at="2020-01-31", issued_at="2020-01-02",
                      fulfilled_at="2020-01-02")
     review = _income(base, company, invoice_number="REVIEW-1", needs_review=True,
@@ -75,6 +76,12 @@ def seed(base: str, company: SandboxCompany) -> Seeded:
         "artifact": artifact(filename="koltseg-2026-0042.pdf")})  # the document panel is measured
     _taxes(base, company)
     _policies(base, company)
+    account = _post(f"{base}/_sandbox/bank/accounts/", {  # both bank tables are measured
+        "company_id": company.id, "name": "Főszámla", "opening_balance": "1500000.00",
+        "account_number": "11700024-00000099-00000000"})
+    _post(f"{base}/_sandbox/bank/transactions/", {
+        "account_id": account["id"], "date": "2026-03-02", "amount": "-12500.00",
+        "partner": "Szállító Zrt.", "invoice_number": "KOLTSEG-2026-0042"})
     partners = requests.get(f"{base}/1/partners/", timeout=10,
                             headers={"Authorization": f"Token {company.tokens['admin']}"}).json()
     rows = partners.get("results", partners)
