@@ -16,8 +16,8 @@ from app.exports import amount as csv_amount
 from app.exports import day
 from app.forms import EXPENSE_ASSIGNMENT_FIELDS, display_text, spec_for
 from app.forms.display import truthy
-from app.forms.registry import field_label, group_label
-from app.numbers import days_between, format_datetime, to_decimal
+from app.forms.registry import currency_code, field_label, group_label
+from app.numbers import currency_name, days_between, format_datetime, to_decimal
 from app.templating import (
     PAID_STATUS,
     Amount,
@@ -103,8 +103,8 @@ def _text(name: str, expense: dict, catalogs: dict) -> str:
     if name == "source":
         return source_label(expense.get(name))
     if name == "currency" and isinstance(expense.get(name), dict):
-        currency = expense[name]
-        return f"{currency.get('code')} – {currency.get('name')}"
+        code = currency_code(expense[name], catalogs)  # the name in the page's language
+        return f"{code} – {currency_name(code, expense[name].get('name'))}" if code else ""
     return display_text(spec_for(name), expense.get(name), expense, catalogs)
 
 

@@ -36,6 +36,16 @@ def test_detail_shows_every_field_items_and_assignment_vat(client, company, api)
     assert "27%" in html and "27 %" not in html and "27\xa0%" not in html
 
 
+@pytest.mark.parametrize(("language", "name"), [("en", "Hungarian Forint"),
+                                              ("hu", "magyar forint")])
+def test_the_currency_is_named_in_the_pages_language(client, company, api, language, name):
+    created = make_expense(api, catalogue(api))
+    base = signed_in(client, company, "expenses/")
+    html = client.get(base + str(created["id"]),
+                      headers={"Accept-Language": language}).get_data(as_text=True)
+    assert f"HUF – {name}" in html
+
+
 def test_a_foreign_expense_shows_its_gross_in_forints_as_the_list_footer_counts_it(
         client, company, api):
     ids = catalogue(api)
