@@ -151,7 +151,8 @@ def readonly_reason(record: dict, name: str, company: dict | None = None) -> str
 
 
 def record_reason(record: dict) -> str:
-    """The record-wide reason: its accounting state, else its source, else its type."""
+    """The record-wide reason: its accounting state, else its source, else that the service
+    does not list the field as editable (editable_fields)."""
     state = record_state(record)
     if state == "excluded":
         return _("Excluded from accounting: no longer editable.")
@@ -165,7 +166,7 @@ def record_reason(record: dict) -> str:
     if source not in MANUAL_SOURCES:
         return _("Synced from %(source)s: kept as the integration sent it.",
                  source=source_label(source))
-    return _("Not editable on this kind of document.")
+    return _("The accounting service does not let this field be changed on this record.")
 
 
 def lock_summary(record: dict) -> str | None:

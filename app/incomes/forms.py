@@ -66,7 +66,7 @@ class FilterForm(ListFilterForm):
     paid_status = SelectField(_l("Payment"), choices=select_choices(
         [ANY, *[(str(k), v) for k, v in PAID_STATUS.items()],
          SelectChoice(OPEN, _l("Unpaid or partially paid"))]))
-    type = SelectField(_l("Kind"), choices=select_choices(
+    type = SelectField(_l("Income type"), choices=select_choices(
         [ANY, *[(str(k), v) for k, v in KINDS.items()]]))
     review = SelectField(_l("Review"), choices=select_choices([
         ANY, ("to_review", _l("To review")), ("reviewed", _l("Reviewed")),

@@ -219,7 +219,7 @@ def _review(income: dict, words: Words) -> tuple[str, str] | None:
 
 def export_header() -> list[str]:
     """Column titles."""
-    return [_("Invoice number"), _("Kind"), _("Storno"), _("Partner"), _("Tax number"),
+    return [_("Invoice number"), _("Income type"), _("Storno"), _("Partner"), _("Tax number"),
             _("Issue date"), _("Fulfilment date"), _("Due date"), _("Net amount"),
             _("VAT amount"), _("Gross amount"), _("Currency"), _("Payment"),
             _("Cancelled or reversed"), _("Needs review"), _("Tags"), _("Exchange rate"),

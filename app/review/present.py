@@ -357,7 +357,7 @@ def lines(action, income_id: int, names: dict) -> list[Line]:
 def queue_header() -> list[str]:
     """The queue export's column titles in the page's language."""
     return [str(text) for text in (
-        _l("Invoice number"), _l("Kind"), _l("Partner"), _l("Tax number"), _l("Issue date"),
+        _l("Invoice number"), _l("Income type"), _l("Partner"), _l("Tax number"), _l("Issue date"),
         _l("Gross amount"), _l("Currency"), _l("Why"), _l("Tags"))]
 
 

@@ -223,9 +223,10 @@ class FilterIgnored(ValidationError):
 
 
 # The list filters FilterIgnored may name, as the filter bands label them.
-FILTER_LABELS = {"paid_status": _l("Payment"), "type": _l("Kind"), "invoice_type": _l("Storno"),
-                 "is_cancelled": _l("Cancelled"), "needs_review": _l("Review"),
-                 "review_done": _l("Review"), "issued_at": _l("Issue date"),
+FILTER_LABELS = {"paid_status": _l("Payment"), "type": _l("Income type"),
+                 "invoice_type": _l("Storno"), "is_cancelled": _l("Cancelled"),
+                 "needs_review": _l("Review"), "review_done": _l("Review"),
+                 "issued_at": _l("Issue date"),
                  "fulfilled_at": _l("Fulfilment date"), "due_at": _l("Due date")}
 
 

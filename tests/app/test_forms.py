@@ -284,6 +284,15 @@ def test_the_lock_summary_says_a_partly_locked_record_still_has_editable_fields(
     assert wholly == "Checked: no longer editable."
 
 
+def test_a_field_the_service_does_not_list_as_editable_says_so(nocsrf):
+    record = {"id": 1, "source": "manual", "editable_fields": ["note"]}
+    with nocsrf.test_request_context("/"):
+        reason = readonly_reason(record, "paid_through")
+        checked = readonly_reason({**record, "checked": True}, "paid_through")
+    assert reason == "The accounting service does not let this field be changed on this record."
+    assert checked == "Checked: no longer editable."
+
+
 def test_a_currency_is_named_by_its_code_from_an_object_an_id_or_the_catalogue():
     catalogs = {"currencies": [{"id": 1, "code": "HUF"}, {"id": 2, "code": "EUR"}]}
     assert currency_code({"id": 2, "code": "EUR", "name": "Euró"}, catalogs) == "EUR"

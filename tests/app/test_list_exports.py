@@ -349,7 +349,7 @@ def test_review_queue_export_link_keeps_the_filter_and_xlsx_has_cells(client, co
     shown, _pages = listed(client, base + "?amount_min=1030")
     sheet = _sheet(client.get(base + "export?amount_min=1030&format=xlsx", headers=EN))
     titles = [cell.value for cell in sheet[0]]
-    assert titles[:3] == ["Invoice number", "Kind", "Partner"]
+    assert titles[:3] == ["Invoice number", "Document type", "Partner"]
     assert [row[0].value for row in sheet[1:]] == shown and sorted(shown) == ["REV-001",
                                                                              "REV-002"]
     line = next(row for row in sheet[1:] if row[0].value == "REV-001")
