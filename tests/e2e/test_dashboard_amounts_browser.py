@@ -60,6 +60,22 @@ def _revenue_this_month(api) -> Decimal:
                 and not r.get("is_cancelled")), Decimal(0))
 
 
+# The chart's month labels that a reader could not read: under 11 px, touching the next shown
+# label, or not one per month (on a phone every other one may be hidden, never squeezed).
+MONTH_LABELS_JS = """
+() => {
+  const items = [...document.querySelectorAll('.chart__months li')];
+  if (items.length !== 12) return ['labels: ' + items.length];
+  const shown = items.filter(li => getComputedStyle(li).visibility !== 'hidden');
+  const text = li => { const r = document.createRange(); r.selectNodeContents(li);
+                       return r.getBoundingClientRect(); };
+  return shown.filter((li, i) => parseFloat(getComputedStyle(li).fontSize) < 11 ||
+    (i + 1 < shown.length && text(li).right + 2 > text(shown[i + 1]).left)
+  ).map(li => li.textContent + ' ' + getComputedStyle(li).fontSize);
+}
+"""
+
+
 def test_dashboard_shows_amounts_chart_and_table_in_both_languages(books, signed_in_page,
                                                                     company, api):
     page = signed_in_page(company)
@@ -83,6 +99,7 @@ def test_dashboard_shows_amounts_chart_and_table_in_both_languages(books, signed
             page.set_viewport_size({"width": width, "height": 900})
             overflow = page.evaluate("document.documentElement.scrollWidth - innerWidth")
             assert overflow <= 0, (lang, width, overflow)
+            assert page.evaluate(MONTH_LABELS_JS) == [], (lang, width)
             page.screenshot(path=str(ARTIFACTS / f"dashboard-{lang}-{width}.png"), full_page=True)
         page.set_viewport_size({"width": 1280, "height": 900})
 
