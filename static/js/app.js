@@ -172,6 +172,15 @@
     }
   });
 
+  // A filter sent twice unchanged (a select runs it, then the Filter button) is one place in
+  // the history, not two, or Back would seem to do nothing (htmx lets this event change it).
+  document.addEventListener("htmx:beforeHistoryUpdate", function (event) {
+    var history = event.detail.history;
+    if (history.type === "push" && new URL(history.path, location.href).href === location.href) {
+      history.type = "replace";
+    }
+  });
+
   // A table wider than its box fades out on the side that has more (data-more, app.css), so
   // on a phone the columns off screen, amounts among them, show that they are there.
   function markMore(wrap) {

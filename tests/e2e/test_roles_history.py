@@ -151,6 +151,24 @@ def _back_forward_reload(page, what: str, htmx_url: str) -> None:
     _assert_full_page(page, f"{what}: reload")
 
 
+def test_a_filter_sent_again_unchanged_takes_one_back_press(page, seeded):
+    sign_in(page, seeded.company)
+    start = f"/c/{seeded.company.id}/incomes/"
+    page.goto(start)
+    page.select_option("#paid_status", "2")  # runs the filter at once
+    page.wait_for_url(re.compile(r"paid_status=2"))
+    page.wait_for_load_state("networkidle")
+    filtered, entries = page.url, page.evaluate("history.length")
+    with page.expect_response(lambda response: "paid_status=2" in response.url):
+        page.click("form[role=search] button[type=submit]")  # the same filter again
+    page.wait_for_load_state("networkidle")
+    assert page.url == filtered
+    assert page.evaluate("history.length") == entries, "no second entry for the same filter"
+    page.go_back()
+    page.wait_for_url(re.compile(r"/incomes/$"))
+    _assert_full_page(page, "back from a filter sent twice")
+
+
 def test_back_after_a_partner_search_shows_the_full_page(page, seeded):
     sign_in(page, seeded.company)
     page.goto(f"/c/{seeded.company.id}/partners/")
