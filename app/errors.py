@@ -270,5 +270,5 @@ def _filter_ignored(exc):
     return error_response(502, _(
         "The accounting service listed records outside the filter “%(filter)s” that this page "
         "reads, so the page is not shown: its figures would be wrong.",
-        filter=up.FILTER_LABELS.get(exc.filter, exc.filter)),
+        filter=exc.label),
         _("The accounting service's answer could not be used"))

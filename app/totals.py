@@ -15,6 +15,7 @@ from decimal import Decimal
 from app.numbers import at_rate, to_decimal
 from app.upstream import expenses as expense_api
 from app.upstream import incomes as income_api
+from app.upstream.errors import FilterIgnored, upstream_messages
 from app.upstream.parallel import read_every
 
 HOME = "HUF"
@@ -140,6 +141,16 @@ def read_filter(client, kind: str, params: dict, list_page: Callable | None = No
     if not_void and records is not None:
         return income_api.without_void(client, records)
     return records
+
+
+def trusted(compute: Callable[[], Totals], problems: list) -> Totals | None:
+    """compute(), or None with the reason added to problems when a page it read held rows
+    outside the filter (the service passed the filter over: the sum would be wrong)."""
+    try:
+        return compute()
+    except FilterIgnored as exc:
+        problems.extend(upstream_messages(exc))
+        return None
 
 
 def list_totals(client, kind: str, params: dict | None, codes: dict,

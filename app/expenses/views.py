@@ -33,7 +33,7 @@ from app.once import (
 )
 from app.store import idempotency
 from app.templating import is_htmx, push_machine_url, redirect_to, render
-from app.totals import expense_amounts, in_forints, list_totals
+from app.totals import expense_amounts, in_forints, list_totals, trusted
 from app.upstream import Page, PermissionDenied, RateLimited, Unavailable, ValidationError, catalog
 from app.upstream import expenses as upstream
 
@@ -48,7 +48,7 @@ def index():
                "overdue_tab": forms.is_overdue_tab(request.args),
                "form_page_size": (params or {}).get("page_size", 50),
                "tabs": list_tabs(forms.list_query, request.args),
-               "totals": _totals(params, page, codes, problems or resync),
+               "totals": _totals(params, page, codes, problems, resync),
                "rows": present.list_rows(page.items, codes, page.lookups, today),
                "resync": resync, "full_reload_url": full_reload_url(), "filtered":
                form.is_filtered(), "next_cursor": page.next_cursor,
@@ -61,12 +61,14 @@ def index():
     return push_machine_url(response, forms.machine_args(form))
 
 
-def _totals(params: dict | None, page: Page, codes: dict, refused):
-    """The footer's totals of the whole filter (None when the filter was refused)."""
-    if params is None or refused:
+def _totals(params: dict | None, page: Page, codes: dict, problems: list, resync: bool):
+    """The footer's totals of the whole filter (None when the filter was refused; its reason
+    among problems when a page read for them held rows outside it)."""
+    if params is None or problems or resync:
         return None
     first = not params.get("cursor") and params.get("page", 1) == 1
-    return list_totals(g.api, "expenses", params, codes, page.items, first and not page.next)
+    return trusted(partial(list_totals, g.api, "expenses", params, codes, page.items,
+                           first and not page.next), problems)
 
 
 def _read(form, params: dict | None) -> tuple:

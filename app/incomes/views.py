@@ -41,7 +41,7 @@ from app.once import (
 )
 from app.store import idempotency
 from app.templating import is_htmx, redirect_to, render, trigger
-from app.totals import in_forints, income_amounts, list_totals
+from app.totals import in_forints, income_amounts, list_totals, trusted
 from app.upstream import Page, RateLimited, Unavailable, ValidationError, catalog
 from app.upstream import incomes as upstream
 from app.upstream import parallel as page_budget
@@ -102,7 +102,8 @@ def _totals(params: dict | None, page: Page, codes: dict, problems: list):
     if page.whole is not None:  # the filter was read through to page it: nothing to read
         return list_totals(g.api, "incomes", params, codes, page.whole, complete=True)
     complete = params.get("page", 1) == 1 and page.next is None
-    return list_totals(g.api, "incomes", params, codes, page.items, complete)
+    return trusted(partial(list_totals, g.api, "incomes", params, codes, page.items, complete),
+                   problems)
 
 
 def export():

@@ -215,11 +215,11 @@ class FilterIgnored(ValidationError):
     Bookdesk's own, shown where the list shows a refused filter."""
 
     def __init__(self, name: str, **kwargs: Any) -> None:
-        self.filter = name
+        self.filter, self.label = name, FILTER_LABELS.get(name, name)
         super().__init__(f"the list answered rows outside its filter {name}", non_field_errors=[
-            _l("The accounting service listed records outside the filter “%(filter)s”, so the "
-               "list is not shown: its count and totals would be wrong. Try without this filter.",
-               filter=FILTER_LABELS.get(name, name))], **kwargs)
+            _l("The accounting service listed records outside the filter “%(filter)s”: a list, "
+               "count or total read from that answer would be wrong, so it is not shown.",
+               filter=self.label)], **kwargs)
 
 
 # The list filters FilterIgnored may name, as the filter bands label them.
