@@ -562,7 +562,7 @@ def at_rate(value: Decimal, rate: Decimal, currency: str = "HUF") -> Decimal:
 
 def at_rate_parts(values: list[Decimal], rate: Decimal, currency: str = "HUF") -> list[Decimal]:
     """Parts of one amount converted at a rate so that they add up to the amount converted:
-    each part is what it adds to the running sum converted (never a unit from its own value)."""
+    each part is what it adds to the running sum converted (at most a unit from its own)."""
     parts, running, before = [], Decimal(0), Decimal(0)
     for value in values:
         running += value

@@ -97,7 +97,7 @@ def export_rows(summary: Summary) -> list[list]:
 
 
 def _money(value: Decimal | None) -> Decimal | None:
-    # Amounts times an exchange rate carry its eight decimals: the same number, zeros dropped.
+    # A sum may carry more trailing zeros than its places: the same number, two places at least.
     return exports.amount(value.normalize()) if value is not None else None
 
 

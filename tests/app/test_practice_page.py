@@ -93,10 +93,11 @@ def expected(api: Api) -> dict[str, int]:
 
 
 def _lines_vat(record: dict) -> Decimal:
-    """The VAT of the record's assignment lines, each at its exchange rate."""
+    """The VAT of the record's assignment lines in forints: their sum at its exchange rate,
+    which its lines add up to in the VAT summary (docs/number-input.md)."""
     rate = Decimal(record.get("exchange_rate") or 1)
-    return sum((in_huf(Decimal(a["vat_amount"]), rate) for a in record["assignments"]),
-               Decimal(0))
+    return in_huf(sum((Decimal(a["vat_amount"]) for a in record["assignments"]), Decimal(0)),
+                  rate)
 
 
 def shown(html: str) -> dict[int, dict[str, str]]:
