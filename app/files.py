@@ -27,6 +27,7 @@ from flask_babel import lazy_gettext as _l
 
 from app.numbers import format_number
 from app.upstream import (
+    NotFound,
     PermissionDenied,
     RateLimited,
     Unavailable,
@@ -253,11 +254,11 @@ def inline_kind(expense: dict) -> str | None:
 def fetch_file(read: Callable[[], dict | None], known: dict | None = None) -> tuple[dict, bytes]:
     """A file record (read(): with its signed link, or None) and the file's bytes, fetched
     by Bookdesk; known: a record read before (a read-ahead copy), tried first when it has a
-    link. A link that lapsed before its fetch (a slow upstream, an old copy) is read anew
-    once. 404 when there is no file."""
+    link. A link that lapsed or vanished before its fetch (a slow upstream, an old copy, a
+    file replaced since) is read anew once. 404 when there is no file."""
     try:
         return _fetch((lambda: known) if known and known.get("url") else read)
-    except PermissionDenied:
+    except (PermissionDenied, NotFound):
         return _fetch(read)
 
 

@@ -270,6 +270,17 @@ def test_a_document_the_file_store_cannot_serve_is_not_called_missing(client, co
     assert "The accounting service is not reachable" in framed.get_data(as_text=True)
 
 
+def test_a_document_link_gone_since_it_was_read_is_read_anew(client, company, api, faults):
+    pdf = minimal_pdf("Szamla 2025")
+    created = _with_file(api, "szamla.pdf", pdf)
+    base = review_base(client, company)
+    open_screen(client, f"{base}{created['id']}")
+    faults.add(path="/_files/*", method="GET", kind="status", status=404, count=1)
+    framed = client.get(f"{base}{created['id']}/document")
+    assert framed.status_code == 200 and framed.get_data() == pdf
+    assert not faults.unspent()
+
+
 def test_an_income_without_a_file_says_so(client, company, api):
     created = waiting(api)
     base = review_base(client, company)
