@@ -5,8 +5,9 @@ a second submit of the same form waits for the first and lands where it did. A r
 one the upstream asked to wait with (RateLimited: not sent), releases the key, so the form may
 be sent again.
 
-A send with no answer (Unavailable) may have been stored: POSTs are never retried. The area's
-Recovery reads back the record the send would have made. Found: the key finishes there. Not
+A send with no answer (Unavailable) may have been stored: POSTs are never retried. (A send that
+failed on a read before any write stored nothing: its key is released, as for a refusal.) The
+area's Recovery reads back the record the send would have made. Found: the key finishes there. Not
 found: the key is released and the form says nothing was created (LostAnswer, created=False).
 The read-back fails too: the key stays unknown and the form says so (created=None); the next
 submit of that form looks again before it sends anything.

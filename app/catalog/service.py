@@ -176,7 +176,7 @@ def find_created_vat(api, body: dict, known: frozenset[int] = frozenset()) -> di
 
 def vat_twins(api, body: dict) -> frozenset[int]:
     """The ids of stored categories a lost create of body could be taken for (the API allows
-    twins), read before the send."""
+    twins), read in the send before its write."""
     return frozenset(item.get("id") for item in _matching_vat(api, body))
 
 

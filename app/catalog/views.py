@@ -199,24 +199,32 @@ def vat_create():
     """Create a category, once per rendered form; refusals stay on their fields."""
     form = forms.VatForm()
     if form.validate():
-        body, twins = form.payload(), set()
-
-        def send() -> dict:
-            # Noted in the send, so a repeated submit reads nothing; none of these is what it makes.
-            twins.update(service.vat_twins(g.api, body))
-            return service.create_vat(g.api, body)
         try:
-            done = create_once(form, "vat_categories.create", send,
-                               lambda created: url_for(".index"),
-                               lambda created: _("The VAT category “%(name)s” was created.",
-                                                 name=created.get("name", form.name.data)),
-                               _vat_recovery(body, lambda: frozenset(twins)))
+            done = _create_vat(form)
         except ValidationError as exc:
             form.place(exc)
+        except Unavailable:  # a read before the write (create_once looks for any written)
+            form.form_errors.append(_("The accounting service is not available, so nothing "
+                                      "was sent. Send the form again in a moment."))
+            form.lost_status = 503
         else:
             if done is not None:
                 return done
     return _vat_page(form, getattr(form, "lost_status", 400))
+
+
+def _create_vat(form):
+    """The create, sent once; its twins are noted in the send, before the write, so a
+    repeated submit reads nothing."""
+    body, twins = form.payload(), set()
+
+    def send() -> dict:
+        twins.update(service.vat_twins(g.api, body))  # none of these is what it makes
+        return service.create_vat(g.api, body)
+    return create_once(form, "vat_categories.create", send, lambda created: url_for(".index"),
+                       lambda created: _("The VAT category “%(name)s” was created.",
+                                         name=created.get("name", form.name.data)),
+                       _vat_recovery(body, lambda: frozenset(twins)))
 
 
 def _vat_recovery(body: dict, twins: Callable[[], frozenset[int]]) -> Recovery:

@@ -232,7 +232,9 @@ def test_a_send_whose_read_fails_before_its_write_is_not_looked_for(
     faults.add(path="/2/accounting/vat-categories/", method="GET", kind="status", status=503,
                count=2)
     first = client.post(path, data=case.data(form, "LC-READ-FIRST"))
-    assert first.status_code == 503 and LATE not in first.get_data(as_text=True)
+    page = first.get_data(as_text=True)
+    assert first.status_code == 503 and LATE not in page
+    assert "nothing was sent" in page and 'value="LC-READ-FIRST"' in page  # the form kept
     assert not _posts(sandbox_log, company, case.upstream_path) and not faults.unspent()
     assert client.post(path, data=case.data(form, "LC-READ-FIRST")).status_code == 303
     assert case.stored(ctx, "LC-READ-FIRST") == 2
