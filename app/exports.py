@@ -59,6 +59,7 @@ XLSX_MIMETYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.she
 # Excel shows these in the reader's own locale (separators, date order).
 NUMBER_FORMAT = "#,##0"  # grouped; _Styles.number adds the value's decimals
 DATE_FORMAT = "yyyy-mm-dd"
+XLSX_PLACES = 30  # the most decimals a number format may show
 CHUNK_BYTES = 64 * 1024
 # The id a page gives its export (?export=, static/js/exports.js): random, URL-safe.
 EXPORT_ARG = "export"
@@ -196,8 +197,9 @@ class _Styles:
         return self.made[name]
 
     def number(self, value: Decimal):
-        """The format of a number cell with the value's own decimals."""
-        places = max(-int(value.as_tuple().exponent), 0)
+        """The format of a number cell with the value's own decimals (at most XLSX_PLACES)."""
+        exponent = value.as_tuple().exponent
+        places = min(max(-exponent, 0), XLSX_PLACES) if isinstance(exponent, int) else 0
         return self.of(NUMBER_FORMAT + ("." + "0" * places if places else ""))
 
 

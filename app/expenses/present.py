@@ -103,8 +103,10 @@ def _text(name: str, expense: dict, catalogs: dict) -> str:
     if name == "source":
         return source_label(expense.get(name))
     if name == "currency" and isinstance(expense.get(name), dict):
-        code = currency_code(expense[name], catalogs)  # the name in the page's language
-        return f"{code} – {currency_name(code, expense[name].get('name'))}" if code else ""
+        code = currency_code(expense[name], catalogs)  # else its name, when no code is known
+        if code and len(code) == 3:  # named in the page's language
+            return f"{code} – {currency_name(code, expense[name].get('name'))}"
+        return code or ""
     return display_text(spec_for(name), expense.get(name), expense, catalogs)
 
 

@@ -63,6 +63,9 @@ class FaultBoard:
         """Add a rule from a JSON spec."""
         if spec.get("kind", "status") not in KINDS:
             raise ValueError(f"kind must be one of {KINDS}")
+        names = spec.get("params", [])
+        if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
+            raise ValueError("params must be a list of parameter names")
         allowed = {k: v for k, v in spec.items() if k in Fault.__dataclass_fields__}
         allowed.pop("id", None)
         allowed.pop("hits", None)

@@ -123,6 +123,16 @@ def test_xlsx_amounts_with_two_decimals_read_back_as_the_same_amount(amounts):
     assert read == amounts
 
 
+def test_a_number_cell_shows_the_decimals_its_value_has():
+    target = io.BytesIO()
+    values = [Decimal(3), Decimal("1E+2"), Decimal("1270.64"), Decimal("358.113"),
+              Decimal("1E-40")]
+    write_xlsx(target, ["Number"], [[value] for value in values])
+    cells = [row[0] for row in xlsx_rows(target.getvalue(), min_row=2, values_only=False)]
+    assert [cell.number_format for cell in cells] == [
+        "#,##0", "#,##0", "#,##0.00", "#,##0.000", "#,##0." + "0" * 30]  # XLSX shows 30 at most
+
+
 @pytest.mark.parametrize(("language", "plain", "named"), [
     ("hu", "bevetelek-", "bev%C3%A9telek-"), ("en", "incomes-", "incomes-")])
 def test_an_export_is_named_in_the_pages_language(client, company, api, language, plain, named):
