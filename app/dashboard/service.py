@@ -89,8 +89,7 @@ def _or_none(call, *args, **kwargs):
 def _income_count(api, params: dict | None) -> int | None:
     if params is None:
         return None
-    page = _or_none(income_api.list_page, api, {**params, "page": 1, "page_size": 1})
-    return page.count if page else None
+    return _or_none(income_api.count, api, params)
 
 
 def _recent(api) -> list | None:
@@ -363,7 +362,7 @@ def _figure(client, name: str, read: Callable[[], Any]) -> tuple[Any, str | None
 
 def income_count(client, params: dict) -> int:
     """How many incomes the list with these parameters holds."""
-    return income_api.list_page(client, {**params, "page": 1, "page_size": 1}).count
+    return income_api.count(client, params)
 
 
 def overdue_amounts(client, params: dict) -> dict[str, Decimal]:

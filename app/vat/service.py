@@ -226,8 +226,7 @@ def month_end(client, month: Period) -> dict:
     params = queue_query({}).params() or {}
     listing = {"from_date": month.start.isoformat(), "to_date": month.end.isoformat()}
     reads = {
-        "review": lambda: income_api.list_page(client, {**params, "page": 1,
-                                                        "page_size": 1}).count,
+        "review": partial(income_api.count, client, params),
         "unprocessed": partial(expense_api.unprocessed, client),
         "codes": partial(catalog.names, client, "currencies", "code"),
         "taxes": partial(taxes_api.monthly_records, client, "taxes", listing),

@@ -12,6 +12,7 @@ from app.dashboard.service import INCOME_CARDS
 from app.forms import invalidate_settings
 from app.numbers import company_today
 from app.upstream import RateLimited, catalog
+from app.upstream.incomes import COUNT_ROWS
 from app.upstream.parallel import once
 from tests.app.conftest import sign_in
 from tests.conftest import in_flight_together
@@ -85,7 +86,7 @@ def test_dashboard_reads_run_in_one_parallel_round(client, company, sandbox_log,
     assert len(entries) <= 5 + 1 + 8 + 3 + 2 + 2, reads
     assert len(rounds) == 1 and {*INCOME_CARDS, "payables", "recent"} <= rounds[0]
     counts = [e for e in entries if e["path"] == "/1/incomes" and e["args"].get("page_size")
-              == ["1"]]
+              == [str(COUNT_ROWS)]]
     assert len(counts) == len(INCOME_CARDS)
     assert in_flight_together(counts), [(e["query"], e["at"], e["duration_ms"]) for e in counts]
     assert 'desc="' in response.headers["Server-Timing"]
@@ -121,7 +122,7 @@ def test_period_kind_and_currencies_are_read_once_in_the_one_round(client, compa
     assert {"period_kind", "currencies", "vat:incomes", "vat:expenses"} <= rounds[0]
     first = [e for e in entries if e["path"].rstrip("/") in ("/2/company-info", "/2/currencies")]
     counts = [e for e in entries if e["path"] == "/1/incomes" and e["args"].get("page_size")
-              == ["1"]]
+              == [str(COUNT_ROWS)]]
     assert in_flight_together([*first, counts[0]]), [(e["path"], e["at"], e["duration_ms"])
                                                      for e in [*first, counts[0]]]
 

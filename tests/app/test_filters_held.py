@@ -72,9 +72,10 @@ def test_an_expense_date_range_the_service_passes_over_shows_no_list(client, com
 
 
 def test_a_page_whose_own_read_comes_back_unfiltered_says_so(client, company, api, faults):
-    # The review card counts with a one-row read, newest first: the row it gets is DONE-2.
-    waiting(api, invoice_number="WAIT-2", issued_at="2020-01-02")
-    make_income(api, invoice_number="DONE-2", needs_review=False, issued_at="2026-01-05")
+    # The newest row fits the review filter: a count read one row deep would not see that the
+    # filter was passed over.
+    waiting(api, invoice_number="WAIT-2", issued_at="2026-01-05")
+    make_income(api, invoice_number="DONE-2", needs_review=False, issued_at="2020-01-02")
     signed_in(client, company, "incomes/")
     faults.add(path="/1/incomes", method="GET", kind="ignore_query", params=["needs_review"])
     response = client.get(f"/c/{company.id}/")

@@ -18,6 +18,7 @@ import pytest
 from app import create_app
 from app.dashboard import service
 from app.numbers import company_today
+from app.upstream.incomes import COUNT_ROWS
 from tests.app.conftest import csrf_token, signed_in
 from tests.app.expenses_helpers import catalogue as expense_catalogue
 from tests.app.expenses_helpers import make_expense
@@ -200,7 +201,7 @@ def _figure_of(entry: dict) -> str | None:
     """Which practice figure a logged read serves (its first read of its own)."""
     args, path = entry["args"], entry["path"].rstrip("/")
     if path == "/1/incomes":
-        if args.get("page_size") == ["1"]:
+        if args.get("page_size") == [str(COUNT_ROWS)]:
             return "review"
         return "vat_due" if args.get("date_field") == ["fulfilled_at"] else "overdue"
     if path in ("/2/company-info", "/2/currencies"):
