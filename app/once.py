@@ -38,6 +38,8 @@ from app.upstream.parallel import READS
 # How long an upstream that timed out may still take to store what it was sent.
 SETTLE = timedelta(seconds=60)
 EXPIRED = _l("This form has expired. Reload the page and try again.")
+NOTHING_SENT = _l("The accounting service is not available, so nothing was sent. Send the form "
+                  "again in a moment.")
 FOUND = _l("The accounting service did not confirm the request, but the record was created.")
 NOT_CREATED = _l("The accounting service did not confirm the request, and nothing was created. It "
                  "is safe to send the form again.")
@@ -120,7 +122,11 @@ def _send(key: str, send: Callable[[], Sent], recover: Recovery | None, resend: 
     try:
         sent = send()
     except Unavailable as exc:
-        if recover is None or not _wrote_since(mark):
+        if not _wrote_since(mark):
+            idempotency.fail(key)
+            raise NothingSent(exc.message, status=exc.status, request_id=exc.request_id,
+                              method=exc.method, path=exc.path) from exc
+        if recover is None:
             idempotency.fail(key)
             raise
         return _look(key, recover, started, lost=True, settling=exc.may_still_run,
@@ -135,6 +141,10 @@ def _send(key: str, send: Callable[[], Sent], recover: Recovery | None, resend: 
         idempotency.fail(key)
         raise
     return _finish(key, sent)
+
+
+class NothingSent(Unavailable):
+    """A send failed on a read before any write: nothing was stored, the key is released."""
 
 
 def _wrote_since(mark: int) -> bool:
@@ -225,8 +235,9 @@ def create_once(form, purpose: str, send: Callable[[], dict], target: Callable[[
                 message: Callable[[dict], str], recover: Recovery | None = None):
     """Send a form's create once (its key in form.form_key); None to re-render the form.
 
-    An expired key, a lost answer with nothing found, or a rate limit (nothing sent) leaves a
-    message on the form and sets form.lost_status (503 / 429); upstream refusals propagate.
+    An expired key, a lost answer with nothing found, a read failed before the write, or a
+    rate limit (nothing sent) leaves a message on the form and sets form.lost_status (503 /
+    429); upstream refusals propagate.
     """
     def sent() -> Sent:
         created = send()
@@ -238,6 +249,9 @@ def create_once(form, purpose: str, send: Callable[[], dict], target: Callable[[
         form.form_errors.append(str(EXPIRED))
     except LostAnswer as exc:
         form.form_errors.append(str(exc))
+        form.lost_status = 503
+    except NothingSent:
+        form.form_errors.append(str(NOTHING_SENT))
         form.lost_status = 503
     except RateLimited as exc:
         form.form_errors.append(rate_limited_message(exc))

@@ -203,10 +203,6 @@ def vat_create():
             done = _create_vat(form)
         except ValidationError as exc:
             form.place(exc)
-        except Unavailable:  # a read before the write (create_once looks for any written)
-            form.form_errors.append(_("The accounting service is not available, so nothing "
-                                      "was sent. Send the form again in a moment."))
-            form.lost_status = 503
         else:
             if done is not None:
                 return done

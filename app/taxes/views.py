@@ -19,7 +19,15 @@ from app.exports import download
 from app.forms.filters import place_upstream, small_int
 from app.nav import safe_next
 from app.numbers import company_today, parse_month
-from app.once import ExpiredKey, LostAnswer, Recovery, Sent, rate_limited_message, send_once
+from app.once import (
+    NOTHING_SENT,
+    ExpiredKey,
+    LostAnswer,
+    Recovery,
+    Sent,
+    rate_limited_message,
+    send_once,
+)
 from app.store import idempotency
 from app.taxes import flow, present
 from app.taxes.forms import api_params, filter_form, is_filtered, query
@@ -108,8 +116,7 @@ def _refusal(exc: Exception, filled: list, key: str) -> tuple[list, int, str]:
     if isinstance(exc, _Unchecked):
         return list(exc.args[0]), 400, key
     if isinstance(exc, _Unread):
-        return [_("The accounting service is not available, so nothing was sent. "
-                  "Send the form again in a moment.")], 503, key
+        return [str(NOTHING_SENT)], 503, key
     if isinstance(exc, ExpiredKey):
         return [_("This form has expired. Send it again.")], 400, idempotency.new_key()
     if isinstance(exc, ValidationError):
