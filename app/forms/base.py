@@ -57,6 +57,7 @@ from app.forms.tables import (
     table_rows,
     template_row,
 )
+from app.forms.totals import table_sums
 from app.forms.totals_page import page_inputs
 from app.store import idempotency
 from app.upstream.errors import NOT_ACCEPTED, upstream_text
@@ -180,6 +181,10 @@ class RecordForm(FlaskForm):
     def totals_inputs(self) -> dict[str, str]:
         """The hidden inputs of the live totals request (app.forms.totals_page.page_inputs)."""
         return page_inputs(self)
+
+    def table_sums(self) -> dict[str, dict[str, str]]:
+        """The amount table's total row (app.forms.totals.table_sums)."""
+        return table_sums(self)
 
     def changes(self) -> dict:
         """The PATCH body: what the user changed, pair partners, whole lists (after check)."""

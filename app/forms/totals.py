@@ -112,14 +112,21 @@ def line_problems(line: dict, rate: Decimal | None, rules: Rules) -> dict[str, s
     return found
 
 
+def column_sums(rows: list[dict]) -> dict[str, Decimal | None]:
+    """Each amount column's sum over the rows; None where a row lacks it or there is no row."""
+    sums = {}
+    for name in AMOUNTS:
+        values = [row.get(name) for row in rows]
+        sums[name] = sum(values, Decimal(0)) if values and None not in values else None
+    return sums
+
+
 def sum_problems(header: dict, rows: list[dict], rules: Rules) -> dict[str, str]:
     """{header field: message} where the header differs from the sum of the rows."""
     found = {}
-    for name in AMOUNTS:
-        values = [row.get(name) for row in rows]
-        if header.get(name) is None or not values or None in values:
+    for name, total in column_sums(rows).items():
+        if header.get(name) is None or total is None:
             continue
-        total = sum(values, Decimal(0))
         if total != header[name]:
             found[name] = _("The rows below add up to %(sum)s.",
                             sum=format_amount(total, rules.currency))
@@ -235,6 +242,27 @@ def check_form_totals(form) -> bool:
     return not found
 
 
+def table_sums(form) -> dict[str, dict[str, str]]:
+    """The total row of a form's amount table as rendered (see sum_texts); {} without one."""
+    table = form.layout.table
+    if table is None or not any(spec.name in AMOUNTS for spec in table.columns):
+        return {}
+    return sum_texts(form_sheet(form), form_rules(form))
+
+
+def sum_texts(sheet: Sheet, rules: Rules) -> dict[str, dict[str, str]]:
+    """The rows' sum of each amount column as shown ("" where a cell is empty or unreadable),
+    and, on a saved record, the saved sum beside it where the rows no longer add up to it:
+    a changed split is seen before it is sent."""
+    now = column_sums(list(sheet.rows.values()))
+    saved = {} if sheet.new else column_sums(list(sheet.base.values()))
+    return {"sums": {name: format_amount(value, rules.currency) for name, value in now.items()},
+            "saved": {name: _("saved: %(amount)s",
+                              amount=format_amount(saved[name], rules.currency))
+                      if saved.get(name) is not None and saved[name] != value else ""
+                      for name, value in now.items()}}
+
+
 def _follow_page(form, sheet: Sheet, rates: dict, rules: Rules) -> None:
     """Cells the page computed (totals_auto) and the user left alone follow their sources, as
     they would have had the page's last answer come before the submit."""
@@ -277,11 +305,9 @@ def fill_sheet(sheet: Sheet, rates: dict, rules: Rules, free: set[tuple]) -> dic
         cells = {name for name in AMOUNTS if (key, name) in free}
         for name, value in filled(row, rates.get(row.get(RATE)), rules, cells).items():
             row[name] = out[(key, name)] = value
-    rows = list(sheet.rows.values())
-    for name in AMOUNTS:
-        values = [row.get(name) for row in rows]
-        if (HEADER, name) in free and values and None not in values:
-            sheet.header[name] = out[(HEADER, name)] = sum(values, Decimal(0))
+    for name, total in column_sums(list(sheet.rows.values())).items():
+        if (HEADER, name) in free and total is not None:
+            sheet.header[name] = out[(HEADER, name)] = total
     cells = {name for name in AMOUNTS if (HEADER, name) in free and (HEADER, name) not in out}
     for name, value in filled(sheet.header, None, rules, cells).items():
         sheet.header[name] = out[(HEADER, name)] = value

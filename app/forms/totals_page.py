@@ -27,6 +27,7 @@ from app.forms.totals import (
     read_json,
     record_sign,
     sheet_problems,
+    sum_texts,
 )
 
 ROW_INPUT = re.compile(r"assignments-(\d+)-(net_amount|vat_amount|gross_amount|vat|id)")
@@ -90,7 +91,8 @@ def live(data, catalogs: dict) -> dict:
     kept = {name: text for name, text in auto.items() if inputs.get(name) == text}
     return {"values": shown, "auto": {**kept, **shown},
             "was": {name: inputs.get(name, "") for name in shown},
-            "errors": {name: errors.get(name, "") for name in inputs}}
+            "errors": {name: errors.get(name, "") for name in inputs},
+            **sum_texts(sheet, rules)}
 
 
 def _live_rules(data, context: dict, catalogs: dict) -> Rules:

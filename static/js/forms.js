@@ -173,6 +173,12 @@
       var input = form.elements.namedItem(name);
       if (input) { totalsMessage(input, answer.errors[name]); }
     });
+    Object.keys(answer.sums || {}).forEach(function (name) {
+      var cell = form.querySelector('[data-sum="' + name + '"]');
+      if (!cell) { return; }
+      cell.querySelector("[data-sum-value]").textContent = answer.sums[name] || "\u2014";
+      cell.querySelector("[data-sum-saved]").textContent = (answer.saved || {})[name] || "";
+    });
   });
 
   // Once the form is really being sent (no check above stopped it), a live totals request

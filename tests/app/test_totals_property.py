@@ -9,7 +9,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app import create_app
-from app.forms.totals import PLAIN, STORNO, Rules, filled, line_problems, vat_of, vat_places
+from app.forms.totals import (
+    AMOUNTS,
+    PLAIN,
+    STORNO,
+    Rules,
+    Sheet,
+    filled,
+    line_problems,
+    sum_texts,
+    vat_of,
+    vat_places,
+)
+from app.numbers import amount_places, format_amount
 
 CURRENCIES = ("HUF", "EUR", "USD", "JPY", "CHF")
 RATES = st.one_of(st.sampled_from([Decimal(27), Decimal(18), Decimal(5), Decimal(0)]),
@@ -82,3 +94,29 @@ def test_a_wrong_sign_is_never_accepted(app, line):
     with app.test_request_context():
         problems = line_problems(line, rate, flipped)
     assert bool(problems) == any(value != 0 for value in line.values())
+
+
+@st.composite
+def splits(draw, currency: str) -> list[dict]:
+    """One to six categorisation rows of a document in the currency, any sign."""
+    amounts = st.integers(min_value=-10**10, max_value=10**10).map(
+        lambda units: Decimal(units).scaleb(-amount_places(currency)))
+    return draw(st.lists(st.fixed_dictionaries({name: amounts for name in AMOUNTS}),
+                         min_size=1, max_size=6))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data(), st.sampled_from(CURRENCIES), st.booleans())
+def test_the_total_row_shows_each_columns_exact_sum_and_the_saved_one_only_when_it_differs(
+        app, data, currency, same):
+    rows = data.draw(splits(currency))
+    before = rows if same else data.draw(splits(currency))
+    sheet = Sheet({}, dict(enumerate(rows)), base=dict(enumerate(before)), new=False)
+    with app.test_request_context():
+        shown = sum_texts(sheet, Rules(currency))
+        for name in AMOUNTS:
+            total = sum((row[name] for row in rows), Decimal(0))
+            saved = sum((row[name] for row in before), Decimal(0))
+            assert shown["sums"][name] == format_amount(total, currency)
+            assert shown["saved"][name] == ("" if saved == total else
+                                            f"saved: {format_amount(saved, currency)}")

@@ -8,6 +8,7 @@ import re
 from datetime import UTC, datetime, timedelta
 
 import requests
+from playwright.sync_api import expect
 
 from sandbox.core.demo_files import minimal_pdf
 
@@ -103,6 +104,30 @@ def test_edit_an_assignment_and_add_one(signed_in_page, company, sandbox_url, br
     assert rows[0]["id"] == created["assignments"][0]["id"] and len(rows) == 2
     assert rows[1]["gross_amount"] == "254.00"
     browser_log.assert_clean()
+
+
+def test_the_total_row_follows_a_split_and_shows_the_saved_total_until_it_adds_up(
+        signed_in_page, company, sandbox_url, browser_log):
+    created = _expense(sandbox_url, company, invoice_number="SPLIT-1")
+    page = signed_in_page(company)
+    page.goto(f"/c/{company.id}/expenses/{created['id']}/edit")
+    gross, saved = page.locator("[data-sum='gross_amount'] [data-sum-value]"), \
+        page.locator("[data-sum='gross_amount'] [data-sum-saved]")
+    expect(gross).to_have_text(re.compile(r"^1\s?270\sFt$"))
+    assert saved.inner_text() == ""
+    for name, value in (("net_amount", "600"), ("vat_amount", "162"), ("gross_amount", "762")):
+        page.fill(f"[name='assignments-0-{name}']", value)
+    expect(gross).to_have_text(re.compile(r"^762\sFt$"))
+    expect(saved).to_have_text(re.compile(r"^mentett: 1\s?270\sFt$"))
+    page.click("[data-add-row]")
+    new_row = page.locator("tbody[data-rows] tr[data-row]").nth(1)
+    for name, value in (("net_amount", "400"), ("vat_amount", "108"), ("gross_amount", "508")):
+        new_row.locator(f"input[name$='-{name}']").fill(value)
+    expect(gross).to_have_text(re.compile(r"^1\s?270\sFt$"))
+    expect(saved).to_have_text("")
+    expect(page.locator("[data-sum='net_amount'] [data-sum-value]")).to_have_text(
+        re.compile(r"^1\s?000\sFt$"))
+    _only_expected_errors(browser_log)
 
 
 def test_exclude_from_accounting_twice_shows_the_refusal(signed_in_page, company, sandbox_url,
