@@ -5,6 +5,7 @@ refused when older than the horizon); date_field (created_at, issued_at, fulfill
 default issued_at) with from_date / to_date (inclusive); search (custom field values, invoice
 number, partner name; case-insensitive substring; search_fields narrows to invoice_number,
 custom_fields, partner_name). The live filters are in sandbox/expenses/live_filters.py.
+The deprecated /1/ list takes the filters its live description lists (v1_conditions).
 """
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from sandbox.company.model import Company
 from sandbox.core import query
 from sandbox.core.errors import validation_error
 from sandbox.core.values import BOOL_MSG, DATETIME_MSG, choice_msg
-from sandbox.expenses.live_filters import live_conditions
+from sandbox.expenses.live_filters import live_conditions, v1_live_conditions
 from sandbox.expenses.model import Expense
 from sandbox.partners.model import Partner
 
@@ -55,6 +56,12 @@ def conditions(args, session: Session, company: Company) -> list:
     found += _paid(args) + _updated_since(args) + _date_range(args)
     found += _search(args, session, company) + live_conditions()
     return found
+
+
+def v1_conditions(args, company: Company) -> list:
+    """The conditions of GET /1/expenses: its live filters, the date range read as /2/ reads
+    it; any other parameter is ignored (400 on bad values)."""
+    return [Expense.company_id == company.id, *_date_range(args), *v1_live_conditions()]
 
 
 def _boolean(args, name: str) -> bool | None:

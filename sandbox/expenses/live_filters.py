@@ -1,4 +1,5 @@
-"""The live filters of GET /2/expenses beside the spec's (sandbox/expenses/filters.py).
+"""The live filters of GET /2/expenses beside the spec's (sandbox/expenses/filters.py), and
+those the deprecated GET /1/expenses lists (V1_FLAGS, v1_live_conditions).
 
 Every list filter takes repeated keys or comma lists (sandbox/core/query.py). What each flag
 means where the live description gives only its name (inferred):
@@ -11,10 +12,15 @@ means where the live description gives only its name (inferred):
   exported yet; nav: delivered by the tax authority (source nav);
 - post_it: it has a note; accounting todo: the accountant's to-do note, done or not;
 - attachment: a document is attached to it; approvals / approvers: who approved it.
+/1/expenses reads a name it shares with /2/ as /2/ does, and one it shares with /1/incomes as
+that list does: is_exported is /2/'s is_accounting_exported; is_due_soon is not paid and due
+within 7 days (is_expiring's default); needs_review: in quarantine, waiting for acceptance;
+tags: on the expense, its simple tags or an assignment; expense_types: an assignment has one;
+due_at, fulfilled_at, created (a UTC day): on that day; invoice_number, filing_number: exact.
 """
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, time, timedelta
 
 from sqlalchemy import and_, exists, func, not_, or_
 from sqlalchemy.orm import aliased
@@ -29,6 +35,7 @@ from sandbox.expenses.model import (
     Expense,
     ExpenseAssignment,
     expense_assignment_tag,
+    expense_simple_tag,
     expense_tag,
 )
 
@@ -67,6 +74,11 @@ def _incomplete():
     return or_(Expense.partner_id.is_(None), Expense.issued_at.is_(None), no_rows)
 
 
+def _expiring(days: int):
+    today = budapest_today()
+    return and_(_unpaid(), Expense.due_at.between(today, today + timedelta(days=days)))
+
+
 def _ready():
     return and_(Expense.processed, ~Expense.booked, ~Expense.excluded_from_accounting)
 
@@ -88,8 +100,7 @@ FLAGS = {
     "is_duplicate": _duplicate,
     "is_excluded_from_accounting": lambda: Expense.excluded_from_accounting,
     "is_expired": lambda: and_(_unpaid(), Expense.due_at < budapest_today()),
-    "is_expiring": lambda: and_(_unpaid(), Expense.due_at.between(
-        budapest_today(), budapest_today() + timedelta(days=_expiring_days()))),
+    "is_expiring": lambda: _expiring(_expiring_days()),
     "is_filed": lambda: Expense.filing_number != "",
     "is_incomplete": _incomplete,
     "is_nav": lambda: Expense.source == "nav",
@@ -103,14 +114,61 @@ FLAGS = {
 }
 
 
+# The flags of /1/expenses; only their meaning comes from /2/ (docstring above).
+V1_FLAGS = {
+    **{name: FLAGS[name] for name in ("is_approved", "is_excluded_from_accounting", "is_expired",
+                                      "is_incomplete", "is_new", "is_processed")},
+    "is_exported": FLAGS["is_accounting_exported"],
+    "is_due_soon": lambda: _expiring(EXPIRING_DAYS),
+    "needs_review": lambda: Expense.quarantined,
+}
+
+
 def live_conditions() -> list:
     """Conditions for every live filter present in the query string (400 on bad values)."""
+    return _flags(FLAGS) + _lists() + _amounts() + _days() + _custom_fields()
+
+
+def v1_live_conditions() -> list:
+    """Conditions for the filters the live /1/expenses lists, but its date range (400 on bad
+    values); /2/'s other filters are unknown there, so they are ignored."""
+    found = _flags(V1_FLAGS)
+    for name, column in (("paid_status", Expense.paid_status), ("partner", Expense.partner_id)):
+        if ids := query.integers(name):
+            found.append(column.in_(ids))
+    if ids := query.integers("expense_types"):
+        found.append(_typed(ids))
+    if ids := query.integers("tags"):
+        found.append(or_(_tagged(ids), exists().where(
+            expense_simple_tag.c.expense_id == Expense.id, expense_simple_tag.c.tag_id.in_(ids))))
+    if values := _choices("payment_method", PAYMENT_METHODS):
+        found.append(Expense.payment_method.in_(values))
+    return found + _v1_exact()
+
+
+def _flags(table: dict) -> list:
     found = []
-    for name, condition in FLAGS.items():
+    for name, condition in table.items():
         wanted = query.flag(name)
         if wanted is not None:
             found.append(condition() if wanted else not_(condition()))
-    return found + _lists() + _amounts() + _days() + _custom_fields()
+    return found
+
+
+def _v1_exact() -> list:
+    found = []
+    for name, column in (("invoice_number", Expense.invoice_number),
+                         ("filing_number", Expense.filing_number)):
+        if value := query.text(name):
+            found.append(column == value)
+    for name, column in (("due_at", Expense.due_at), ("fulfilled_at", Expense.fulfilled_at)):
+        if day := query.day(name):
+            found.append(column == day)
+    if day := query.day("created"):
+        start = datetime.combine(day, time())
+        found.append(and_(Expense.created_at >= start,
+                          Expense.created_at < start + timedelta(days=1)))
+    return found
 
 
 def _lists() -> list:
@@ -207,14 +265,16 @@ ORDERINGS = {"id": Expense.id, "created_at": Expense.created_at, "issued_at": Ex
              "invoice_number": Expense.invoice_number, "filing_number": Expense.filing_number}
 
 
-def ordering() -> list | None:
-    """ORDER BY for ?ordering=field,-field (None when absent); 400 on an unknown field."""
+def ordering(strict: bool = True) -> list | None:
+    """ORDER BY for ?ordering=field,-field (None when absent); an unknown field is a 400, or
+    when not strict (/1/, as /1/incomes) passed over."""
     fields = query.values("ordering")
+    unknown = [f for f in fields if f.lstrip("-") not in ORDERINGS]
+    if unknown and strict:
+        raise validation_error({"ordering": [f"Unknown ordering field: {unknown[0]}."]})
+    fields = [f for f in fields if f not in unknown]
     if not fields:
         return None
-    unknown = [f for f in fields if f.lstrip("-") not in ORDERINGS]
-    if unknown:
-        raise validation_error({"ordering": [f"Unknown ordering field: {unknown[0]}."]})
     order = [ORDERINGS[f.lstrip("-")].desc() if f.startswith("-") else ORDERINGS[f].asc()
              for f in fields]
     return [*order, Expense.id.desc()]

@@ -19,7 +19,7 @@ from sandbox.expenses.create import (
     json_uploads,
 )
 from sandbox.expenses.fields import Ctx
-from sandbox.expenses.filters import conditions
+from sandbox.expenses.filters import conditions, v1_conditions
 from sandbox.expenses.listing import page_results
 from sandbox.expenses.live_filters import ordering
 from sandbox.expenses.model import Expense, ExpenseFile
@@ -31,9 +31,9 @@ from sandbox.expenses.update import apply_patch
 CREATE_FIELDS = tuple(name for name in HEADER_ORDER if name != "excluded_from_accounting")
 
 
-def _list_statement():
+def _list_statement(where: list):
     # Lists never show these; not loading them keeps the hot path lean.
-    return select(Expense).where(*conditions(request.args, db(), current_company())) \
+    return select(Expense).where(*where) \
         .options(defer(Expense.search_text), defer(Expense.custom_fields), defer(Expense.note))
 
 
@@ -43,10 +43,10 @@ def list_v2():
     With ?page= or ?ordering= (live clients send both) the same envelope is numbered by page
     and sorted as asked, so a client paging with page gets that page."""
     order = ordering()
+    stmt = _list_statement(conditions(request.args, db(), current_company()))
     if order is None and not request.args.get("page"):
-        return jsonify(cursor_page(_list_statement(), Expense.id,
-                                   lambda rows: page_results(db(), rows)))
-    stmt = _list_statement().order_by(*(order or [Expense.id.desc()]))
+        return jsonify(cursor_page(stmt, Expense.id, lambda rows: page_results(db(), rows)))
+    stmt = stmt.order_by(*(order or [Expense.id.desc()]))
     return jsonify(page_number_page(stmt, lambda rows: page_results(db(), rows)))
 
 
@@ -108,9 +108,11 @@ def update(expense_id: int):
 
 
 def list_v1():
-    """Deprecated page-number list (same filters), replaced by /2/expenses."""
-    page = page_number_page(_list_statement().order_by(Expense.id.desc()),
-                            lambda rows: page_results(db(), rows, lookups=False)["expenses"])
+    """Deprecated page-number list, replaced by /2/expenses: the filters and ordering its live
+    description lists (filters.v1_conditions); other parameters are ignored."""
+    order = ordering(strict=False) or [Expense.id.desc()]
+    stmt = _list_statement(v1_conditions(request.args, current_company())).order_by(*order)
+    page = page_number_page(stmt, lambda rows: page_results(db(), rows, lookups=False)["expenses"])
     return _deprecated(jsonify(page), "/2/expenses")
 
 

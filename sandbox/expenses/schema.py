@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from sandbox.schema.components_common import cursor, page_number
-from sandbox.schema.model import Op, T, array, boolean_query, query, ref
+from sandbox.schema.model import Op, T, array, boolean_query, date_query, query, ref
 from sandbox.schema.params import CURSOR_PAGE, EXPENSE_ID, FIELDS_EXPAND, PAGE, PAGE_NUMBER
 
 BULK = ("approve", "unapprove", "check", "uncheck", "export", "quarantine-accept")
@@ -35,6 +35,14 @@ LIVE_FILTERS = (
 )
 
 STAMP = {"type": "string", "format": "date-time"}
+DATE_RANGE = (
+    query("date_field", {"type": "string", "enum": ["created_at", "issued_at", "fulfilled_at",
+                                                    "due_at"]},
+          T("Melyik dátumra vonatkozik from_date és to_date.",
+            "Which date from_date and to_date apply to.")),
+    query("from_date", STAMP, T("Ettől (bezárólag).", "From (inclusive).")),
+    query("to_date", STAMP, T("Eddig (bezárólag).", "Up to (inclusive).")),
+)
 FILTERS = (
     boolean_query("is_paid", T("Kifizetve.", "Paid.")),
     boolean_query("is_installment", T("Részben fizetve.", "Partially paid.")),
@@ -43,17 +51,26 @@ FILTERS = (
         "400, teljes újraszinkron kell.",
         "ISO 8601 timestamp, UTC without a zone; send + as %2B. Too old: 400, a full resync "
         "is required.")),
-    query("date_field", {"type": "string", "enum": ["created_at", "issued_at", "fulfilled_at",
-                                                    "due_at"]},
-          T("Melyik dátumra vonatkozik from_date és to_date.",
-            "Which date from_date and to_date apply to.")),
-    query("from_date", STAMP, T("Ettől (bezárólag).", "From (inclusive).")),
-    query("to_date", STAMP, T("Eddig (bezárólag).", "Up to (inclusive).")),
+    *DATE_RANGE,
     query("search", "string", T("Szöveg az egyedi mezőkben, a számlaszámban, a partner nevében.",
                                 "Text in custom fields, the invoice number, the partner name.")),
     query("min_amount", "number", T("Legalább ekkora bruttó összeg.", "Gross amount at least.")),
     query("max_amount", "number", T("Legfeljebb ekkora bruttó összeg.", "Gross amount at most.")),
     *LIVE_FILTERS,
+)
+V1_FLAGS = ("is_approved", "is_due_soon", "is_excluded_from_accounting", "is_expired",
+            "is_exported", "is_incomplete", "is_new", "is_processed", "needs_review")
+# The filters the live /1/ list describes; the /2/ ones are not read there.
+V1_FILTERS = (
+    *DATE_RANGE,
+    *(boolean_query(name, T("Élő API szűrő (docs/sandbox-operations.md).",
+                            "Live API filter (docs/sandbox-operations.md).")) for name in V1_FLAGS),
+    *(query(name, "string", LIST_TEXT_LIVE) for name in (
+        "expense_types", "paid_status", "partner", "payment_method", "tags", "ordering")),
+    *(date_query(name, T("Ezen a napon.", "On this day.")) for name in (
+        "created", "due_at", "fulfilled_at")),
+    *(query(name, "string", T("Pontos egyezés.", "Exact match.")) for name in (
+        "invoice_number", "filing_number")),
 )
 LIST_TEXT = T("Kurzoros lapozás (nincs count); a results objektum expenses kulcsa alatt a "
               "költségek, mellette feloldótáblák.",
@@ -99,7 +116,8 @@ OPERATIONS = (
        params=(EXPENSE_ID,), body="ExpenseUpdate", response="ExpenseDetail"),
     Op("GET", "/1/expenses/", "expenses_list_v1", "Expenses",
        T("Költségek listája (elavult)", "List expenses (deprecated)"),
-       params=(*PAGE_NUMBER, *FILTERS), response=page_number(array(ref("ExpenseListRecord"))),
+       params=(*PAGE_NUMBER, *V1_FILTERS),
+       response=page_number(array(ref("ExpenseListRecord"))),
        successor="expenses_list"),
     Op("GET", "/1/expenses/{expense_id}/", "expenses_retrieve_v1", "Expenses",
        T("Egy költség részletei (elavult)", "Expense detail (deprecated)"),

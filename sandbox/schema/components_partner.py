@@ -53,7 +53,10 @@ RECORD_INPUT = {
                          "Cannot be sent with name or account_number.")),
     "name": prop(TEXT_IN), "account_number": prop(TEXT_IN), "description": prop(TEXT_IN),
     "tags": TAG_IDS_IN, "simple_tags": TAG_IDS_IN,
-    "tax_number": prop(TEXT_IN, T("Bérköltségnél kötelező.", "Required for salaries.")),
+    "tax_number": prop(TEXT_IN, T("Bérköltségnél a /2/ létrehozáskor kötelező (a /1/ nem "
+                                  "kéri); havonta egyszer.",
+                                  "Required for salaries on the /2/ create (/1/ does not ask "
+                                  "for it); once per month.")),
     "due_at": prop(nullable(DATE)),
 }
 

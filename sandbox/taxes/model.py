@@ -70,9 +70,9 @@ class Salary(MonthlyCost, Base):
     __tablename__ = "salary"
     __table_args__ = (
         Index("ix_salary_company_month", "company_id", "month"),
-        # Spec part 8: one tax_number per month.
+        # Spec part 8: one tax_number per month (salaries made through /1/ may have none).
         UniqueConstraint("company_id", "month", "tax_number", name="uq_salary_month_tax_number"),
     )
-    tax_number: Mapped[str] = mapped_column(String(20))
+    tax_number: Mapped[str | None] = mapped_column(String(20), nullable=True)
     tags: Mapped[list[Tag]] = relationship(secondary=salary_tag, order_by=Tag.id)
     simple_tags: Mapped[list[Tag]] = relationship(secondary=salary_simple_tag, order_by=Tag.id)

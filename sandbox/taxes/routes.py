@@ -8,12 +8,14 @@ from sandbox.core.auth import current_company, require_write
 from sandbox.core.db import db
 from sandbox.core.pagination import page_number_page
 from sandbox.taxes.monthly import filtered, monthly, record_json, wants_detail
-from sandbox.taxes.rules import SALARIES, TAXES
+from sandbox.taxes.rules import SALARIES, SALARIES_V1, TAXES
 from sandbox.taxes.values import TAX_CODES, code_json
 from sandbox.taxes.writes import create_records, delete_records, update_records
 
 LISTINGS = {"monthly-taxes": TAXES, "monthly-salaries": SALARIES}
 RECORDS = {"taxes": TAXES, "salaries": SALARIES}
+# The /1/ create takes the live /1/ request, which carries no tax_number.
+RECORDS_V1 = {**RECORDS, "salaries": SALARIES_V1}
 
 
 def list_monthly(listing: str):
@@ -80,9 +82,10 @@ def list_v1(records: str):
 
 
 def create_v1(records: str):
-    """Deprecated bulk create (successor /2/<records>/create/): the months as a bare list."""
+    """Deprecated bulk create (successor /2/<records>/create/): the months as a bare list; a
+    salary needs no tax_number here."""
     require_write()
-    kind = RECORDS[records]
+    kind = RECORDS_V1[records]
     return jsonify(_months_v1(create_records(kind, json_body()), kind)), 201
 
 

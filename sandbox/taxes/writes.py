@@ -81,7 +81,7 @@ def _new_values(item, kind: Kind, tags: dict, slots: dict) -> tuple[dict, dict]:
     if not problems:
         values = months(values, kind)
     if not problems and kind.is_salary:
-        problems = _slot_problem(slots, values["month"], values["tax_number"], None)
+        problems = _slot_problem(slots, values["month"], values.get("tax_number"), None)
     return {**values, **names}, problems
 
 
@@ -128,8 +128,10 @@ def _slots(kind: Kind, company_id: int) -> dict:
     return {(r.month, r.tax_number): r for r in company_rows(kind.model, company_id)}
 
 
-def _slot_problem(slots: dict, month: date, tax_number: str, own_id: int | None) -> dict:
-    holder = slots.get((month, tax_number))
+def _slot_problem(slots: dict, month: date, tax_number: str | None,
+                  own_id: int | None) -> dict:
+    # A salary without a tax_number (made through /1/) never collides: spec 8 is about numbers.
+    holder = slots.get((month, tax_number)) if tax_number is not None else None
     if holder is None or (own_id is not None and holder.id == own_id):
         return {}
     extra = {"existing_salary_id": holder.id} if holder.id else {}

@@ -13,7 +13,7 @@ from tests.conftest import Api
 from tests.sandbox import expense_support
 from tests.sandbox.bank_support import settle
 from tests.sandbox.expense_support import artifact, assignment, detail, make_expense, set_state
-from tests.sandbox.live_shapes import live_response, shape_problems
+from tests.sandbox.live_shapes import live_operation, live_response, shape_problems
 
 ecat = expense_support.ecat  # a fixture, found by name
 TODAY = budapest_today()
@@ -181,3 +181,70 @@ def test_accounting_id_is_refused_where_the_company_does_not_use_it(api):
     expense = make_expense(api)["id"]
     resp = api.patch(f"/2/expenses/{expense}/update/", json={"accounting_id": "K-1"})
     assert resp.status_code == 400 and "accounting_id" in resp.json()
+
+
+@pytest.fixture
+def v1_pair(api, pair, ecat):
+    """pair, with B in quarantine, partially paid and carrying another tag as a simple tag only;
+    A's partner and filing number noted."""
+    set_state(api, pair["B"], quarantined=True, paid_status=3)
+    resp = api.patch(f"/2/expenses/{pair['B']}/update/", json={"simple_tags": [ecat.tags[1]]})
+    assert resp.status_code == 200, resp.text
+    a = detail(api, pair["A"])
+    return {**pair, "simple": ecat.tags[1], "partner": a["partner"]["id"],
+            "filing": a["filing_number"]}
+
+
+# /1/expenses reads a name /2/ shares as /2/ does, one /1/incomes shares as that list does, and
+# ignores /2/'s other filters, which its live description does not list.
+V1_FILTERS = [
+    ({"is_approved": "true"}, ["A"]), ({"is_approved": "false"}, ["B"]),
+    ({"is_exported": "true"}, ["A"]), ({"is_exported": "false"}, ["B"]),
+    ({"is_due_soon": "true"}, ["B"]), ({"is_due_soon": "false"}, ["A"]),
+    ({"is_expired": "true"}, ["A"]), ({"is_expired": "false"}, ["B"]),
+    ({"is_incomplete": "true"}, ["B"]), ({"is_incomplete": "false"}, ["A"]),
+    ({"is_new": "true"}, ["A"]), ({"is_new": "false"}, ["B"]),
+    ({"is_processed": "true"}, ["A"]), ({"is_processed": "false"}, ["B"]),
+    ({"is_excluded_from_accounting": "true"}, []),
+    ({"is_excluded_from_accounting": "false"}, ["B", "A"]),
+    ({"needs_review": "true"}, ["B"]), ({"needs_review": "false"}, ["A"]),
+    ({"paid_status": "3"}, ["B"]), ({"paid_status": ["1", "2"]}, ["A"]),
+    ({"partner": "partner"}, ["A"]), ({"expense_types": "type"}, ["A"]),
+    ({"tags": "tag"}, ["A"]), ({"tags": "simple"}, ["B"]),
+    ({"payment_method": "card"}, ["A"]), ({"payment_method": "cash,transfer"}, ["B"]),
+    ({"invoice_number": "A-1"}, ["A"]), ({"filing_number": "filing"}, ["A"]),
+    ({"due_at": str(TODAY + timedelta(days=3))}, ["B"]), ({"fulfilled_at": "2026-01-04"}, ["A"]),
+    ({"created": "2026-01-05"}, ["A"]),
+    ({"from_date": "2026-01-05", "to_date": "2026-01-05"}, ["A"]),
+    ({"date_field": "due_at", "from_date": str(TODAY)}, ["B"]),
+    ({"date_field": "created_at", "to_date": "2026-01-05"}, ["A"]),
+    ({"ordering": "invoice_number"}, ["A", "B"]), ({"ordering": "-invoice_number"}, ["B", "A"]),
+    ({"ordering": "colour"}, ["B", "A"]),
+    ({"is_paid": "true"}, ["B", "A"]), ({"ids": "A"}, ["B", "A"]), ({"search": "alfa"}, ["B", "A"]),
+    ({"is_accounting_exported": "true"}, ["B", "A"]), ({"unknown_filter": "1"}, ["B", "A"]),
+]
+
+
+@pytest.mark.parametrize(("params", "expected"), V1_FILTERS)
+def test_every_v1_filter_excludes_what_it_should(api, v1_pair, params, expected):
+    params = {k: (str(v1_pair[v]) if isinstance(v, str) and v in v1_pair else v)
+              for k, v in params.items()}
+    resp = api.get("/1/expenses/", params={**params, "page_size": 100})
+    assert resp.status_code == 200, resp.text
+    by_id = {v1_pair["A"]: "A", v1_pair["B"]: "B"}
+    assert [by_id[e["id"]] for e in resp.json()["results"] if e["id"] in by_id] == expected
+
+
+def test_v1_filter_table_covers_every_live_parameter():
+    listed = set(live_operation("GET", "/1/expenses")["query"]) - {"page", "page_size", "format",
+                                                                     "fields"}
+    assert listed <= {name for params, _ in V1_FILTERS for name in params}
+
+
+@pytest.mark.parametrize("params", [
+    {"is_due_soon": "maybe"}, {"needs_review": "2"}, {"paid_status": "x"}, {"partner": "Alfa"},
+    {"tags": "x"}, {"expense_types": "x"}, {"payment_method": "barter"}, {"due_at": "holnap"},
+    {"created": "2026-13-01"}, {"from_date": "tegnap"}, {"date_field": "colour"}])
+def test_malformed_v1_filter_is_a_400(api, params):
+    resp = api.get("/1/expenses/", params=params)
+    assert resp.status_code == 400 and set(params) <= set(resp.json())

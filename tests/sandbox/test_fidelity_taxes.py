@@ -1,12 +1,18 @@
 """Fidelity of taxes and salaries to the live API: the live fields (title, due_at, external_id,
 exchange_rate, currency) created and read back, key sets and types of the monthly listings
-(/1/ bare lists, /2/ envelopes), and every documented filter excluding what it should."""
+(/1/ bare lists, /2/ envelopes), every documented filter excluding what it should, and the
+/1/ salary create taking its live request, which carries no tax_number."""
 from __future__ import annotations
 
 import pytest
 
 from tests.sandbox.expense_support import ecat  # noqa: F401  (a fixture, found by name)
-from tests.sandbox.live_shapes import bare_list_problems, live_response, shape_problems
+from tests.sandbox.live_shapes import (
+    bare_list_problems,
+    live_operation,
+    live_response,
+    shape_problems,
+)
 
 # The spec and upstream-notes give paid_status as 1/2/3 and Bookdesk sends numbers: kept
 # integers where the live description says string.
@@ -133,3 +139,46 @@ def test_every_tax_filter_excludes_what_it_should(api, taxes, params, titles):
 def test_without_fields_months_carry_totals_only(api, taxes):
     months = api.get("/1/monthly-taxes/").json()
     assert months and all("taxes" not in m for m in months)
+
+
+def _v1_salary(**extra) -> dict:
+    """A /1/ salary item of exactly the live request's fields but currency, which spec 2.9
+    refuses on create (as /1/taxes/create refuses it)."""
+    live = {key.split(".", 1)[1] for key in live_operation("POST", "/1/salaries/create")["request"]
+            if key.startswith("salaries[].")} - {"currency"}
+    item = {"title": "2026-09-01", "amount": 300000, "name": "Kiss Anna", "due_at": "2026-10-10",
+            "account_number": "11700024-00000001", "external_id": "ber-9"}
+    assert set(item) == live
+    return {**item, **extra}
+
+
+def test_v1_salary_create_takes_the_live_request_without_tax_number(api):
+    resp = api.post("/1/salaries/create/", json={"salaries": [_v1_salary()]})
+    assert resp.status_code == 201, resp.text
+    assert [month["month"] for month in resp.json()] == ["2026-10-01"]  # a bare list, as live
+    salary = resp.json()[0]["salaries"][0]
+    assert (salary["name"], salary["external_id"], salary["amount"], salary["tax_number"]) == \
+        ("Kiss Anna", "ber-9", "300000.00", None)
+
+
+def test_v1_salaries_without_tax_number_share_a_month_and_stay_editable(api):
+    resp = api.post("/1/salaries/create/", json={"salaries": [
+        _v1_salary(), _v1_salary(name="Nagy Béla", external_id="ber-10")]})
+    assert resp.status_code == 201, resp.text
+    first, second = (s["id"] for s in resp.json()[0]["salaries"])
+    resp = api.post("/2/salaries/update/", json=[{"id": first, "amount": "1"},
+                                                 {"id": second, "tax_number": "8123456789"}])
+    assert resp.status_code == 200, resp.text
+
+
+def test_v1_salary_with_a_tax_number_is_still_one_per_month(api):
+    number = {"tax_number": "8123456789"}
+    assert api.post("/1/salaries/create/", json=[_v1_salary(**number)]).status_code == 201
+    resp = api.post("/1/salaries/create/", json=[_v1_salary(**number, external_id="ber-x")])
+    assert resp.status_code == 400 and "tax_number" in resp.json()[0]
+
+
+def test_v2_salary_create_still_requires_a_tax_number(api):
+    item = _v1_salary()
+    resp = api.post("/2/salaries/create/", json=[{k: item[k] for k in item if k != "external_id"}])
+    assert resp.status_code == 400 and "tax_number" in resp.json()[0]
