@@ -13,6 +13,7 @@ from typing import Any
 from cachetools import TLRUCache
 
 from .bank import ACCOUNTS
+from .errors import ValidationError, error_for
 from .parallel import run_parallel
 from .responses import id_names
 
@@ -28,6 +29,9 @@ PATHS = {
     # The company's bank accounts: what a record's "paid through" chooses from.
     "accounts": ACCOUNTS,
 }
+# Tags are written as their live requests carry them, a list under "tags" ({"tags": [{"name"}]});
+# a refusal in that envelope is read as the bare list of the entries' problems.
+LISTED = frozenset({"tags"})
 # What a page shows for an id: a currency by its ISO code, everything else by name.
 LABEL_FIELDS = {"currencies": "code"}
 SCOPES_KEPT = 512
@@ -133,7 +137,9 @@ def search(client: Any, name: str, params: dict) -> list[Any]:
 def create(client: Any, name: str, body: Any) -> Any:
     """Create entries of a catalogue (create/); the API's answer."""
     try:
-        return client.post(PATHS[name] + "create/", json=body)
+        return client.post(PATHS[name] + "create/", json=_listed(name, body))
+    except ValidationError as exc:
+        raise _unlisted(name, exc) from exc
     finally:
         invalidate(client.company_id, name)
 
@@ -141,9 +147,26 @@ def create(client: Any, name: str, body: Any) -> Any:
 def update_many(client: Any, name: str, items: list[dict], method: str = "POST") -> Any:
     """Rename several entries in one request (update/, POST or PATCH); the API's answer."""
     try:
-        return client.request(method, PATHS[name] + "update/", json=items)
+        return client.request(method, PATHS[name] + "update/", json=_listed(name, items))
+    except ValidationError as exc:
+        raise _unlisted(name, exc) from exc
     finally:
         invalidate(client.company_id, name)
+
+
+def _listed(name: str, body: Any) -> Any:
+    if name not in LISTED:
+        return body
+    return {name: body if isinstance(body, list) else [body]}
+
+
+def _unlisted(name: str, exc: ValidationError) -> ValidationError:
+    """A refusal of a listed write as the bare list of its entries' problems."""
+    body = exc.body
+    if name not in LISTED or not isinstance(body, dict) or not isinstance(body.get(name), list):
+        return exc
+    return error_for(400, body[name], method=exc.method, path=exc.path,
+                     request_id=exc.request_id)
 
 
 def update_one(client: Any, name: str, entry_id: int, body: dict) -> Any:

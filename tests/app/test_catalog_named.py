@@ -79,7 +79,8 @@ def test_create_tag_once_per_form_and_show_it(client, company, api, sandbox_log)
     sandbox_log.reset()
     first, second = create(client, page, "Új címke", key), create(client, page, "Új címke", key)
     assert first.status_code == second.status_code == 303
-    assert len(sandbox_log.entries(company_id=company.id, path="/2/tags/create")) == 1
+    [sent] = sandbox_log.entries(company_id=company.id, path="/2/tags/create")
+    assert sent["body"] == {"tags": [{"name": "Új címke"}]}  # the live request's shape
     assert 'value="Új címke"' in client.get(page).get_data(as_text=True)
 
 
@@ -92,6 +93,17 @@ def test_duplicate_name_lands_on_the_name_field_with_the_input_kept(client, comp
     assert 'id="name"' in html and 'value="szoftver"' in html
 
 
+def test_a_duplicate_tag_sent_as_a_list_of_one_lands_on_the_name_field(client, company, api):
+    taken = next(iter(entries(api, "/2/tags/")))
+    base = signed_in(client, company)
+    response = create(client, f"{base}tags/", taken)
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400
+    field = html.split('id="name"')[1].split("</div>")[0]
+    assert "A tag with this name already exists." in field
+    assert f'value="{taken}"' in html
+
+
 def test_tag_rename_sends_the_changed_names_in_one_request(client, company, api, sandbox_log):
     tags = entries(api, "/2/tags/")
     base = signed_in(client, company)
@@ -100,7 +112,7 @@ def test_tag_rename_sends_the_changed_names_in_one_request(client, company, api,
                                                  tags["Debrecen"]: "Debrecen 2"})
     assert response.status_code == 303
     [patch] = sandbox_log.entries(company_id=company.id, method="PATCH", path="/2/tags/update")
-    assert sorted(patch["body"], key=lambda i: i["id"]) == [
+    assert sorted(patch["body"]["tags"], key=lambda i: i["id"]) == [
         {"id": tags["Budapest"], "name": "Budapest XI."},
         {"id": tags["Debrecen"], "name": "Debrecen 2"}]
     assert {"Budapest XI.", "Debrecen 2"} <= set(entries(api, "/2/tags/"))
