@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from functools import partial
 
 import pytest
 
-from app.upstream import UpstreamClient, catalog, partners
+from app.catalog import service
+from app.upstream import UpstreamClient, ValidationError, catalog, partners
 from app.upstream.catalog import ScopedCache
 
 TAGS = [{"id": 1, "name": "Q1"}, {"id": 2, "name": "Rent"}]
@@ -165,3 +167,12 @@ def test_two_cold_partner_scans_read_the_partner_pages_once(stub):
     partners.forget(1)
     partners.everyone(client)
     assert len(stub.requests) == 2
+
+
+def test_a_tag_create_goes_as_the_live_list_and_an_enveloped_refusal_lands_on_the_name(
+        stub, stub_client):
+    stub.then(stub.reply(400, {"tags": [{"name": ["A tag with this name already exists."]}]}))
+    with pytest.raises(ValidationError) as refused:
+        service.create(stub_client, service.TAGS, "Budapest")
+    assert json.loads(stub.requests[-1]["body"]) == {"tags": [{"name": "Budapest"}]}
+    assert refused.value.field_errors == {"name": ["A tag with this name already exists."]}
