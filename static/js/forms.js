@@ -156,9 +156,13 @@
     var was = answer.was || {};
     Object.keys(answer.values || {}).forEach(function (name) {
       var input = form.elements.namedItem(name);
-      // Typed in (or being typed in) since the request left: the user's text stays.
-      if (!input || input === document.activeElement || input.value !== was[name]) { return; }
+      // Typed in since the request left: the user's text stays. A cell only tabbed into still
+      // holds the computed value, so it follows, its text still selected whole for typing over.
+      if (!input || input.value !== was[name]) { return; }
+      var whole = input === document.activeElement && input.value !== "" &&
+        input.selectionStart === 0 && input.selectionEnd === input.value.length;
       input.value = answer.values[name];
+      if (whole) { input.select(); }
       auto[name] = answer.values[name];
     });
     Object.keys(answer.auto || {}).forEach(function (name) {
