@@ -25,7 +25,7 @@ from typing import Any
 from flask import request
 from flask_babel import gettext as _
 
-from app.forms.registry import currency_code
+from app.forms.registry import currency_code, spec_for
 from app.forms.tables import base_rows, base_values, load_rows
 from app.numbers import (
     WHOLE_CURRENCIES,
@@ -232,14 +232,14 @@ def check_form_totals(form) -> bool:
     if not any(name in form.layout.specs for name in AMOUNTS) and form.layout.table is None:
         return True
     sheet, rates, rules = form_sheet(form), rates_by_id(form.layout.catalogs), form_rules(form)
-    _follow_page(form, sheet, rates, rules)
+    fits = _follow_page(form, sheet, rates, rules)
     found = sheet_problems(sheet, rates, rules)
     for (key, name), message in found.items():
         if key is HEADER:
             form.add_error(name, message)
         else:
             _row_error(form, key, name, message)
-    return not found
+    return fits and not found
 
 
 def table_sums(form) -> dict[str, dict[str, str]]:
@@ -263,16 +263,25 @@ def sum_texts(sheet: Sheet, rules: Rules) -> dict[str, dict[str, str]]:
                       for name, value in now.items()}}
 
 
-def _follow_page(form, sheet: Sheet, rates: dict, rules: Rules) -> None:
+def _follow_page(form, sheet: Sheet, rates: dict, rules: Rules) -> bool:
     """Cells the page computed (totals_auto) and the user left alone follow their sources, as
-    they would have had the page's last answer come before the submit."""
+    they would have had the page's last answer come before the submit; False when one of them
+    then holds what a typed value could not."""
 
     auto = read_json(request.form.get("totals_auto"))
-    free = {cell for cell, field in cell_fields(form).items()
+    cells, fits = cell_fields(form), True
+    free = {cell for cell, field in cells.items()
             if auto.get(field.name) and str(field.data or "").strip() == auto[field.name]}
     for (key, name), value in fill_sheet(sheet, rates, rules, free).items():
         if key is HEADER:
             form.values[name] = value
+        field, kind = cells[(key, name)], spec_for(name).value_kind
+        field.data = kind.to_form(value)  # what the page shows if the form comes back
+        try:  # held to what a typed value is held to (a gross past twelve digits)
+            kind.parse(field.data)
+        except ValueError as exc:
+            field.errors, fits = [*field.errors, str(exc)], False
+    return fits
 
 
 def _row_error(form, key: int, name: str, message: str) -> None:

@@ -198,6 +198,29 @@ def test_a_vat_and_gross_the_page_computed_follow_net_on_submit_too(client, comp
     assert (body["net_amount"], body["gross_amount"]) == ("2000.00", "2540.00")
 
 
+def test_a_form_refused_for_another_field_shows_the_vat_and_gross_that_followed_net(
+        client, company, api, sandbox_log):
+    path, form = edit_page(client, company, api, "270", "1270")
+    form.set("assignments-0-net_amount", "2000").set("due_at", "2026-13-45")
+    sandbox_log.reset()
+    html = refused(client, path, form)
+    assert 'value="540.00"' in cell(html, "assignments-0-vat_amount")
+    assert 'value="2540.00"' in cell(html, "assignments-0-gross_amount")
+    assert 'value="2540.00"' in html.split('id="gross_amount"')[1].split(">")[0]
+    assert patches(sandbox_log, company.id) == []
+
+
+def test_a_computed_gross_past_twelve_digits_is_refused_on_its_cell_before_sending(
+        client, company, api, sandbox_log):
+    path, form = edit_page(client, company, api, "270", "1270")
+    form.set("assignments-0-net_amount", "999999999999")
+    sandbox_log.reset()
+    html = refused(client, path, form)
+    gross = cell(html, "assignments-0-gross_amount")
+    assert 'value="1269999999999.00"' in gross and "at most 12 digits" in gross
+    assert patches(sandbox_log, company.id) == []
+
+
 def test_an_edit_that_leaves_the_amounts_alone_is_not_held_to_them(client, company, api,
                                                                    sandbox_log):
     path, form = edit_page(client, company, api, "300", "1300")
