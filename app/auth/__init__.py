@@ -68,4 +68,5 @@ def init_app(app: Flask) -> None:
     app.after_request(flow.learn_refusals)
     app.jinja_env.globals.update(signed_in_companies=signed_in_companies, refusal=refusal,
                                  may_write=may_write, write_attrs=flow.write_attrs,
+                                 refused_here=flow.refused_here,
                                  READ_ONLY_ID=flow.READ_ONLY_ID)

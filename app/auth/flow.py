@@ -226,15 +226,23 @@ def forget_refusal(scope: str = WRITE) -> None:
         session[REFUSED_KEY] = refused
 
 
+def refused_here() -> bool:
+    """True when the API refused a write during this request: the page says why itself."""
+    return bool(_refused_writes())
+
+
+def _refused_writes() -> list:
+    stats = getattr(g.get("api"), "stats", None)
+    return [call for call in (stats.calls if stats is not None else [])
+            if call.status == 403 and call.method != "GET"]
+
+
 def learn_refusals(response=None):
     """Remember every write the API refused during this request. As an after-request hook it
     also answers 403 (not 400) when a form came back because of such a refusal."""
     if g.get("company_id") is None or company_entry(g.company_id) is None:
         return response
-    api = g.get("api")
-    stats = getattr(api, "stats", None)
-    refused = [call for call in (stats.calls if stats is not None else [])
-               if call.status == 403 and call.method != "GET"]
+    refused = _refused_writes()
     for call in refused:
         scope = ADMIN if company_api.needs_admin(call.path) else WRITE
         if scope not in ((session.get(REFUSED_KEY) or {}).get(_who()) or {}):

@@ -1,6 +1,7 @@
 """Layout in a real browser: the top bar fits a phone, sign-in is centred, dashboard lines up,
-the income and expense lists fit a laptop screen, a record's short facts keep their line, and
-a row table's amounts are never cut off."""
+the income and expense lists fit a laptop screen, a record's short facts keep their line, a row
+table's amounts are never cut off, and a list's filter band is one column on a phone and cuts
+no placeholder or chosen option."""
 from __future__ import annotations
 
 from datetime import date, timedelta
@@ -207,4 +208,73 @@ def test_a_tax_number_keeps_its_line_on_the_review_screen_of_a_phone(signed_in_p
     number = page.locator("#review-item .muted", has_text="82212944-1-06")
     line_height = float(number.evaluate("e => parseFloat(getComputedStyle(e).lineHeight)"))
     assert number.bounding_box()["height"] < line_height * 1.5
+    page.bookdesk_log.assert_clean()
+
+
+# Each visible control of the page's filter band: its box, the band's right edge, and the
+# width its text needs: a select's chosen option (a copy holding that option alone, sized by
+# the browser) or an input's placeholder or value (measured in its font, plus padding and
+# border).
+FILTER_CONTROLS_JS = """() => {
+  const canvas = document.createElement('canvas').getContext('2d');
+  const optionWidth = (select) => {
+    const copy = select.cloneNode(false);
+    copy.removeAttribute('id');
+    copy.removeAttribute('name');
+    copy.append(select.selectedOptions[0].cloneNode(true));
+    copy.style.cssText = 'position: absolute; visibility: hidden; width: auto; min-width: 0; ' +
+      'max-width: none';
+    select.after(copy);
+    const width = copy.getBoundingClientRect().width;
+    copy.remove();
+    return width;
+  };
+  const textWidth = (input) => {
+    const style = getComputedStyle(input);
+    canvas.font = style.font;
+    const edges = ['paddingLeft', 'paddingRight', 'borderLeftWidth', 'borderRightWidth'];
+    return canvas.measureText(input.value || input.placeholder).width +
+      edges.reduce((sum, edge) => sum + parseFloat(style[edge]), 0);
+  };
+  const band = document.querySelector('form[role=search]');
+  const bandRight = band.getBoundingClientRect().right;
+  return [...band.querySelectorAll('input, select')]
+    .filter((el) => !['hidden', 'checkbox'].includes(el.type) && el.offsetParent !== null)
+    .map((el) => {
+      const box = el.getBoundingClientRect();
+      return {name: el.name, left: box.left, right: box.right, top: box.top,
+              bottom: box.bottom, band: bandRight,
+              need: el.tagName === 'SELECT' ? optionWidth(el) : textWidth(el)};
+    });
+}"""
+FILTER_PAGES = ("incomes/", "review/", "expenses/", "bank/", "taxes/", "partners/")
+
+
+def _overlap(a: dict, b: dict) -> bool:
+    return (a["left"] < b["right"] - 1 and b["left"] < a["right"] - 1
+            and a["top"] < b["bottom"] - 1 and b["top"] < a["bottom"] - 1)
+
+
+def _cut_or_covered(controls: list[dict]) -> list:
+    """Controls narrower than their text or past the band's edge, and pairs that overlap."""
+    cut = [c["name"] for c in controls
+           if c["need"] > c["right"] - c["left"] + 1 or c["right"] > c["band"] + 1]
+    return cut + [(a["name"], b["name"]) for number, a in enumerate(controls)
+                  for b in controls[number + 1:] if _overlap(a, b)]
+
+
+def test_filter_bands_are_one_column_on_a_phone_and_cut_no_placeholder_or_chosen_option(
+        signed_in_page, company):
+    page = signed_in_page(company)
+    for lang in ("hu", "en"):
+        page.goto("/lang/" + lang)
+        for width in (360, 1280, 1440):
+            page.set_viewport_size({"width": width, "height": 900})
+            for path in FILTER_PAGES:
+                page.goto(f"/c/{company.id}/{path}")
+                controls = page.evaluate(FILTER_CONTROLS_JS)
+                where = (lang, width, path, controls)
+                assert len(controls) >= 2 and _cut_or_covered(controls) == [], where
+                columns = {(round(c["left"]), round(c["right"] - c["left"])) for c in controls}
+                assert width > 360 or len(columns) == 1, where
     page.bookdesk_log.assert_clean()

@@ -1,6 +1,6 @@
 """Roles and history in a real browser: a viewer finds no enabled write control on any page; a
-write the API refuses comes back with every typed value and the reason; Back, Forward and
-reload after htmx navigation show a full, styled page.
+write the API refuses comes back with every typed value and the reason, said once; Back,
+Forward and reload after htmx navigation show a full, styled page.
 
 Screenshots: tests/artifacts/roles/<name>.png.
 """
@@ -65,6 +65,8 @@ WRITE_CONTROLS_JS = r"""
 
 # The reason, as the Hungarian page (the default language) shows it.
 REFUSED_HU = "A könyvelési szolgáltatás ezt a műveletet elutasította az Ön tokenjével."
+REFUSED_HU_WHOLE = (REFUSED_HU + " Lehet, hogy a szerepköre ebben a cégben nem engedi (például "
+                    "megtekintő nem módosíthat tételeket).")
 
 FULL_PAGE_JS = """
 () => ({
@@ -114,25 +116,48 @@ def test_a_viewer_sees_no_enabled_write_control(page, seeded, name):
         _shot(page, f"viewer-{name}")
 
 
-def test_a_refused_income_save_keeps_every_typed_value(page, seeded):
+def _refused_save(page, seeded, edit: str, typed: dict) -> None:
+    """As a viewer whose refusal is forgotten ("my role has changed"), type and save on edit."""
     sign_in(page, seeded.company, role="viewer")
-    c = f"/c/{seeded.company.id}"
-    page.goto(f"{c}/policies/")
-    page.click("form[action$='/unlock'] button[type=submit]")  # "my role has changed"
+    page.goto(f"/c/{seeded.company.id}/policies/")
+    page.click("form[action$='/unlock'] button[type=submit]")
     page.wait_for_load_state("load")
-    page.goto(f"{c}/incomes/{seeded.income}/edit")
-    typed = {"note": "Begépelt megjegyzés – ő és ű", "secondary_id": "MÁSODIK-42"}
+    page.goto(edit)
     for name, value in typed.items():
         page.fill(f"[name={name}]", value)
     page.click("#save")
     page.wait_for_load_state("load")
-    assert re.search(rf"{c}/incomes/{seeded.income}/edit$", page.url), page.url
+    assert page.url.endswith(edit), page.url
+
+
+def test_a_refused_income_save_keeps_every_typed_value(page, seeded):
+    c = f"/c/{seeded.company.id}"
+    typed = {"note": "Begépelt megjegyzés – ő és ű", "secondary_id": "MÁSODIK-42"}
+    _refused_save(page, seeded, f"{c}/incomes/{seeded.income}/edit", typed)
     for name, value in typed.items():
         assert page.input_value(f"[name={name}]") == value, name
     assert page.get_by_text(REFUSED_HU).count() >= 1
     _assert_full_page(page, "refused save")
     assert page.locator("#save").is_disabled(), "Save is disabled once the refusal is known"
     _shot(page, "refused-income-save")
+
+
+# The banners the page shows in its main part (alerts, notes), as their text.
+BANNERS_JS = """() => [...document.querySelectorAll('main :is(.alert, [role=alert], [role=note])')]
+    .filter((el) => el.offsetParent !== null && !el.closest('dialog'))
+    .map((el) => el.innerText.trim())"""
+
+
+@pytest.mark.parametrize("area", ["incomes", "expenses"])
+def test_a_refused_save_says_why_in_one_banner_and_keeps_the_typed_note(page, seeded, area):
+    record = seeded.income if area == "incomes" else seeded.expense
+    typed = {"note": "Begépelt megjegyzés – ő és ű"}
+    _refused_save(page, seeded, f"/c/{seeded.company.id}/{area}/{record}/edit", typed)
+    assert page.evaluate(BANNERS_JS) == [REFUSED_HU_WHOLE]
+    assert page.input_value("[name=note]") == typed["note"]
+    described = page.locator("#save").get_attribute("aria-describedby")
+    assert page.locator(f"#{described}").count() == 1, "the disabled Save still says why"
+    _assert_full_page(page, f"refused {area} save")
 
 
 def _back_forward_reload(page, what: str, htmx_url: str) -> None:
