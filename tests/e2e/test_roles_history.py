@@ -160,6 +160,15 @@ def test_a_refused_save_says_why_in_one_banner_and_keeps_the_typed_note(page, se
     _assert_full_page(page, f"refused {area} save")
 
 
+def test_a_page_with_its_own_read_only_banner_shows_it_alone(page, seeded):
+    c = f"/c/{seeded.company.id}"
+    _refused_save(page, seeded, f"{c}/incomes/{seeded.income}/edit", {"note": "Megjegyzés"})
+    page.goto(f"{c}/policies/")
+    assert page.evaluate(BANNERS_JS) == [page.inner_text("#readonly-reason").strip()]
+    page.goto(f"{c}/settings/")
+    assert page.evaluate(BANNERS_JS) == [page.inner_text("#settings-read-only").strip()]
+
+
 def _back_forward_reload(page, what: str, htmx_url: str) -> None:
     page.click("nav.mainnav a[href$='/incomes/']")
     page.wait_for_load_state("load")
