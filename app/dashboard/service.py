@@ -71,7 +71,7 @@ def cards() -> dict[str, ListQuery]:
         "needs_review": queue_query({}),
         # Unpaid and partly paid, live: the receivables figure's list, which holds every
         # overdue one too (a count of unpaid only read lower than the overdue card's).
-        "unpaid": _incomes({"paid_status": "open"}),
+        "unpaid": _open_incomes(),
         "overdue": _incomes({"tab": "overdue"}),  # the Overdue tab, as the overdue amount
         "unpaid_expenses": _unpaid_expenses(),
     }
@@ -154,6 +154,13 @@ def _incomes(args: dict) -> ListQuery:
     return income_query({"cancelled": "no", **args})
 
 
+def _open_incomes() -> ListQuery:
+    """Unpaid and partly paid, neither cancelled nor a storno: a live storno stays unpaid at
+    its negative gross while the document it reverses is cancelled, so counting it would take
+    the reversed amount off the receivables a second time."""
+    return _incomes({"paid_status": "open", "storno": "no"})
+
+
 def _income_range(field: str, first: date, last: date) -> ListQuery:
     # Revenue leaves out void documents only: a document a storno reverses counts in its
     # month and the storno's negative amounts in the storno's, as the VAT summary counts them.
@@ -176,7 +183,7 @@ def figures(today: date) -> dict[str, Figure]:
                                 "net_amount"),
         "expense_year": Figure("expenses", _expense_range("issued_at", year, today),
                                "net_amount"),
-        "receivables": Figure("incomes", _incomes({"paid_status": "open"}), "gross_amount"),
+        "receivables": Figure("incomes", _open_incomes(), "gross_amount"),
         "receivables_overdue": Figure("incomes", _incomes({"tab": "overdue"}), "gross_amount"),
         "payables": Figure("expenses", _unpaid_expenses(), "gross_amount"),
         "payables_overdue": Figure("expenses", expense_query({"tab": "overdue"}),

@@ -16,6 +16,7 @@ from app.upstream import expenses as expenses_api
 from app.upstream import incomes as incomes_api
 from app.upstream import parallel as page_budget
 from app.upstream import partners as partners_api
+from app.upstream.incomes import STORNO_INVOICE_TYPE
 from app.upstream.responses import page_of, ref
 
 PAGE_SIZE = 25
@@ -111,9 +112,12 @@ def of_partner(items: list[dict], partner_id: int) -> list[dict]:
 
 
 def open_incomes(api, partner_id: int, status: int) -> list[dict]:
-    """The partner's incomes with this paid status (unpaid or partly paid), cancelled left out."""
+    """The partner's incomes with this paid status (unpaid or partly paid), cancelled ones and
+    stornos left out (a storno stays unpaid at its negative gross; what it reverses is
+    cancelled, so the pair owes nothing)."""
     params = {"partner": partner_id, "paid_status": status, "page_size": OPEN_PAGE_SIZE}
-    return [item for item in incomes_api.iter_all(api, params) if not item.get("is_cancelled")]
+    return [item for item in incomes_api.iter_all(api, params)
+            if not item.get("is_cancelled") and item.get("invoice_type") != STORNO_INVOICE_TYPE]
 
 
 def open_expenses(api, partner: dict) -> list[dict]:

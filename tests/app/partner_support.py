@@ -94,7 +94,8 @@ def api_records(api, partner: dict, codes: dict) -> tuple[list[dict], list[dict]
     expenses = expenses["expenses"] if isinstance(expenses, dict) else expenses
     receivables = [{"code": codes[i["currency"]], "gross": i["gross_amount"],
                     "due_at": i["due_at"]} for i in incomes
-                   if i["paid_status"] != 2 and not i.get("is_cancelled")]
+                   if i["paid_status"] != 2 and not i.get("is_cancelled")
+                   and i.get("invoice_type") != 1]  # a storno reverses a cancelled document
     payables = [{"code": codes[e["currency"]], "due_at": e["due_at"],
                  "gross": str(sum(Decimal(a["gross_amount"]) for a in e["assignments"]))}
                 for e in expenses if e["partner"] == partner["id"] and e["paid_status"] != 2]

@@ -19,6 +19,7 @@ from app.numbers import company_today
 from tests.app.conftest import sign_in
 from tests.app.incomes_helpers import make_income
 from tests.app.list_pages import exported, listed, shown_count
+from tests.app.test_dashboard import _stat
 from tests.app.test_dashboard_amounts import _figures
 from tests.app.totals_support import footer
 
@@ -190,3 +191,17 @@ def test_the_dashboard_reads_the_stornos_once_for_all_its_figures(client, compan
     reads = [e for e in sandbox_log.entries(company_id=company.id, path="/1/incomes")
              if e["args"].get("invoice_type") == ["1"]]
     assert len(reads) == 1, "revenue month, year, chart and the VAT share one read"
+
+
+def test_a_reversed_pair_adds_nothing_to_open_receivables_or_the_unpaid_card(client, company,
+                                                                             api):
+    today = company_today().isoformat()
+    live = _document(api, 1000, today)
+    _make(api, 2000, "reversed", today)  # the storno stays unpaid at its negative gross
+    sign_in(client, company)
+    page = client.get(f"/c/{company.id}/").get_data(as_text=True)
+    href, value = next((h, v) for h, key, v in _figures(page) if key == "receivables")
+    assert value == Decimal(live["gross_amount"])
+    rows, _pages = listed(client, href)
+    assert rows == [live["invoice_number"]]
+    assert _stat(page, "unpaid") == "1"

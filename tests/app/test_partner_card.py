@@ -19,7 +19,9 @@ from tests.app.list_pages import csv_rows, xlsx_rows
 from tests.app.partner_support import (
     BUCKET_LIMITS,
     api_records,
+    currencies,
     expected_sums,
+    income,
     new_partner,
     seed,
 )
@@ -81,6 +83,17 @@ def test_card_open_amounts_and_ageing_equal_the_api_records(client, company, api
             assert figures[code]["overdue"] == sums["open"] - sums["not_due"]
     assert _card_figures(html, "receivables")["HUF"]["open"] == Decimal("15500.50")
     assert _card_figures(html, "payables")["HUF"]["90+"] == Decimal("1500.00")
+
+
+def test_a_document_and_the_storno_reversing_it_owe_nothing_on_the_card(client, company, api):
+    partner, codes = new_partner(api, "Sztornó Kft."), currencies(api)
+    income(api, partner, 5, "1000.00", codes["HUF"])
+    reversed_one = income(api, partner, 30, "640.00", codes["HUF"], type=2, is_cancelled=True)
+    income(api, partner, 30, "-640.00", codes["HUF"], type=2, invoice_type=1,
+           referred_invoice_number=reversed_one["invoice_number"])
+    sign_in(client, company)
+    html = client.get(f"/c/{company.id}/partners/{partner['id']}/card").get_data(as_text=True)
+    assert _card_figures(html, "receivables")["HUF"]["open"] == Decimal("1000.00")
 
 
 def test_card_lists_only_the_partners_documents_linked_to_their_pages(client, company, api,
