@@ -49,7 +49,9 @@ BASE_FIELDS = (
 LABEL_FIELDS = ("tags", "simple_tags", "note", "referred_invoice_number")
 COPIED = ("partner_id", "partner_name", "partner_tax_number", "partner_zip_code", "partner_city",
           "partner_address", "partner_country", "partner_account_number", "currency",
-          "exchange_rate", "exchange_date", "payment_method", "vat_area", "ledger_number_id")
+          "exchange_rate", "exchange_date", "payment_method", "vat_area", "ledger_number_id",
+          # A storno reverses the supply of the original's day: its VAT falls in that period.
+          "fulfilled_at")
 NEGATED = ("net_amount", "vat_amount", "gross_amount")
 
 
@@ -204,6 +206,11 @@ def storno_pending(found: dict, income: dict) -> bool:
     return income.get("invoice_number") in found.get("named", ())
 
 
+def reversed_already(api, number: str | None) -> bool:
+    """Whether a live storno already reverses the document numbered `number`."""
+    return bool(number) and number in upstream.storno_references(api)
+
+
 def cancel_context(found: dict, income: dict) -> dict:
     """cancel_state and can_cancel for a page; no cancel button when the stornos were late."""
     if "stornos" not in found:
@@ -234,7 +241,8 @@ def defaults(settings: dict, catalogs: dict) -> dict:
 
 
 def storno_initial(original: dict, settings: dict, catalogs: dict) -> dict:
-    """A storno of `original`: same partner and categories, amounts negated, today's dates."""
+    """A storno of `original`: same partner, categories and fulfilment date, amounts negated,
+    issued today."""
     initial = defaults(settings, catalogs)
     initial.update({key: original.get(key) for key in COPIED if original.get(key) is not None})
     initial["currency"] = ref_id(original.get("currency")) or initial["currency"]

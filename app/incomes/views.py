@@ -302,9 +302,12 @@ def new():
     form = _form(settings, catalogs, initial)
     key = request.form.get("form_key") or idempotency.new_key()
     image_errors: list[str] = []
+    if request.method == "GET" and original is not None:
+        _reversed_twice(form, original.get("invoice_number"))
     if request.method == "POST" and not form.table_op():
         image, image_errors = flow.read_image(request.files.get("invoice_image"))
-        if form.check() and not image_errors and _items_add_up(form):
+        if form.check() and not image_errors and _items_add_up(form) and not _reversed_twice(
+                form, form.values.get("referred_invoice_number")):
             done = _submit(form, key, image)
             if done is not None:
                 return done
@@ -314,6 +317,17 @@ def new():
         status = 429 if getattr(form, "rate_limited", False) else status
     return render_template("incomes/new.html", form=form, form_key=key, original=original,
                            image_errors=image_errors, settings=settings), status
+
+
+def _reversed_twice(form, number: str | None) -> bool:
+    """True, with the message on the referred number, when a live storno already reverses
+    that document: a second one would reverse it twice."""
+    if not flow.reversed_already(g.api, number):
+        return False
+    form.add_error("referred_invoice_number", _(
+        "A storno already reverses %(number)s, so a second one would reverse it twice. To "
+        "replace that storno, cancel it first.", number=number))
+    return True
 
 
 def _items_add_up(form) -> bool:

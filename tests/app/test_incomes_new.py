@@ -5,6 +5,7 @@ import io
 import threading
 import time
 from collections import defaultdict
+from datetime import date, datetime
 from decimal import ROUND_HALF_UP, Decimal
 
 import pytest
@@ -13,6 +14,7 @@ from hypothesis import strategies as st
 
 from app.forms.totals import Rules
 from app.incomes.flow import item_sums, storno_initial
+from app.numbers import company_today
 from tests.app.conftest import signed_in
 from tests.app.expenses_helpers import FAKE_PDF
 from tests.app.incomes_helpers import (
@@ -179,6 +181,36 @@ def test_a_storno_is_prefilled_and_cancels_the_original(client, company, api):
     assert 'id="storno-original"' in html and "badge--strong" in html
     after = income(api, original["id"])
     assert after["is_cancelled"] is True and after["paid_amount"] == "0.00"
+
+
+def test_a_storno_is_issued_today_with_the_originals_fulfilment_date(client, company, api):
+    original = make_income(api, type=2, invoice_number="ORIG-F", issued_at="2026-10-15",
+                           fulfilled_at="2026-10-15")
+    base = signed_in(client, company, "incomes/")
+    form = page_form(client, f"{base}new?storno_of={original['id']}")
+    shown = {name: datetime.strptime(form.get(name), "%b %d, %Y").date()  # the English page
+             for name in ("fulfilled_at", "issued_at")}
+    assert shown == {"fulfilled_at": date(2026, 10, 15), "issued_at": company_today()}
+
+
+def test_a_second_storno_of_a_document_is_refused_on_the_referred_number(client, company, api,
+                                                                         sandbox_log):
+    original = make_income(api, type=2, invoice_number="ORIG-2X")
+    base = signed_in(client, company, "incomes/")
+    path = f"{base}new?storno_of={original['id']}"
+    first = page_form(client, path).set("invoice_number", "STORNO-2X-1")
+    assert client.post(path, data=first.data()).status_code == 303
+    response = client.get(path, headers={"Accept-Language": "en"})
+    assert "A storno already reverses ORIG-2X" in response.get_data(as_text=True)
+    second = page_form(client, path).set("invoice_number", "STORNO-2X-2")
+    sandbox_log.reset()
+    refused = client.post(path, data=second.data(), headers={"Accept-Language": "en"})
+    html = refused.get_data(as_text=True)
+    assert refused.status_code == 400
+    field = html.split('id="referred_invoice_number"')[1].split("</div>")[0]
+    assert "a second one would reverse it twice" in field
+    assert 'value="STORNO-2X-2"' in html
+    assert creates(sandbox_log, company.id) == []
 
 
 def test_a_storno_of_a_number_that_does_not_exist_says_so(client, company, api):
