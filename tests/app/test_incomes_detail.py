@@ -110,6 +110,25 @@ def test_storno_page_links_the_original_and_shows_it_cancelled(client, company, 
     assert "badge--strong" in section
 
 
+def test_cancelling_a_storno_says_its_original_stays_cancelled(client, company, api):
+    ids = catalogue(api)
+    _document(api, ids, "ORIG-4", type=2)
+    storno = _document(api, ids, "STORNO-4", type=2, invoice_type=1,
+                       referred_invoice_number="ORIG-4")
+    base = signed_in(client, company, "incomes/")
+    text = client.get(f'{base}{storno["id"]}/cancel').get_data(as_text=True)
+    note = text.split('id="cancel-storno-note"')[1].split("</p>")[0]
+    assert "ORIG-4, which this storno reverses, stays cancelled" in note
+    client.post(f'{base}{storno["id"]}/cancel',
+                data={"csrf_token": csrf_token(text), "is_cancelled": "1"})
+    assert income(api, storno["id"])["is_cancelled"] is True
+    html = client.get(base + str(storno["id"])).get_data(as_text=True)
+    section = html.split('id="storno-original"')[1].split("</div>")[0]
+    assert "This storno is cancelled, so it reverses nothing" in section
+    assert "Cancelled" in section and "Reversed" not in section
+    assert "stays cancelled" in section
+
+
 def test_storno_of_a_missing_number_carries_the_notice(client, company, api):
     ids = catalogue(api)
     storno = _document(api, ids, "STORNO-3", invoice_type=1, referred_invoice_number="NOPE-9")
