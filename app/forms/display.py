@@ -261,7 +261,7 @@ def _plain_text(spec: FieldSpec, raw: Any) -> str:
     return str(raw)
 
 
-SEARCH_PLACEHOLDER = _l("Search by name or tax number…")
+SEARCH_PLACEHOLDER = _l("Name or tax number…")  # short: it fits a form column
 
 
 class RequiredFlag:

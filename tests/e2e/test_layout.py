@@ -211,11 +211,12 @@ def test_a_tax_number_keeps_its_line_on_the_review_screen_of_a_phone(signed_in_p
     page.bookdesk_log.assert_clean()
 
 
-# Each visible control of the page's filter band: its box, the band's right edge, and the
+# Each visible control of the first element matching a selector (a page's filter band, a
+# form's partner picker): its box, that element's right edge, and the
 # width its text needs: a select's chosen option (a copy holding that option alone, sized by
 # the browser) or an input's placeholder or value (measured in its font, plus padding and
 # border).
-FILTER_CONTROLS_JS = """() => {
+CONTROLS_JS = """(selector) => {
   const canvas = document.createElement('canvas').getContext('2d');
   const optionWidth = (select) => {
     const copy = select.cloneNode(false);
@@ -236,7 +237,7 @@ FILTER_CONTROLS_JS = """() => {
     return canvas.measureText(input.value || input.placeholder).width +
       edges.reduce((sum, edge) => sum + parseFloat(style[edge]), 0);
   };
-  const band = document.querySelector('form[role=search]');
+  const band = document.querySelector(selector);
   const bandRight = band.getBoundingClientRect().right;
   return [...band.querySelectorAll('input, select')]
     .filter((el) => !['hidden', 'checkbox'].includes(el.type) && el.offsetParent !== null)
@@ -248,6 +249,7 @@ FILTER_CONTROLS_JS = """() => {
     });
 }"""
 FILTER_PAGES = ("incomes/", "review/", "expenses/", "bank/", "taxes/", "partners/")
+BAND = "form[role=search]"
 
 
 def _overlap(a: dict, b: dict) -> bool:
@@ -272,9 +274,25 @@ def test_filter_bands_are_one_column_on_a_phone_and_cut_no_placeholder_or_chosen
             page.set_viewport_size({"width": width, "height": 900})
             for path in FILTER_PAGES:
                 page.goto(f"/c/{company.id}/{path}")
-                controls = page.evaluate(FILTER_CONTROLS_JS)
+                controls = page.evaluate(CONTROLS_JS, BAND)
                 where = (lang, width, path, controls)
                 assert len(controls) >= 2 and _cut_or_covered(controls) == [], where
                 columns = {(round(c["left"]), round(c["right"] - c["left"])) for c in controls}
                 assert width > 360 or len(columns) == 1, where
+    page.bookdesk_log.assert_clean()
+
+
+def test_a_forms_partner_picker_cuts_neither_its_placeholder_nor_the_chosen_partner(
+        signed_in_page, company, api):
+    income = make_income(api, type=2, partner_name="Hortobágy Média Kft.")
+    page = signed_in_page(company)
+    for lang in ("hu", "en"):
+        page.goto("/lang/" + lang)
+        for width in (360, 1280, 1440):
+            page.set_viewport_size({"width": width, "height": 900})
+            for path in ("incomes/new", f"incomes/{income['id']}/edit"):
+                page.goto(f"/c/{company.id}/{path}")
+                controls = page.evaluate(CONTROLS_JS, "form .partner-picker")
+                where = (lang, width, path, controls)
+                assert len(controls) == 2 and _cut_or_covered(controls) == [], where
     page.bookdesk_log.assert_clean()
