@@ -1,5 +1,6 @@
-"""The review writes (done, save and done, skip, bulk done, undo; each logged in Bookdesk's own
+"""The review writes on one income (done, save and done, skip; each logged in Bookdesk's own
 records, app/store/history.py) and what must be filled before an income may be marked done.
+Bulk done and undo, which send to many incomes side by side, are in app/review/bulk.py.
 
 Before "done" (spec 2.1, 4.2): the API takes a bare review flag even when the income is not
 complete, and the books are then wrong without anyone noticing; so "done" is refused before any
@@ -18,51 +19,35 @@ every write, so an unedited income has both or neither).
 API has no conditional write, so the check that nobody changed the income since the reviewer
 looked runs on the PATCH's answer (the whole record after the write): if anything but the review
 flag differs from what was shown, a second PATCH puts the flag back and the reviewer sees what
-changed and decides. "Save and done" sends the reviewer's own changes, so it reads the income
-first (app.forms then holds back any field someone else changed meanwhile) and writes once.
-
-Bulk done: one PATCH each, side by side, logged as one action. Each selected row carries the
-fingerprint of the values the reviewer saw in the list; a row whose PATCH answer no longer
-matches it is put back (its flag reverted) and reported, exactly like the single "done".
-Incomes the API refuses (e.g. processed ones, whose review flag is locked) are reported with the
-API's message. An authorisation refusal (403: a viewer's token, or two-factor authentication
-missing) is not about one income but about every write: the first write goes alone, the rest
-side by side in chunks, and after a 403 nothing more is sent (send_until_refused). What was done
-before it is kept and reported, with the refusal and how many were not sent.
-
-Undo reads each income first (undo is rare; the read makes it safe): a field that no longer
-holds what the action sent was changed again since, by someone, and is left alone; the income
-is reported instead of being overwritten. A document cancelled or reversed by a storno since
-the action (or whose cancellation was revoked since) is left alone too: undo never brings a
-cancelled document back into the review. Works from the database record alone, so it works the
-same after a reload or from another tab.
+changed and decides. The answer cannot say whether the income was done before the write (the
+flag reads true either way), so Bookdesk's own log answers that without a read: a done logged
+by anyone that still stands in the answer was there first, and is reported, not logged as this
+reviewer's (whose undo would take that review back). A done made outside Bookdesk is not in the
+log: what the reviewer acted on, the read-ahead copy (dropped for every user of the company at
+any write through this process, prefetch.py), is all that is known of it. A done whose answer
+was lost is noted as an unknown one-time key (app/store/idempotency.py); the next done of the
+income that finds it done logs it as this reviewer's, unless the log explains it otherwise.
+"Save and done" sends the reviewer's own changes, so it reads the income first (app.forms then
+holds back any field someone else changed meanwhile) and writes once.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import partial
+from datetime import UTC, datetime
 
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
 
 from app.forms import spec_for
-from app.forms.filters import whole
 from app.numbers import to_decimal
-from app.review.forms import STATE_KEYS, before_values, changes, fingerprint, stands, state, view
+from app.review.forms import STATE_KEYS, before_values, changes, stands, state, view
 from app.review.prefetch import DETAIL_FIELDS
-from app.review.present import can_undo
-from app.store.history import mark_undone, recent_actions, record_action
+from app.store import idempotency
+from app.store.history import recent_actions, record_action
 from app.templating import record_number
 from app.upstream import (
-    NotFound,
-    PermissionDenied,
     Unavailable,
-    UpstreamError,
-    run_parallel,
 )
 from app.upstream import incomes as income_api
-from app.upstream.errors import failure_text
 from app.upstream.responses import ref
 
 # What "done" requires first.
@@ -214,18 +199,28 @@ def write(api, income_id: int, body: dict) -> dict:
 
 def done(api, company_id: int, actor, income_id: int, seen: dict | None,
          names: dict) -> Result:
-    """Mark done with one write; withdraw it when the answer shows someone changed the income,
-    unless their change was a done that still stands (withdrawing would undo their review)."""
-    saved = write(api, income_id, DONE)
+    """Mark done with one write. A logged done that still stands (the copy shown was read
+    before it, e.g. on another worker process) is theirs: reported, not logged as this
+    reviewer's "not done -> done", so this reviewer's undo cannot take their review back.
+    Otherwise an answer showing someone changed the income withdraws the flag."""
+    try:
+        saved = write(api, income_id, DONE)
+    except Unavailable:
+        note_lost(company_id, actor, income_id)
+        raise
     changed = changes(seen, saved, names) if seen is not None else []
-    if changed and (theirs := done_standing(company_id, saved)) is not None:
+    if (theirs := done_standing(company_id, saved)) is not None:
         return Result("done_elsewhere", saved, theirs, changed)
     if changed:
         return _withdraw(api, company_id, actor, saved, seen, changed)
-    action = record_action(company_id, actor, "done", [income_id],
-                           {str(income_id): NOT_DONE}, {str(income_id): {**DONE, **state(saved)}},
-                           numbers=numbers([saved]))
-    return Result("done", saved, action)
+    return Result("done", saved, _log_done(company_id, actor, saved))
+
+
+def _log_done(company_id: int, actor, record: dict):
+    """Log this reviewer's done of an income that was not done (record: the income after it)."""
+    key = str(record["id"])
+    return record_action(company_id, actor, "done", [record["id"]], {key: NOT_DONE},
+                         {key: {**DONE, **state(record)}}, numbers=numbers([record]))
 
 
 DONE_KINDS = ("done", "save_done", "bulk_done")
@@ -235,15 +230,79 @@ RECENT = 200  # logged actions looked through for the latest one on an income
 def done_standing(company_id: int, record: dict):
     """The income's latest logged action when it is a done whose values still stand in record:
     a reviewer marked it done as it is now. Done elsewhere than Bookdesk is not known here."""
-    income_id = record["id"]
-    for action in recent_actions(company_id, limit=RECENT):
-        if income_id not in action.income_ids:
+    return standing_dones(company_id, {record["id"]: record}).get(record["id"])
+
+
+def standing_dones(company_id: int, records: dict[int, dict]) -> dict[int, object]:
+    """done_standing for many incomes ({id: record}) with one read of the log."""
+    logged = recent_actions(company_id, limit=RECENT) if records else []
+    found = {income_id: latest_done(logged, income_id, record)
+             for income_id, record in records.items()}
+    return {income_id: action for income_id, action in found.items() if action is not None}
+
+
+def latest_done(logged: list, income_id: int, record: dict | None = None):
+    """The latest of the logged actions (newest first) on the income when it is a done not
+    undone (whose values still stand in record, when given); skips change nothing upstream
+    and are passed over."""
+    for action in logged:
+        if income_id not in action.income_ids or action.kind == "skip":
             continue
+        if action.kind not in DONE_KINDS or action.undone_at is not None:
+            return None
         after = action.after.get(str(income_id)) or {}
-        standing = action.kind in DONE_KINDS and action.undone_at is None and all(
-            stands(key, value, record) for key, value in after.items() if key not in STATE_KEYS)
-        return action if standing else None
+        return action if record is None or all(
+            stands(key, value, record) for key, value in after.items()
+            if key not in STATE_KEYS) else None
     return None
+
+
+# A done whose answer was lost (app/once.py keeps such a send as an "unknown" one-time key).
+
+LOST_PURPOSE = "review-done"
+
+
+def _lost_key(company_id: int, actor, income_id: int) -> str:
+    return f"{LOST_PURPOSE}:{company_id}:{actor.fp}:{income_id}"
+
+
+def note_lost(company_id: int, actor, income_id: int) -> None:
+    """Remember that this reviewer's done of the income got no answer: it may be applied."""
+    key = _lost_key(company_id, actor, income_id)
+    if idempotency.claim(key, company_id, LOST_PURPOSE).first:
+        idempotency.unknown(key, {"income_id": income_id,
+                                  "sent_at": datetime.now(UTC).isoformat()})
+
+
+def _lost_since(company_id: int, actor, income_id: int) -> datetime | None:
+    """When this reviewer's earlier done of the income that got no answer was sent (None: there
+    was none); the key is released either way (the attempt is settled now), so a later lost
+    done can be noted again."""
+    key = _lost_key(company_id, actor, income_id)
+    found = idempotency.claim(key, company_id, LOST_PURPOSE)
+    if found.first:
+        idempotency.fail(key)
+    return datetime.fromisoformat(found.result["sent_at"]) if found.unknown else None
+
+
+def _logged_since(company_id: int, income_id: int, since: datetime) -> bool:
+    """Whether anyone's action on the income was logged after since (then the log explains
+    its state, not a send that got no answer)."""
+    return any(income_id in action.income_ids and action.created_at > since
+               for action in recent_actions(company_id, limit=RECENT))
+
+
+def already_done(company_id: int, actor, record: dict) -> Result:
+    """An income found done before anything was sent: "done_elsewhere" with the logged done
+    that stands; "done" (logged now) when it is this reviewer's own done whose answer was lost;
+    else "already" (done outside Bookdesk, or by whom the log does not say)."""
+    theirs = done_standing(company_id, record)
+    lost = _lost_since(company_id, actor, record["id"])
+    if theirs is not None:
+        return Result("done_elsewhere", record, theirs)
+    if lost is not None and not _logged_since(company_id, record["id"], lost):
+        return Result("done", record, _log_done(company_id, actor, record))
+    return Result("already", record)
 
 
 def _withdraw(api, company_id: int, actor, saved: dict, seen: dict, changed: list) -> Result:
@@ -273,202 +332,3 @@ def skip(company_id: int, actor, income_id: int, seen: dict | None) -> Result:
     action = record_action(company_id, actor, "skip", [income_id], {}, {},
                            numbers=numbers([seen]) if seen else None)
     return Result("skip", None, action)
-
-
-# Many incomes at once.
-
-MAX_BULK = 500
-# Writes sent side by side once the first one was accepted.
-CHUNK = 8
-
-
-@dataclass
-class BulkResult:
-    """Which incomes were marked done, put back after a change, refused (with why), or got no
-    answer (unconfirmed: they may be done)."""
-
-    done: list[int] = field(default_factory=list)
-    changed: list[int] = field(default_factory=list)
-    failed: dict[int, str] = field(default_factory=dict)
-    action: object | None = None
-    refused: int | None = None
-    not_sent: list[int] = field(default_factory=list)
-    unconfirmed: list[int] = field(default_factory=list)
-
-
-def parse_selection(values: list[str]) -> list[tuple[int, str | None]]:
-    """`<id>:<fingerprint>` (or a bare id) values of the row checkboxes, deduplicated."""
-    seen, out = set(), []
-    for value in values:
-        raw_id, _sep, fp = str(value).partition(":")
-        income_id = whole(raw_id, "ids", minimum=1)
-        if income_id is not None and income_id not in seen:
-            seen.add(income_id)
-            out.append((income_id, fp or None))
-    return out[:MAX_BULK]
-
-
-def mark_done(api, company_id: int, actor, selection: list[tuple[int, str | None]]) -> BulkResult:
-    """PATCH review_done on every selected income; revert those changed since they were seen.
-
-    A 403 stops the run: the incomes after it are not sent (result.refused, result.not_sent).
-    """
-    answers = _run(api, {income_id: DONE for income_id, _fp in selection})
-    result = BulkResult()
-    changed = [income_id for income_id, fp in selection
-               if _file_answer(result, income_id, fp, answers.get(income_id))]
-    _revert_changed(api, result, changed)
-    if result.done:
-        result.action = record_action(
-            company_id, actor, "bulk_done", result.done,
-            {str(i): NOT_DONE for i in result.done},
-            {str(i): {**DONE, **state(answers[i])} for i in result.done},
-            numbers=numbers(answers[i] for i in result.done))
-    return result
-
-
-def _file_answer(result: BulkResult, income_id: int, fp: str | None, answer) -> bool:
-    """File one review_done answer into result; True when the income had changed since it was
-    seen (fingerprint fp), so it is to be reverted."""
-    if answer is None:
-        result.not_sent.append(income_id)
-    elif isinstance(answer, PermissionDenied):
-        result.refused = income_id
-    elif isinstance(answer, Unavailable):  # sent, answer lost: it may have been stored
-        result.unconfirmed.append(income_id)
-    elif isinstance(answer, UpstreamError):
-        result.failed[income_id] = failure_text(answer)
-    elif fp and fingerprint(answer) != fp:
-        return True
-    else:
-        result.done.append(income_id)
-    return False
-
-
-def _revert_changed(api, result: BulkResult, changed: list[int]) -> None:
-    """Set the changed incomes back to not done: reverted ones go to result.changed, failed
-    reverts to result.failed with their message (those a 403 left unsent to neither)."""
-    reverted = _run(api, dict.fromkeys(changed, NOT_DONE))
-    result.changed = [i for i in changed if i in reverted
-                      and not isinstance(reverted[i], UpstreamError)]
-    result.failed.update({i: failure_text(reverted[i]) for i in changed
-                          if i in reverted and i not in result.changed})
-
-
-def _run(api, bodies: dict[int, dict]) -> dict[int, object]:
-    """PATCH each income with its body until a 403; an error is returned, not raised."""
-    tasks = {income_id: partial(_safe_write, api, income_id, body)
-             for income_id, body in bodies.items()}
-    return send_until_refused(tasks)
-
-
-def send_until_refused(tasks: dict[int, Callable[[], object]]) -> dict[int, object]:
-    """Run one write per income: the first alone, then the rest side by side in chunks.
-
-    Each task returns its answer or its UpstreamError. After a chunk with a PermissionDenied
-    nothing more is sent: the incomes not sent are missing from the answers.
-    """
-    keys = list(tasks)
-    chunks = [keys[:1]] + [keys[start:start + CHUNK] for start in range(1, len(keys), CHUNK)]
-    answers: dict[int, object] = {}
-    for chunk in chunks:
-        found = run_parallel({str(key): tasks[key] for key in chunk})
-        answers.update({int(key): value for key, value in found.items()})
-        if any(isinstance(value, PermissionDenied) for value in found.values()):
-            break
-    return answers
-
-
-def _safe_write(api, income_id: int, body: dict):
-    try:
-        return write(api, income_id, body)
-    except UpstreamError as exc:
-        return exc
-
-
-# Undo a logged action.
-
-NOT_SENT = object()
-
-
-@dataclass
-class UndoResult:
-    """Incomes put back, incomes left alone (changed since, or refused), and whether it ran."""
-
-    ok: bool
-    reverted: list[int] = field(default_factory=list)
-    kept: dict[int, str] = field(default_factory=dict)
-    message: str | None = None
-    refused: int | None = None
-    not_sent: list[int] = field(default_factory=list)
-
-
-def undo(api, company_id: int, actor, action) -> UndoResult:
-    """Revert the action upstream, then mark it undone when anything was reverted.
-
-    Two undos racing each other are safe: the second finds the values no longer standing.
-    """
-    if not can_undo(action):
-        return UndoResult(False, message=_("This action cannot be undone (any more)."))
-    result = UndoResult(True)
-    if action.kind == "skip":
-        result.reverted = list(action.income_ids)
-    else:
-        tasks = {i: partial(_revert, api, i, action.before.get(str(i)) or {},
-                            action.after.get(str(i)) or {}) for i in action.income_ids}
-        answers = send_until_refused(tasks)
-        for income_id in action.income_ids:
-            _sort(result, income_id, answers)
-    if result.reverted and not mark_undone(company_id, action.id, actor):
-        result.message = _("This action was already undone.")
-    result.ok = bool(result.reverted)
-    return result
-
-
-def _sort(result: UndoResult, income_id: int, answers: dict) -> None:
-    """File one income under reverted, kept (with why), refused or not sent (after a 403)."""
-    answer = answers.get(income_id, NOT_SENT)
-    if answer is NOT_SENT:
-        result.not_sent.append(income_id)
-    elif isinstance(answer, PermissionDenied):
-        result.refused = income_id
-    elif answer is None:
-        result.reverted.append(income_id)
-    elif isinstance(answer, UpstreamError):
-        result.kept[income_id] = failure_text(answer)
-    else:
-        result.kept[income_id] = str(answer)
-
-
-def _revert(api, income_id: int, before: dict, after: dict) -> object:
-    """None when reverted; the upstream's error; else why the income was left as it is.
-
-    It runs on the pool, outside the request: reasons stay lazy and errors are returned, so
-    both are put into words in the request thread (_sort), in the page's language.
-    """
-    try:
-        current = income_api.get(api, income_id)
-        changed_state = _state_changed(after, current)
-        if changed_state:
-            return changed_state
-        moved = [key for key, value in after.items()
-                 if key not in STATE_KEYS and not stands(key, value, current)]
-        if moved:
-            return _l("changed again since: %(fields)s", fields=", ".join(moved))
-        write(api, income_id, {key: before[key] for key in after if key in before})
-    except NotFound:
-        return _l("the income no longer exists")
-    except UpstreamError as exc:
-        return exc
-    return None
-
-
-def _state_changed(after: dict, current: dict) -> str | None:
-    """Why the document is no longer in the state the action left it in, or None."""
-    # Entries logged before the state was recorded were made on live documents.
-    was_cancelled = bool(after.get("is_cancelled", False))
-    if bool(current.get("is_cancelled")) == was_cancelled:
-        return None
-    if current.get("is_cancelled"):
-        return _l("it was cancelled or reversed by a storno since; undo does not bring it back")
-    return _l("its cancellation was revoked since")

@@ -5,7 +5,8 @@ read on a small thread pool after the view returns: the detail and, when it has 
 artifact record. The step that follows finds them here. A read still under way is waited for;
 a missing or failed one is read on the spot. Entries live PREFETCH_TTL seconds in a
 cachetools TTLCache (an older copy is read again; past MAX_ENTRIES the least recently used
-go); an income saved anywhere in the process (upstream.incomes.update) is dropped at once.
+go); an income saved anywhere in the process (upstream.incomes.update) is dropped at once,
+from every user's entries of that company, not only the saving user's.
 Freshness is not trusted for writing anyway: every write compares what the reviewer saw with
 the record the API returns (forms.changes).
 
@@ -88,9 +89,12 @@ def submit(fn, *args) -> Future:
 
 
 def forget(api, income_id: int) -> None:
-    """Drop an income from the cache; upstream.incomes.update calls it after every write."""
+    """Drop an income from every user's cache of the company; upstream.incomes.update calls it
+    after every write, so no reviewer acts on a copy read before someone else's write."""
+    company = api.scope[:2]  # base URL and company: every token's entry of them
     with _lock:
-        _entries.pop((*api.scope, income_id), None)
+        for key in [key for key in _entries if key[:2] == company and key[-1] == income_id]:
+            _entries.pop(key, None)
 
 
 income_api.ON_UPDATE.append(forget)  # an income saved anywhere is read again here

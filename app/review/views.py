@@ -19,7 +19,7 @@ from app.forms.display import select_choices
 from app.forms.filters import whole
 from app.incomes.flow import FORM_CATALOGS
 from app.nav import safe_next
-from app.review import actions, flow, forms, prefetch, present
+from app.review import actions, bulk, flow, forms, prefetch, present
 from app.store.history import get_action, recent_actions
 from app.templating import is_htmx, record_number, redirect_to, render
 from app.upstream import (
@@ -100,7 +100,11 @@ def _after_done(bits, current: flow.Walk, record: dict, result: actions.Result):
 
 
 def _already_done(bits, current: flow.Walk, record: dict):
-    """Nothing to send: say so and go on to the next income."""
+    """Nothing to send: say so (by whom, when the log knows; this reviewer's own done whose
+    answer was lost is logged now) and go on to the next income."""
+    result = actions.already_done(g.company_id, current_actor(), record)
+    if result.kind == "done_elsewhere":
+        return _after_done(bits, current, record, result)
     flash(_("%(number)s is already marked done; nothing was sent again.",
             number=record_number(record)), "info")
     current.close(record["id"])
@@ -267,9 +271,9 @@ def bulk_done():
                                              [income_id for income_id, _fp in selection])
     refused = actions.refused(records, bits.settings, bits.context.codes)
     selection = [(income_id, fp) for income_id, fp in selection if income_id not in refused]
-    result = actions.mark_done(g.api, g.company_id, current_actor(), selection)
+    result = bulk.mark_done(g.api, g.company_id, current_actor(), selection, records)
     result.failed.update(refused)
-    _close_in_walk(result.done)
+    _close_in_walk([*result.done, *result.already])
     _report_bulk(result, partial(_number, records))
     return redirect_to(back)
 
@@ -277,21 +281,21 @@ def bulk_done():
 def _selection(bits) -> tuple[list, dict]:
     """The (id, fingerprint) pairs to mark done, and the list records already read (scope all)."""
     if request.form.get("scope") != "all":
-        selection = actions.parse_selection(request.form.getlist("ids"))
+        selection = bulk.parse_selection(request.form.getlist("ids"))
         if not selection:
             flash(_("Select the incomes to mark done first."), "info")
         return selection, {}
     if bits.filters.params is None:
         return [], {}
     rows, _lookups, capped = flow.scan(g.api, bits.filters.params, bits.filters.local,
-                                        bits.context, cap=actions.MAX_BULK)
+                                        bits.context, cap=bulk.MAX_BULK)
     expected = request.form.get("expected", "")
     if capped or str(len(rows)) != expected:
         flash(_("The queue changed since you looked: %(now)s incomes match now, not "
                 "%(then)s. Nothing was marked; check the list and try again.",
                 now=len(rows), then=expected or "?") if not capped else
               _("More than %(max)s incomes match. Narrow the filter and try again.",
-                max=actions.MAX_BULK), "warning")
+                max=bulk.MAX_BULK), "warning")
         return [], {}
     return ([(row["id"], forms.fingerprint(row)) for row in rows],
             {row["id"]: row for row in rows})
@@ -306,9 +310,10 @@ def _close_in_walk(income_ids: list[int]) -> None:
     flow.save_walk(g.company_id, current)
 
 
-def _report_bulk(result: actions.BulkResult, number: Callable[[int], str]) -> None:
+def _report_bulk(result: bulk.BulkResult, number: Callable[[int], str]) -> None:
     if result.done:
         flash(_("Marked done: %(num)s.", num=len(result.done)), "success")
+    _report_already(result.already, number)
     if result.changed:
         flash(_("Changed since you loaded the list, so left for review: %(numbers)s",
                 numbers=", ".join(map(number, result.changed))), "warning")
@@ -325,6 +330,15 @@ def _report_bulk(result: actions.BulkResult, number: Callable[[int], str]) -> No
                 "records). Marked done before that: %(done)s. Not sent: %(left)s.",
                 number=number(result.refused), done=len(result.done),
                 left=len(result.not_sent)), "error")
+
+
+def _report_already(already: dict[int, str | None], number: Callable[[int], str]) -> None:
+    """The incomes someone had marked done already: left as they are, not logged as yours."""
+    for who in dict.fromkeys(already.values()):
+        named = ", ".join(number(i) for i, by in already.items() if by == who)
+        flash(_("Already marked done by %(who)s, so left as they are: %(numbers)s",
+                who=who, numbers=named) if who else
+              _("Already marked done, so left as they are: %(numbers)s", numbers=named), "info")
 
 
 def _number(records: dict[int, dict], income_id: int) -> str:
@@ -357,7 +371,7 @@ def undo_action():
     action = get_action(g.company_id, action_id) if action_id is not None else None
     if action is None:
         abort(404)
-    result = actions.undo(g.api, g.company_id, current_actor(), action)
+    result = bulk.undo(g.api, g.company_id, current_actor(), action)
     _reopen(result.reverted)
     _report_undo(result, partial(present.logged_number, action))
     if request.form.get("back") == "screen" and result.reverted:
