@@ -37,6 +37,13 @@ def _both(app, client, company) -> tuple:
     return client, peter, base
 
 
+def _waiting_with_one_after(api, number: str, after: str) -> dict:
+    """An income waiting for review, and another after it in the queue; the first."""
+    created = waiting(api, invoice_number=number)
+    waiting(api, invoice_number=after)
+    return created
+
+
 def _logged(app, company_id: int) -> list[tuple[str, str, list[int]]]:
     """(who, kind, incomes) of every logged review action, oldest first."""
     with app.app_context():
@@ -45,8 +52,7 @@ def _logged(app, company_id: int) -> list[tuple[str, str, list[int]]]:
 
 def test_a_done_drops_the_income_from_the_other_reviewers_read_ahead(
         app, client, company, api, sandbox_log):
-    created = waiting(api, invoice_number="R-401")
-    waiting(api, invoice_number="R-402")
+    created = _waiting_with_one_after(api, "R-401", "R-402")
     anna, peter, base = _both(app, client, company)
     hers = open_screen(anna, f"{base}{created['id']}")
     his = open_screen(peter, f"{base}{created['id']}")
@@ -63,8 +69,7 @@ def test_a_done_drops_the_income_from_the_other_reviewers_read_ahead(
 
 def test_a_done_on_a_copy_read_before_anothers_done_is_not_logged_as_his(
         app, client, company, api, sandbox_log, monkeypatch):
-    created = waiting(api, invoice_number="R-401")
-    waiting(api, invoice_number="R-402")
+    created = _waiting_with_one_after(api, "R-401", "R-402")
     anna, peter, base = _both(app, client, company)
     hers = open_screen(anna, f"{base}{created['id']}")
     his = open_screen(peter, f"{base}{created['id']}")
@@ -126,8 +131,7 @@ def test_bulk_done_leaves_what_another_reviewer_marked_done_meanwhile_to_them(
 
 def test_a_done_whose_answer_was_lost_is_logged_as_the_reviewers_once_found_applied(
         app, client, company, api, faults):
-    created = waiting(api, invoice_number="R-398")
-    waiting(api, invoice_number="R-399")
+    created = _waiting_with_one_after(api, "R-398", "R-399")
     _anna, peter, base = _both(app, client, company)
     his = open_screen(peter, f"{base}{created['id']}")
     faults.add(path=f"/2/incomes/{created['id']}/update/", method="PATCH", kind="reset_after",
