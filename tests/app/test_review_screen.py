@@ -199,6 +199,8 @@ def test_save_and_done_after_another_reviewer_marked_it_done_says_the_edits_were
     assert response.status_code == 409 and writes(sandbox_log, company.id) == []
     assert "Második Mária marked this income done meanwhile, as it is now, so your changes " \
         "were not saved." in html
+    heading = html.split('id="review-conflict"')[1].split("</strong>")[0]
+    assert "Your changes were not saved." in heading and "not marked done" not in heading
     assert income_now(api, created["id"])["note"] == "Mária nézte át"
 
 
