@@ -182,3 +182,18 @@ def test_unknown_rule_is_not_found(client, company):
     editor = Editor(client, company)
     assert editor.get("/rule?section=policies&index=7").status_code == 404
     assert editor.get("/rule?section=nope").status_code == 404
+
+
+def test_a_rule_saved_with_one_field_changed_keeps_its_other_conditions_exactly(client, company,
+                                                                               api):
+    rule = policy("Kft", value=" Kft")
+    rule["conditions"] += [{"field": "partner_name", "op": "in",
+                            "value": ["Alfa; Béta Kft.", "Gamma"]},
+                           {"field": "invoice_number", "op": "ends_with", "value": "-A "}]
+    set_stored(api, config(rule))
+    editor = Editor(client, company)
+    assert editor.rule("policies", 0, {"job_number": "J-7"}).status_code == 303
+    assert editor.save().status_code == 303
+    [saved] = stored(api)["policies"]
+    assert saved["conditions"] == rule["conditions"]
+    assert saved["set"]["job_number"] == "J-7"

@@ -261,15 +261,24 @@ def _put_default(rule, original, key, value, default) -> None:
 
 
 def condition_from(row) -> dict:
-    """One condition, merged into its stored row."""
+    """One condition, merged into its stored row. A row posted back as it was shown is the
+    stored one: a text holding a ";" or edge spaces would not read back the same."""
     orig = orig_of(row.orig)
     field, op = row.field.data, row.op.data
+    if orig and _as_shown(orig, field, op, row.value.data, row.value2.data):
+        return orig
     value = condition_value(field, op, row.value.data, row.value2.data)
     result = {**orig, "field": field, "op": op, "value": value}
     if (orig.get("field"), orig.get("op")) == (field, op) and \
             _same_value(field, orig.get("value"), value):
         result["value"] = orig.get("value")
     return result
+
+
+def _as_shown(orig: dict, field, op, text, text2) -> bool:
+    shown = condition_data(orig)
+    return (shown["field"], shown["op"], shown["value"], shown["value2"]) == (
+        field, op, text or "", text2 or "")
 
 
 def condition_value(field, op, text, text2):
