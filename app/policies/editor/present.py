@@ -196,7 +196,9 @@ def _percent_check(total, fixed) -> tuple[str, str]:
 MAX_INCOMES = 2000
 MONTH_CHOICES = (1, 3, 6, 12, 24)
 DEFAULT_MONTHS = 3
-FILTERS = ("all", "matched", "changed", "multiple", "ignored", "review", "none")
+FILTERS = ("all", "matched", "changed", "unchanged", "multiple", "ignored", "review", "none")
+# The filters that part the incomes by outcome: their numbers add up to "all".
+OUTCOMES = ("changed", "unchanged", "ignored", "review", "none")
 # Rows a filter keeps by state: an income skipped for several matches waits for review too.
 STATES = {"review": ("review", "skipped")}
 
