@@ -1,6 +1,7 @@
 """History and restore: who saved what, and bringing an earlier version back."""
 from __future__ import annotations
 
+import html
 import re
 
 from app.store.history import fingerprint, list_versions
@@ -45,6 +46,18 @@ def test_history_records_name_and_fingerprint_never_the_token(client, company, a
     assert "Rule Régi renamed to Új." in history
     with open(app.instance_path + "/bookdesk.db", "rb") as database:
         assert company.tokens["admin"].encode() not in database.read()
+
+
+def test_a_versions_json_reads_as_its_file_in_its_own_key_order(client, company, api):
+    set_stored(api, config(policy("Próba Partner <b>", value="Számla")))
+    editor = Editor(client, company)
+    _save_name(editor, "Második")
+    version_id = re.findall(r"/version\?id=(\d+)", editor.html("/history"))[-1]
+    page = editor.html(f"/version?id={version_id}")
+    raw = page.split('class="json-view">')[1].split("</pre>")[0]
+    text = html.unescape(raw)
+    assert "&lt;b&gt;" in raw and '"name": "Próba Partner <b>"' in text and "\\u00" not in text
+    assert text.index('"v"') < text.index('"skip_for_multiple_match"') < text.index('"policies"')
 
 
 def test_version_of_another_company_is_not_found(client, company, make_company, api):

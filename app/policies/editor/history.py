@@ -384,9 +384,14 @@ def file_name(storage) -> str:
     return (getattr(storage, "filename", "") or "policies.json").rsplit("/", 1)[-1][:80]
 
 
+def readable_json(config) -> str:
+    """The configuration as the file holds it: its own key order, letters as they are."""
+    return json.dumps(config, ensure_ascii=False, indent=2)
+
+
 def export_response(config, company_id: int, what: str) -> Response:
     """The configuration as a downloadable, readable JSON file."""
-    body = json.dumps(config, ensure_ascii=False, indent=2) + "\n"
+    body = readable_json(config) + "\n"
     stem = pgettext("file name", "income-policies")
     name = f"{stem}-{company_id}-{what}-{company_today().isoformat()}.json"
     return Response(body.encode("utf-8"), mimetype="application/json",

@@ -336,7 +336,8 @@ def version():
                            broken=[problem.text(_) for problem in broken],
                            action=history.action_text(
                                found.note, history.is_oldest(g.company_id, found)),
-                           actor_text=history.actor_text, **editor_model(shown))
+                           actor_text=history.actor_text, json_text=history.readable_json(
+                               found.config), **editor_model(shown))
 
 
 class _VersionState:
