@@ -126,9 +126,13 @@ def test_a_save_over_one_made_while_the_review_was_open_is_stopped_and_shown(cli
     page = response.get_data(as_text=True)
     assert response.status_code == 409 and sandbox_log.entries(path=UPDATE) == []
     assert "Someone saved the income policies while you were reviewing them" in page
-    assert "Rule Első switched on." in page, "the other admin's change is shown as undone"
+    undo = "Takes back a change saved since you began:</strong> Rule Első switched on."
+    assert undo in page, "the other admin's change is shown as taken back"
+    assert "Takes back a change saved since you began:</strong> Rule Második" not in page
     assert stored(api)["policies"][0]["enabled"] is False
-    assert editor.save().status_code == 303, "saved once the reviewer has seen it"
+    assert editor.save().status_code == 409, "not without saying to take their change back"
+    assert sandbox_log.entries(path=UPDATE) == []
+    assert editor.post("/save", {"take_back": "1"}, page="/review").status_code == 303
     assert [rule["enabled"] for rule in stored(api)["policies"]] == [True, False]
 
 

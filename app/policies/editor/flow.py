@@ -41,12 +41,13 @@ DRAFTS = "policy_drafts"
 
 @dataclass(frozen=True)
 class Draft:
-    """An unsaved configuration and where it came from."""
+    """An unsaved configuration, where it came from, and what was stored when it began."""
 
     config: dict
     base: str
     rev: int
     origin: str = "edit"
+    base_config: object = None
 
 
 def config_hash(config) -> str:
@@ -61,15 +62,17 @@ def load_draft(company_id: int) -> Draft | None:
     if not isinstance(entry, dict) or not isinstance(entry.get("config"), dict):
         return None
     return Draft(entry["config"], entry.get("base", ""), int(entry.get("rev", 0)),
-                 entry.get("origin", "edit"))
+                 entry.get("origin", "edit"), entry.get("base_config"))
 
 
-def store_draft(company_id: int, config: dict, base: str, rev: int, origin: str) -> Draft:
-    """Keep config as the company's draft under a new revision."""
-    draft = Draft(config, base, rev + 1, origin)
+def store_draft(company_id: int, config: dict, base: str, rev: int, origin: str,
+                base_config=None) -> Draft:
+    """Keep config as the company's draft under a new revision (base_config: what was stored
+    when the draft began, base its hash)."""
+    draft = Draft(config, base, rev + 1, origin, base_config)
     drafts = dict(session.get(DRAFTS) or {})
     drafts[str(company_id)] = {"config": config, "base": base, "rev": draft.rev,
-                               "origin": origin}
+                               "origin": origin, "base_config": base_config}
     session[DRAFTS] = drafts
     return draft
 
@@ -234,6 +237,16 @@ class EditorState:
         return [change.text(_) for change in self.changes]
 
     @cached_property
+    def undone_texts(self) -> set[str]:
+        """The changes of a stale draft that take back what was saved since it began: those
+        that going from what is stored back to what the draft began from makes too."""
+        began = self.draft.base_config if self.stale else None
+        if began is None or config_hash(began) != self.draft.base:
+            return set()
+        theirs = {change.text(_) for change in diff_configs(self.stored, began)}
+        return theirs & set(self.change_texts)
+
+    @cached_property
     def shape(self) -> list:
         """Structural problems: non-empty means the configuration cannot be edited as a form."""
         odd_stored = not self.draft and self.stored is not None and \
@@ -262,14 +275,15 @@ def update_draft(state: EditorState, config: dict, origin: str | None = None):
         _forget_cached(state)
         return None
     base = state.draft.base if state.draft else config_hash(state.stored)
+    began = state.draft.base_config if state.draft else state.stored
     origin = origin or (state.draft.origin if state.draft else "edit")
-    state.draft = store_draft(state.company_id, config, base, state.rev, origin)
+    state.draft = store_draft(state.company_id, config, base, state.rev, origin, began)
     _forget_cached(state)
     return state.draft
 
 
 def _forget_cached(state: EditorState) -> None:
-    for name in ("problems", "changes", "shape"):
+    for name in ("problems", "changes", "shape", "undone_texts"):
         state.__dict__.pop(name, None)
 
 

@@ -229,6 +229,11 @@ def save():
             "Someone saved the income policies while you were reviewing them, so nothing was "
             "saved. The changes below are now compared with what they saved: check them, then "
             "save again."))
+    if state.undone_texts and not request.form.get("take_back"):
+        return _review_page(state, status=409, problem=_(
+            "Saving your draft would take back changes saved since you began (marked below), "
+            "so nothing was saved. Tick the box to take them back, or set those rules in your "
+            "draft as they were saved to keep them."))
     done = _write(state, state.draft.config, state.draft.origin,
                   lambda text: _review_page(state, problem=text)[0])
     if done is not None:
