@@ -113,7 +113,9 @@ def line_problems(line: dict, rate: Decimal | None, rules: Rules) -> dict[str, s
 
 
 def column_sums(rows: list[dict]) -> dict[str, Decimal | None]:
-    """Each amount column's sum over the rows; None where a row lacks it or there is no row."""
+    """Each amount column's sum over the rows that hold an amount; None where one of them
+    lacks it or there is none."""
+    rows = [row for row in rows if any(row.get(name) is not None for name in AMOUNTS)]
     sums = {}
     for name in AMOUNTS:
         values = [row.get(name) for row in rows]
@@ -275,13 +277,23 @@ def _follow_page(form, sheet: Sheet, rates: dict, rules: Rules) -> bool:
     for (key, name), value in fill_sheet(sheet, rates, rules, free).items():
         if key is HEADER:
             form.values[name] = value
-        field, kind = cells[(key, name)], spec_for(name).value_kind
-        field.data = kind.to_form(value)  # what the page shows if the form comes back
-        try:  # held to what a typed value is held to (a gross past twelve digits)
-            kind.parse(field.data)
-        except ValueError as exc:
-            field.errors, fits = [*field.errors, str(exc)], False
+        field = cells[(key, name)]
+        field.data, problem = computed_text(name, value)  # shown if the form comes back
+        if problem:
+            field.errors, fits = [*field.errors, problem], False
     return fits
+
+
+def computed_text(name: str, value: Decimal) -> tuple[str, str | None]:
+    """A computed amount as its input shows it, and why a typed one like it would be refused
+    (a gross past twelve digits), else None: the page and the submit hold it alike."""
+    kind = spec_for(name).value_kind
+    text = kind.to_form(value)
+    try:
+        kind.parse(text)
+    except ValueError as exc:
+        return text, str(exc)
+    return text, None
 
 
 def _row_error(form, key: int, name: str, message: str) -> None:

@@ -2,14 +2,15 @@
 live request, and what that request answers while the user types.
 
 A VAT or gross cell is computed only while it is empty or still holds what was computed for
-it (totals_auto); a typed one is checked and flagged, never replaced. The answer goes back as
+it (totals_auto); a typed one is checked and flagged, never replaced. A computed one is held
+to what a typed one is (totals.computed_text). The answer also carries the table's total row
+(totals.sum_texts). The answer goes back as
 an HX-Trigger event (app/incomes/views.py `totals`) that static/js/forms.js applies.
 """
 from __future__ import annotations
 
 import json
 import re
-from decimal import Decimal
 from typing import Any
 
 from app.forms.registry import currency_code, ref_id, spec_for
@@ -22,6 +23,7 @@ from app.forms.totals import (
     Rules,
     Sheet,
     cell_fields,
+    computed_text,
     fill_sheet,
     rates_by_id,
     read_json,
@@ -87,7 +89,11 @@ def live(data, catalogs: dict) -> dict:
               for cell, value in fill_sheet(sheet, rates_by_id(catalogs), rules, free).items()}
     for (key, name), message in sheet_problems(sheet, rates_by_id(catalogs), rules).items():
         errors.setdefault(_input_name(key, name), message)
-    shown = {name: _to_form(value) for name, value in values.items()}
+    shown = {}
+    for name, value in values.items():
+        shown[name], problem = computed_text(_parse_name(name)[1], value)
+        if problem:
+            errors[name] = problem
     kept = {name: text for name, text in auto.items() if inputs.get(name) == text}
     return {"values": shown, "auto": {**kept, **shown},
             "was": {name: inputs.get(name, "") for name in shown},
@@ -138,10 +144,6 @@ def _parse_name(name: str) -> tuple[Any, str | None]:
 
 def _input_name(key: Any, name: str) -> str:
     return name if key is HEADER else f"assignments-{key}-{name}"
-
-
-def _to_form(value: Decimal) -> str:
-    return spec_for("net_amount").value_kind.to_form(value)
 
 
 def _load(name: str, value: Any) -> Any:

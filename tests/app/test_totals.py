@@ -221,6 +221,15 @@ def test_a_computed_gross_past_twelve_digits_is_refused_on_its_cell_before_sendi
     assert patches(sandbox_log, company.id) == []
 
 
+def test_the_live_answer_flags_a_computed_gross_past_twelve_digits_as_the_submit_does(
+        client, company, api):
+    base = signed_in(client, company, "incomes/")
+    answer = live(client, base + "totals", new_form(client, base, api, net="999999999999"))
+    assert answer["values"]["assignments-0-gross_amount"] == "1269999999999.00"
+    assert "at most 12 digits" in answer["errors"]["assignments-0-gross_amount"]
+    assert "at most 12 digits" in answer["errors"]["gross_amount"]
+
+
 def test_an_edit_that_leaves_the_amounts_alone_is_not_held_to_them(client, company, api,
                                                                    sandbox_log):
     path, form = edit_page(client, company, api, "300", "1300")

@@ -111,7 +111,8 @@ def test_the_total_row_shows_each_columns_exact_sum_and_the_saved_one_only_when_
         app, data, currency, same):
     rows = data.draw(splits(currency))
     before = rows if same else data.draw(splits(currency))
-    sheet = Sheet({}, dict(enumerate(rows)), base=dict(enumerate(before)), new=False)
+    blank = {"vat": 1, "net_amount": None}  # a row with a category chosen, no amount yet
+    sheet = Sheet({}, dict(enumerate([*rows, blank])), base=dict(enumerate(before)), new=False)
     with app.test_request_context():
         shown = sum_texts(sheet, Rules(currency))
         for name in AMOUNTS:
