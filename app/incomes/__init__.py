@@ -28,4 +28,4 @@ bp = company_blueprint("incomes", __name__, url_prefix="/incomes", routes=ROUTES
 @bp.context_processor
 def _labels() -> dict:
     return {"accounting_label": present.ACCOUNTING_STATUS.get,
-            "cancel_label": present.cancel_label, "is_storno": present.is_storno}
+            "cancel_label": present.cancel_label}

@@ -178,7 +178,18 @@ def cancel(income_id: int):
     target = not income.get("is_cancelled")
     if request.method == "POST":
         return _set_cancelled(income, target, settings)
-    return render_template("incomes/cancel.html", income=income, target=target)
+    return render_template("incomes/cancel.html", income=income, target=target,
+                           reversed_original=_reversed_original(income, target))
+
+
+def _reversed_original(income: dict, target: bool) -> str | None:
+    """The number of the cancelled document a storno about to be cancelled reverses, which
+    stays cancelled; None for any other document (or a storno reversing nothing)."""
+    number = income.get("referred_invoice_number")
+    if not (target and present.is_storno(income) and number):
+        return None
+    found = flow.find_by_number(g.api, number)
+    return number if any(item.get("is_cancelled") for item in found) else None
 
 
 def _set_cancelled(income: dict, target: bool, settings: dict):
@@ -306,8 +317,9 @@ def new():
         _reversed_twice(form, original.get("invoice_number"))
     if request.method == "POST" and not form.table_op():
         image, image_errors = flow.read_image(request.files.get("invoice_image"))
-        if form.check() and not image_errors and _items_add_up(form) and not _reversed_twice(
-                form, form.values.get("referred_invoice_number")):
+        checked = form.check()  # the referred number is judged beside every other field
+        twice = _reversed_twice(form, form.values.get("referred_invoice_number"))
+        if checked and not twice and not image_errors and _items_add_up(form):
             done = _submit(form, key, image)
             if done is not None:
                 return done

@@ -129,6 +129,16 @@ def test_cancelling_a_storno_says_its_original_stays_cancelled(client, company, 
     assert "stays cancelled" in section
 
 
+def test_cancelling_a_storno_that_reverses_nothing_says_nothing_of_an_original(client,
+                                                                                company, api):
+    ids = catalogue(api)
+    storno = _document(api, ids, "STORNO-5", type=2, invoice_type=1,
+                       referred_invoice_number="NOPE-77")
+    base = signed_in(client, company, "incomes/")
+    text = client.get(f'{base}{storno["id"]}/cancel').get_data(as_text=True)
+    assert "Cancel STORNO-5?" in text and 'id="cancel-storno-note"' not in text
+
+
 def test_storno_of_a_missing_number_carries_the_notice(client, company, api):
     ids = catalogue(api)
     storno = _document(api, ids, "STORNO-3", invoice_type=1, referred_invoice_number="NOPE-9")

@@ -204,6 +204,10 @@ def test_a_second_storno_of_a_document_is_refused_on_the_referred_number(client,
     assert "A storno already reverses ORIG-2X" in response.get_data(as_text=True)
     second = page_form(client, path).set("invoice_number", "STORNO-2X-2")
     sandbox_log.reset()
+    with_another_error = client.post(path, data=second.set("due_at", "2026-13-45").data(),
+                                     headers={"Accept-Language": "en"})
+    assert "a second one would reverse it twice" in with_another_error.get_data(as_text=True)
+    second.set("due_at", "")
     refused = client.post(path, data=second.data(), headers={"Accept-Language": "en"})
     html = refused.get_data(as_text=True)
     assert refused.status_code == 400

@@ -118,7 +118,7 @@ def test_the_total_row_follows_a_split_and_shows_the_saved_total_until_it_adds_u
     for name, value in (("net_amount", "600"), ("vat_amount", "162"), ("gross_amount", "762")):
         page.fill(f"[name='assignments-0-{name}']", value)
     expect(gross).to_have_text(re.compile(r"^762\sFt$"))
-    expect(saved).to_have_text(re.compile(r"^mentett: 1\s?270\sFt$"))
+    expect(saved).to_have_text(re.compile(r"^mentett összeg: 1\s?270\sFt$"))
     page.click("[data-add-row]")
     new_row = page.locator("tbody[data-rows] tr[data-row]").nth(1)
     for name, value in (("net_amount", "400"), ("vat_amount", "108"), ("gross_amount", "508")):
