@@ -296,3 +296,17 @@ def test_a_forms_partner_picker_cuts_neither_its_placeholder_nor_the_chosen_part
                 where = (lang, width, path, controls)
                 assert len(controls) == 2 and _cut_or_covered(controls) == [], where
     page.bookdesk_log.assert_clean()
+
+
+def test_a_long_search_scrolls_inside_its_box_and_never_widens_the_page(signed_in_page, company):
+    page = signed_in_page(company)
+    for width in (1024, 1280):
+        page.set_viewport_size({"width": width, "height": 900})
+        for path in ("incomes/", "expenses/", "partners/"):
+            page.goto(f"/c/{company.id}/{path}")
+            box = page.locator(f"{BAND} input[type=search]").first
+            box.fill("Hosszú keresés " * 20)
+            wide = page.evaluate("() => document.documentElement.scrollWidth - innerWidth")
+            assert wide <= 0, (width, path, wide)
+            assert box.bounding_box()["width"] <= 22 * 16 + 1, (width, path)
+    page.bookdesk_log.assert_clean()
