@@ -14,7 +14,7 @@ from typing import Any
 from flask_babel import lazy_gettext as _l
 
 from app.upstream import ValidationError, catalog
-from app.upstream.errors import error_for, upstream_text
+from app.upstream.errors import upstream_text
 
 
 @dataclass(frozen=True)
@@ -63,18 +63,8 @@ def items(api, kind: Kind, name: str = "", external: str = "") -> list[dict]:
 
 
 def create(api, kind: Kind, name: str) -> dict:
-    """Create one entry; the created record. A tag goes as a list of one (its live request),
-    so its answer and its refusal are read for that one entry: a name's message goes on the
-    name field."""
-    try:
-        body = catalog.create(api, kind.name, {"name": name})
-    except ValidationError as exc:
-        problems = exc.body
-        if isinstance(problems, list) and len(problems) == 1 and isinstance(problems[0], dict):
-            raise error_for(400, problems[0], method=exc.method, path=exc.path,
-                            request_id=exc.request_id) from exc
-        raise
-    return body[0] if isinstance(body, list) else body
+    """Create one entry; the created record (a refusal names the name field)."""
+    return catalog.create(api, kind.name, {"name": name})
 
 
 def find_created(api, kind: Kind, name: str) -> dict | None:

@@ -135,13 +135,16 @@ def search(client: Any, name: str, params: dict) -> list[Any]:
 
 
 def create(client: Any, name: str, body: Any) -> Any:
-    """Create entries of a catalogue (create/); the API's answer."""
+    """Create entries of a catalogue (create/); the API's answer. One entry sent is answered,
+    or refused, as that entry, even in a list (a tag goes as a list of one, its live request)."""
+    one = not isinstance(body, list)
     try:
-        return client.post(PATHS[name] + "create/", json=_listed(name, body))
+        answer = client.post(PATHS[name] + "create/", json=_listed(name, body))
     except ValidationError as exc:
-        raise _unlisted(name, exc) from exc
+        raise _unlisted(name, exc, one) from exc
     finally:
         invalidate(client.company_id, name)
+    return answer[0] if one and isinstance(answer, list) and answer else answer
 
 
 def update_many(client: Any, name: str, items: list[dict], method: str = "POST") -> Any:
@@ -160,13 +163,17 @@ def _listed(name: str, body: Any) -> Any:
     return {name: body if isinstance(body, list) else [body]}
 
 
-def _unlisted(name: str, exc: ValidationError) -> ValidationError:
-    """A refusal of a listed write as the bare list of its entries' problems."""
+def _unlisted(name: str, exc: ValidationError, one: bool = False) -> ValidationError:
+    """A refusal of a listed write as the bare list of its entries' problems, or (one entry
+    sent) as that entry's own refusal."""
     body = exc.body
-    if name not in LISTED or not isinstance(body, dict) or not isinstance(body.get(name), list):
+    if name in LISTED and isinstance(body, dict) and isinstance(body.get(name), list):
+        body = body[name]
+    if one and isinstance(body, list) and len(body) == 1 and isinstance(body[0], dict):
+        body = body[0]
+    if body is exc.body:
         return exc
-    return error_for(400, body[name], method=exc.method, path=exc.path,
-                     request_id=exc.request_id)
+    return error_for(400, body, method=exc.method, path=exc.path, request_id=exc.request_id)
 
 
 def update_one(client: Any, name: str, entry_id: int, body: dict) -> Any:
