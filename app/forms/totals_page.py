@@ -85,20 +85,25 @@ def live(data, catalogs: dict) -> dict:
     sheet, inputs, errors = _post_sheet(data, context)
     free = {_parse_name(name) for name, text in inputs.items()
             if not text or auto.get(name) == text}
-    values = {_input_name(*cell): value
-              for cell, value in fill_sheet(sheet, rates_by_id(catalogs), rules, free).items()}
+    shown = _computed(fill_sheet(sheet, rates_by_id(catalogs), rules, free), errors)
     for (key, name), message in sheet_problems(sheet, rates_by_id(catalogs), rules).items():
         errors.setdefault(_input_name(key, name), message)
-    shown = {}
-    for name, value in values.items():
-        shown[name], problem = computed_text(_parse_name(name)[1], value)
-        if problem:
-            errors[name] = problem
     kept = {name: text for name, text in auto.items() if inputs.get(name) == text}
     return {"values": shown, "auto": {**kept, **shown},
             "was": {name: inputs.get(name, "") for name in shown},
             "errors": {name: errors.get(name, "") for name in inputs},
             **sum_texts(sheet, rules)}
+
+
+def _computed(cells: dict, errors: dict) -> dict[str, str]:
+    """{input name: text} of the computed cells; a value a typed one could not be gets its
+    message in errors (before the sheet's own, which it outranks)."""
+    shown = {}
+    for (key, name), value in cells.items():
+        shown[_input_name(key, name)], problem = computed_text(name, value)
+        if problem:
+            errors[_input_name(key, name)] = problem
+    return shown
 
 
 def _live_rules(data, context: dict, catalogs: dict) -> Rules:

@@ -316,19 +316,26 @@ def new():
     if request.method == "GET" and original is not None:
         _reversed_twice(form, original.get("invoice_number"))
     if request.method == "POST" and not form.table_op():
-        image, image_errors = flow.read_image(request.files.get("invoice_image"))
-        checked = form.check()  # the referred number is judged beside every other field
-        twice = _reversed_twice(form, form.values.get("referred_invoice_number"))
-        if checked and not twice and not image_errors and _items_add_up(form):
-            done = _submit(form, key, image)
-            if done is not None:
-                return done
+        done, image_errors = _create_checked(form, key)
+        if done is not None:
+            return done
     status = 200
     if request.method == "POST":
         status = 400 if image_errors and form.status() == 200 else form.status()
         status = 429 if getattr(form, "rate_limited", False) else status
     return render_template("incomes/new.html", form=form, form_key=key, original=original,
                            image_errors=image_errors, settings=settings), status
+
+
+def _create_checked(form, key: str) -> tuple:
+    """Check the submitted form and create the document once it passes: (the response, or
+    None when the form comes back; the image's errors)."""
+    image, image_errors = flow.read_image(request.files.get("invoice_image"))
+    checked = form.check()  # the referred number is judged beside every other field
+    twice = _reversed_twice(form, form.values.get("referred_invoice_number"))
+    if checked and not twice and not image_errors and _items_add_up(form):
+        return _submit(form, key, image), image_errors
+    return None, image_errors
 
 
 def _reversed_twice(form, number: str | None) -> bool:

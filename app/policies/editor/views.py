@@ -224,6 +224,18 @@ def save():
         return redirect_to(url_for("policy_editor.review"))
     if _landed(state):
         return _finish_landed(state)
+    stopped = _over_another_save(state)
+    done = stopped or _write(state, state.draft.config, state.draft.origin,
+                             lambda text: _review_page(state, problem=text)[0])
+    if done is not None:
+        return done
+    flash(_("The income policies were saved."), "success")
+    return redirect_to(url_for("policy_editor.index"))
+
+
+def _over_another_save(state):
+    """The review again (409), nothing sent, when the save would go over one the reviewer has
+    not seen, or take back one made since the draft began without the box ticked."""
     if request.form.get("stored") != flow.config_hash(state.stored):
         return _review_page(state, status=409, problem=_(
             "Someone saved the income policies while you were reviewing them, so nothing was "
@@ -234,12 +246,7 @@ def save():
             "Saving your draft would take back changes saved since you began (marked below), "
             "so nothing was saved. Tick the box to take them back, or set those rules in your "
             "draft as they were saved to keep them."))
-    done = _write(state, state.draft.config, state.draft.origin,
-                  lambda text: _review_page(state, problem=text)[0])
-    if done is not None:
-        return done
-    flash(_("The income policies were saved."), "success")
-    return redirect_to(url_for("policy_editor.index"))
+    return None
 
 
 def _landed(state) -> bool:
