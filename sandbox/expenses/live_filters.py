@@ -64,7 +64,7 @@ def _attached():
                           Document.attached_to_id == Expense.id)
 
 
-def _typed():
+def _has_type():
     return exists().where(ExpenseAssignment.expense_id == Expense.id,
                           ExpenseAssignment.expense_type_id.is_not(None))
 
@@ -90,7 +90,7 @@ FLAGS = {
     "has_approvals": lambda: Expense.approved_by.is_not(None),
     "has_artifact": lambda: Expense.artifact_filename.is_not(None),
     "has_attachment": _attached,
-    "has_expense_type": _typed,
+    "has_expense_type": _has_type,
     "has_post_it": lambda: Expense.note != "",
     "has_unfinished_accounting_todo": lambda: and_(_has_todo(), ~Expense.accounting_todo_done),
     "has_vat_period": lambda: Expense.vat_period_type.is_not(None),
