@@ -235,9 +235,9 @@ def _sort(result: UndoResult, income_id: int, answers: dict) -> None:
 
 
 def earlier_dones(company_id: int, action) -> dict[int, object]:
-    """{id: the done logged before action that still stood then} of action's incomes: their
-    review flag was set already, so action did not change it (an entry logged before this was
-    checked may say it did) and its undo must leave it."""
+    """{id: the done logged before action, the latest action on the income then and not
+    undone} of action's incomes: their review flag was set already, so action did not change
+    it (an entry logged before this was checked may say it did) and its undo must leave it."""
     if action.kind not in DONE_KINDS:
         return {}
     logged = [earlier for earlier in recent_actions(company_id, limit=RECENT)
