@@ -266,23 +266,34 @@ def _lost_key(company_id: int, actor, income_id: int) -> str:
     return f"{LOST_PURPOSE}:{company_id}:{actor.fp}:{income_id}"
 
 
-def note_lost(company_id: int, actor, income_id: int) -> None:
-    """Remember that this reviewer's done of the income got no answer: it may be applied."""
+def note_lost(company_id: int, actor, income_id: int, sent: dict | None = None) -> None:
+    """Remember that this reviewer's done (or save and done: sent holds its body and the values
+    before) of the income got no answer: it may be applied."""
     key = _lost_key(company_id, actor, income_id)
     if idempotency.claim(key, company_id, LOST_PURPOSE).first:
         idempotency.unknown(key, {"income_id": income_id,
-                                  "sent_at": datetime.now(UTC).isoformat()})
+                                  "sent_at": datetime.now(UTC).isoformat(), **(sent or {})})
 
 
-def _lost_since(company_id: int, actor, income_id: int) -> datetime | None:
-    """When this reviewer's earlier done of the income that got no answer was sent (None: there
-    was none); the key is released either way (the attempt is settled now), so a later lost
-    done can be noted again."""
+def _lost_note(company_id: int, actor, income_id: int) -> dict | None:
+    """What note_lost kept of this reviewer's earlier send to the income that got no answer
+    (None: there was none); the key is released either way (the attempt is settled now), so a
+    later lost send can be noted again."""
     key = _lost_key(company_id, actor, income_id)
     found = idempotency.claim(key, company_id, LOST_PURPOSE)
     if found.first:
         idempotency.fail(key)
-    return datetime.fromisoformat(found.result["sent_at"]) if found.unknown else None
+    return found.result if found.unknown and isinstance(found.result, dict) else None
+
+
+def _sent_at(note: dict) -> datetime:
+    return datetime.fromisoformat(note["sent_at"])
+
+
+def _lost_since(company_id: int, actor, income_id: int) -> datetime | None:
+    """When this reviewer's earlier done of the income that got no answer was sent, or None."""
+    note = _lost_note(company_id, actor, income_id)
+    return _sent_at(note) if note else None
 
 
 def _logged_since(company_id: int, income_id: int, since: datetime) -> bool:
@@ -316,14 +327,36 @@ def _withdraw(api, company_id: int, actor, saved: dict, seen: dict, changed: lis
 
 
 def save_done(api, company_id: int, actor, current: dict, body: dict) -> Result:
-    """Send the reviewer's changes together with review_done (one write after the read)."""
+    """Send the reviewer's changes together with review_done (one write after the read); a
+    send whose answer is lost is noted with what it sent (lost_save_landed)."""
     body = {**body, **DONE}
-    saved = write(api, current["id"], body)
-    action = record_action(company_id, actor, "save_done", [current["id"]],
-                           {str(current["id"]): before_values(current, body)},
-                           {str(current["id"]): {**body, **state(saved)}},
-                           numbers=numbers([saved]))
-    return Result("save_done", saved, action)
+    before = before_values(current, body)
+    try:
+        saved = write(api, current["id"], body)
+    except Unavailable:
+        note_lost(company_id, actor, current["id"], {"body": body, "before": before})
+        raise
+    return Result("save_done", saved, _log_save_done(company_id, actor, saved, body, before))
+
+
+def _log_save_done(company_id: int, actor, record: dict, body: dict, before: dict):
+    key = str(record["id"])
+    return record_action(company_id, actor, "save_done", [record["id"]], {key: before},
+                         {key: {**body, **state(record)}}, numbers=numbers([record]))
+
+
+def lost_save_landed(company_id: int, actor, record: dict) -> Result | None:
+    """This reviewer's "save and done" whose answer was lost, found applied in record: logged
+    as theirs now, since what changed since they looked is what they sent; else None."""
+    if not record.get("review_done"):
+        return None
+    sent = _lost_note(company_id, actor, record["id"]) or {}
+    body = sent.get("body")
+    if not body or _logged_since(company_id, record["id"], _sent_at(sent)) or not all(
+            stands(key, value, record) for key, value in body.items()):
+        return None
+    return Result("save_done", record,
+                  _log_save_done(company_id, actor, record, body, sent.get("before") or {}))
 
 
 def skip(company_id: int, actor, income_id: int, seen: dict | None) -> Result:

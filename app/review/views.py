@@ -115,6 +115,8 @@ def _save_done(bits, current: flow.Walk, income_id: int):
     """Read the income first, so nobody's change is overwritten; then one write."""
     latest = prefetch.read(g.api, income_id, with_artifact=False)[0]
     prefetch.keep(g.api, latest)
+    if actions.lost_save_landed(g.company_id, current_actor(), latest) is not None:
+        return _landed_save(bits, current, latest)
     form = present.build_form(latest, bits.settings, bits.catalogs)
     refused = _unsendable(bits, current, form, latest)
     if refused is not None:
@@ -130,6 +132,15 @@ def _save_done(bits, current: flow.Walk, income_id: int):
     prefetch.keep(g.api, result.record)
     current.close(income_id)
     return _step(bits, current, income_id)
+
+
+def _landed_save(bits, current: flow.Walk, record: dict):
+    """This reviewer's earlier save and done, whose answer was lost, is found applied (and now
+    logged): say so, send nothing again, go on to the next income."""
+    flash(_("%(number)s was already saved and marked done: the accounting service's answer "
+            "was lost, so nothing was sent again.", number=record_number(record)), "info")
+    current.close(record["id"])
+    return _step(bits, current, record["id"])
 
 
 def _lost(bits, current: flow.Walk, record: dict, form, exc):

@@ -145,3 +145,21 @@ def test_a_done_whose_answer_was_lost_is_logged_as_the_reviewers_once_found_appl
     assert "R-398" in bar and 'id="undo-last"' in bar
     undo(peter, again, company.id, back=f"{base}actions")
     assert income_now(api, created["id"])["review_done"] is False
+
+
+def test_a_save_and_done_whose_answer_was_lost_is_found_applied_not_taken_for_anothers(
+        app, client, company, api, faults, sandbox_log):
+    created = _waiting_with_one_after(api, "R-396", "R-397")
+    _anna, peter, base = _both(app, client, company)
+    his = open_screen(peter, f"{base}{created['id']}")
+    faults.add(path=f"/2/incomes/{created['id']}/update/", method="PATCH", kind="reset_after",
+               count=1)
+    assert step(peter, his, "save_done", note="audit jegyzet").status_code == 503
+    assert income_now(api, created["id"])["note"] == "audit jegyzet"
+    sandbox_log.reset()
+    again = step(peter, his, "save_done", note="audit jegyzet")
+    page = again.get_data(as_text=True)
+    assert again.status_code == 200 and writes(sandbox_log, company.id) == []
+    assert "R-396 was already saved and marked done" in page
+    assert 'id="review-conflict"' not in page
+    assert _logged(app, company.id) == [("Szabó Péter", "save_done", [created["id"]])]
