@@ -3,9 +3,9 @@
 
 Modules: views (request -> response), forms (queue filters; what the reviewer saw and
 PATCH-shaped values), flow (the queue, the walk through it, what a step shows), prefetch (the
-incomes read ahead on a thread pool), actions (the writes and their log: done, save and done,
-skip, bulk, undo, and what must be filled before Done), present (reasons, rows, the screen's
-form, document, log).
+incomes read ahead on a thread pool), actions (the writes on one income and their log: done,
+save and done, skip, and what must be filled before Done), bulk (bulk done and undo, sent side
+by side), present (reasons, rows, the screen's form, document, log).
 """
 from __future__ import annotations
 
