@@ -184,8 +184,8 @@ def test_upstream_down_during_save_keeps_the_draft(client, company, api, faults)
     assert stored(api)["policies"][0]["enabled"] is False
 
 
-def test_a_save_whose_answer_is_lost_is_sent_once_and_recorded_once(
-        client, company, api, faults, sandbox_log):
+def _saved_with_its_answer_lost(client, company, api, faults, sandbox_log) -> Editor:
+    """A rule renamed and saved; the save went through, its answer was lost (503)."""
     set_stored(api, config(policy("Régi")))
     editor = Editor(client, company)
     editor.rule("policies", 0, {"name": "Elveszett válasz"})
@@ -193,6 +193,12 @@ def test_a_save_whose_answer_is_lost_is_sent_once_and_recorded_once(
                kind="reset_after", count=1)
     sandbox_log.reset()
     assert editor.save().status_code == 503
+    return editor
+
+
+def test_a_save_whose_answer_is_lost_is_sent_once_and_recorded_once(
+        client, company, api, faults, sandbox_log):
+    editor = _saved_with_its_answer_lost(client, company, api, faults, sandbox_log)
     assert stored(api)["policies"][0]["name"] == "Elveszett válasz"
     assert editor.save().status_code == 303
     assert len(sandbox_log.entries(company.id, method="PATCH")) == 1
@@ -200,3 +206,15 @@ def test_a_save_whose_answer_is_lost_is_sent_once_and_recorded_once(
     assert history.count("<strong>Saved</strong>") == 1
     assert "changed outside Bookdesk" not in history
     assert DRAFTBAR not in editor.html()
+
+
+def test_a_save_whose_answer_was_lost_is_found_saved_when_the_editor_is_opened(
+        client, company, api, faults, sandbox_log):
+    editor = _saved_with_its_answer_lost(client, company, api, faults, sandbox_log)
+    opened = client.get(editor.base + "/", follow_redirects=True).get_data(as_text=True)
+    assert "The income policies were already saved; nothing was sent again." in opened
+    assert DRAFTBAR not in opened and "changed elsewhere" not in opened
+    assert len(sandbox_log.entries(company.id, method="PATCH")) == 1
+    history = editor.html("/history")
+    assert history.count("<strong>Saved</strong>") == 1
+    assert "changed outside Bookdesk" not in history

@@ -55,8 +55,11 @@ LIST_ACTIONS = {
 
 
 def index():
-    """The rule lists of the draft (or of the stored configuration when there is no draft)."""
+    """The rule lists of the draft (or of the stored configuration when there is no draft); a
+    draft found stored (its save's answer was lost) is recorded as saved and ended first."""
     state = flow.load_state()
+    if state.draft is not None and _landed(state):
+        return _finish_landed(state)
     return render("policies/index.html", "policies/_editor.html", **_context(state))
 
 
