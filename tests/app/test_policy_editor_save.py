@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 from io import BytesIO
 
+from app.store.history import list_versions
 from tests.app.test_policy_editor_kit import Editor, config, policy, set_stored, stored
 
 UPDATE = "/2/company-info/update/"
@@ -100,6 +101,26 @@ def test_delete_sends_null_only_after_a_confirmation_naming_what_is_lost(
     [patch] = sandbox_log.entries(company.id, method="PATCH", path=UPDATE)
     assert stored(api) is None
     assert "All policy settings deleted" in editor.html("/history")
+
+
+def test_a_delete_whose_answer_was_lost_is_found_done_when_confirmed_again(
+        app, client, company, api, faults, sandbox_log):
+    set_stored(api, config(policy("Szoftver")))
+    editor = Editor(client, company, name="Kovács Anna")
+    page = editor.html("/delete")
+    confirm = {"stored": _hidden(page, "stored"), "confirm": "yes",
+               "csrf_token": _hidden(page, "csrf_token")}
+    faults.add(path=f"/2/company-info/update/{company.id}/", method="PATCH",
+               kind="reset_after", count=1)
+    sandbox_log.reset()
+    assert client.post(editor.base + "/delete", data=confirm).status_code == 503
+    assert stored(api) is None
+    again = client.post(editor.base + "/delete", data=confirm, follow_redirects=True)
+    assert "already deleted; nothing was sent again" in again.get_data(as_text=True)
+    assert len(sandbox_log.entries(company.id, method="PATCH")) == 1
+    with app.app_context():
+        latest = list_versions(company.id)[0]
+    assert (latest.config, latest.actor, latest.note) == (None, "Kovács Anna", "delete")
 
 
 def test_save_after_the_stored_config_changed_elsewhere_warns_first(client, company, api):

@@ -189,6 +189,14 @@ def record_landed(company_id: int, saved, actor: Actor, origin: str):
     return add_version(company_id, saved, actor, note=_note(origin))
 
 
+def delete_landed(company_id: int, confirmed: str | None, config_hash) -> bool:
+    """Whether a delete sent again, finding nothing stored, had gone through: what it confirmed
+    (confirmed: its hash) is the last version known, kept when its answer was lost."""
+    latest = latest_version(company_id)
+    return bool(confirmed) and latest is not None and latest.config is not None and \
+        config_hash(latest.config) == confirmed
+
+
 def _note(origin: str) -> str:
     return SAVE if origin in ("edit", "", None) else origin
 

@@ -310,11 +310,10 @@ def _read_only_token():
 def delete():
     """Confirm, then delete the whole configuration (PATCH null)."""
     state = flow.load_state()
+    confirmed = request.method == "POST" and request.form.get("confirm") == "yes"
     if state.stored is None:
-        flash(_("There are no stored policy settings to delete."), "info")
-        return redirect_to(url_for("policy_editor.index"))
-    confirmed = request.method == "POST" and request.form.get("confirm") == "yes" and \
-        request.form.get("stored") == flow.config_hash(state.stored)
+        return _nothing_to_delete(state, confirmed)
+    confirmed = confirmed and request.form.get("stored") == flow.config_hash(state.stored)
     if not confirmed:
         status = 200 if request.method == "GET" else 400
         return render_template("policies/delete.html", state=state,
@@ -326,6 +325,19 @@ def delete():
     if refused:
         return refused
     flash(_("All income policy settings were deleted."), "success")
+    return redirect_to(url_for("policy_editor.index"))
+
+
+def _nothing_to_delete(state, confirmed: bool):
+    """Nothing stored: a confirmed delete sent again whose first send went through (its answer
+    lost) is recorded as this user's now; else there was nothing to delete."""
+    if confirmed and history.delete_landed(state.company_id, request.form.get("stored"),
+                                           flow.config_hash):
+        history.record_landed(state.company_id, None, current_actor(), history.DELETE)
+        flash(_("The income policy settings were already deleted; nothing was sent again."),
+              "success")
+    else:
+        flash(_("There are no stored policy settings to delete."), "info")
     return redirect_to(url_for("policy_editor.index"))
 
 
