@@ -163,8 +163,8 @@ def _pick(items: list[dict], category_id: int) -> dict | None:
 
 def create_vat(api, body: dict) -> dict:
     """Create one VAT category; the created category."""
-    answer = catalog.create(api, "vat_categories", body)
-    created = answer.get("created_vat_categories") if isinstance(answer, dict) else answer
+    answer = catalog.create(api, "vat_categories", body)  # a list of one is read as its entry
+    created = answer.get("created_vat_categories") if isinstance(answer, dict) else None
     return created[0] if isinstance(created, list) and created else (answer or {})
 
 
