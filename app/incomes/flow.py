@@ -282,13 +282,45 @@ def items_problems(form) -> dict[str, str]:
     items = form.rows.get("items") or []
     if not items:
         return {}
-    rules, headers = form_rules(form), _header_totals(payload(form))
+    rules = form_rules(form)
+    return _contradicted(_header_totals(payload(form)), item_sums(items, rules), rules,
+                         len(items))
+
+
+def stored_items_problems(income: dict, body: dict, rules: Rules) -> dict[str, str]:
+    """Header totals an edit would set against the document's stored line items, which the
+    edit form cannot change. Refused only when the stored header agreed with its items: a
+    stored contradiction is mended where the items are, not held against this edit."""
+    items = income.get("items") or []
+    if not items or not {"net_amount", "vat_amount", "gross_amount"} & body.keys():
+        return {}
+    sums = _stored_sums(items)
+    before = _contradicted(_header_totals(income), sums, rules, len(items))
+    after = {**income, **body}
+    if "vat_amount" not in body:  # the service derives VAT from net and gross
+        after.pop("vat_amount", None)
+    found = _contradicted(_header_totals(after), sums, rules, len(items))
+    return {name: message for name, message in found.items() if name not in before}
+
+
+def _stored_sums(items: list[dict]) -> dict[str, Decimal]:
+    """The stored lines' own net and VAT sums (a total is left out when a line lacks it)."""
+    sums = {}
+    for name in ("net_amount", "vat_amount"):
+        amounts = [to_decimal(row.get(name)) for row in items]
+        if None not in amounts:
+            sums[name] = sum(amounts, Decimal(0))
+    return sums
+
+
+def _contradicted(headers: dict, sums: dict, rules: Rules, lines: int) -> dict[str, str]:
+    """{total: message} for each header total off its lines' sum by more than a unit a line."""
     units = {"net_amount": Decimal(1).scaleb(-amount_places(rules.currency)),
              "vat_amount": rules.unit}
     found = {}
-    for name, total in item_sums(items, rules).items():
+    for name, total in sums.items():
         header = headers.get(name)
-        if header is not None and abs(header - total) > units[name] * len(items):
+        if header is not None and abs(header - total) > units[name] * lines:
             found[name] = _item_sum_message(name, format_amount(total, rules.currency))
     return found
 

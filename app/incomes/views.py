@@ -24,6 +24,7 @@ from app.files import document_of, fetch_file, file_response
 from app.forms import build_edit_form, build_new_form, catalogs_of, settings_and_catalogs
 from app.forms.filters import arg_id, filter_args, list_tabs
 from app.forms.registry import currency_code
+from app.forms.totals import form_rules
 from app.forms.totals_page import live
 from app.i18n import search_text
 from app.incomes import flow, present
@@ -238,7 +239,8 @@ def edit(income_id: int):
     form = edit_form(income, settings, catalogs)
     if request.method == "POST" and not form.table_op() and form.check():
         body = form.changes()
-        if not form.conflicts:
+        lines = flow.stored_items_problems(income, body, form_rules(form))
+        if not form.conflicts and _agrees(form, lines):
             done = _save(form, income, body, settings)
             if done is not None:
                 return done
@@ -333,7 +335,7 @@ def _create_checked(form, key: str) -> tuple:
     image, image_errors = flow.read_image(request.files.get("invoice_image"))
     checked = form.check()  # the referred number is judged beside every other field
     twice = _reversed_twice(form, form.values.get("referred_invoice_number"))
-    if checked and not twice and not image_errors and _items_add_up(form):
+    if checked and not twice and not image_errors and _agrees(form, flow.items_problems(form)):
         return _submit(form, key, image), image_errors
     return None, image_errors
 
@@ -349,9 +351,8 @@ def _reversed_twice(form, number: str | None) -> bool:
     return True
 
 
-def _items_add_up(form) -> bool:
+def _agrees(form, problems: dict[str, str]) -> bool:
     """Whether the line items agree with the document's totals; else messages on the totals."""
-    problems = flow.items_problems(form)
     for name, message in problems.items():
         form.add_error(name, message)
     return not problems

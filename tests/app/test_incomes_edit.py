@@ -344,3 +344,48 @@ def test_a_row_removed_while_the_rows_became_fixed_is_refused_not_shifted(
     assert response.status_code == 400
     assert "Rows can no longer be added or removed" in response.get_data(as_text=True)
     assert patches(sandbox_log, company.id) == []
+
+
+def _receipt_with_lines(client, company, api, net: str, vat: str, gross: str):
+    """A cash receipt of two lines (2 × 300 and 1 × 400 at 27%: net 1 000, VAT 270)."""
+    lines = [{"name": "Kávé", "quantity": "2", "unit_price": "300.00", "net_amount": "600.00",
+              "vat_amount": "162.00", "vat_percent": 27},
+             {"name": "Süti", "quantity": "1", "unit_price": "400.00", "net_amount": "400.00",
+              "vat_amount": "108.00", "vat_percent": 27}]
+    return _edit(client, company, api, type=6, net_amount=net, vat_amount=vat,
+                 gross_amount=gross, items=lines)
+
+
+def _totals(form: BrowserForm, net: str, vat: str, gross: str) -> BrowserForm:
+    """The header and its one categorisation row both set to these totals."""
+    for prefix in ("", "assignments-0-"):
+        form.set(prefix + "net_amount", net).set(prefix + "vat_amount", vat)
+        form.set(prefix + "gross_amount", gross)
+    return form
+
+
+def test_an_edit_that_takes_the_totals_off_the_stored_lines_is_refused_with_input_kept(
+        client, company, api, sandbox_log):
+    created, path, form = _receipt_with_lines(client, company, api, "1000.00", "270.00",
+                                              "1270.00")
+    response = client.post(path, data=_totals(form, "1100", "297", "1397").data(),
+                           headers={"Accept-Language": "en"})
+    html = response.get_data(as_text=True).replace("\u00a0", " ")
+    assert response.status_code == 400
+    assert "The line items add up to a net of HUF 1,000." in html
+    assert "The line items add up to a VAT of HUF 270." in html
+    assert BrowserForm(html).values("net_amount") == ["1100"]
+    assert patches(sandbox_log, company.id) == []
+    again = client.post(path, data=page_form(client, path).set("secondary_id", "P-7").data())
+    assert again.status_code == 303, again.get_data(as_text=True)[-3000:]
+    assert patches(sandbox_log, company.id) == [{"secondary_id": "P-7"}]
+    assert income(api, created["id"])["net_amount"] == "1000.00"
+
+
+def test_a_stored_contradiction_is_not_held_against_an_edit_of_the_totals(
+        client, company, api, sandbox_log):
+    created, path, form = _receipt_with_lines(client, company, api, "900.00", "243.00",
+                                              "1143.00")
+    response = client.post(path, data=_totals(form, "950", "256.50", "1206.50").data())
+    assert response.status_code == 303
+    assert income(api, created["id"])["net_amount"] == "950.00"

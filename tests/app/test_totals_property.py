@@ -1,5 +1,6 @@
 """Properties of app/forms/totals.py: what it computes adds up exactly, and every typed line
-it accepts adds up within one smallest unit of the currency."""
+it accepts adds up within one smallest unit of the currency. Also of the check an edit of a
+document's totals gets against its stored line items (app/incomes/flow.py)."""
 from __future__ import annotations
 
 from decimal import Decimal
@@ -21,6 +22,7 @@ from app.forms.totals import (
     vat_of,
     vat_places,
 )
+from app.incomes.flow import stored_items_problems
 from app.numbers import amount_places, format_amount
 
 CURRENCIES = ("HUF", "EUR", "USD", "JPY", "CHF")
@@ -121,3 +123,27 @@ def test_the_total_row_shows_each_columns_exact_sum_and_the_saved_one_only_when_
             assert shown["sums"][name] == format_amount(total, currency)
             assert shown["saved"][name] == ("" if saved == total else
                                             f"saved: {format_amount(saved, currency)}")
+
+
+def _document(nets: list[Decimal], net: Decimal) -> dict:
+    """A HUF document without VAT whose stored lines carry nets and whose header says net."""
+    lines = [{"net_amount": str(n), "vat_amount": "0.00"} for n in nets]
+    return {"items": lines, "net_amount": str(net), "vat_amount": "0.00",
+            "gross_amount": str(net)}
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(min_value=-10**11, max_value=10**11), min_size=1, max_size=6),
+       st.integers(min_value=-10, max_value=10), st.integers(min_value=-10, max_value=10))
+def test_an_edit_is_refused_exactly_when_it_takes_agreeing_totals_off_the_stored_lines(
+        app, cents, stored_off, typed_off):
+    nets = [Decimal(c).scaleb(-2) for c in cents]
+    total, unit = sum(nets, Decimal(0)), Decimal("0.01")
+    document = _document(nets, total + stored_off * unit)
+    typed = str(total + typed_off * unit)
+    with app.test_request_context():
+        found = stored_items_problems(document, {"net_amount": typed, "gross_amount": typed},
+                                      Rules("HUF"))
+    agreed = abs(stored_off) <= len(nets)
+    assert ("net_amount" in found) == (agreed and abs(typed_off) > len(nets))
+    assert "vat_amount" not in found
