@@ -26,7 +26,8 @@ reviewer's (whose undo would take that review back). A done made outside Bookdes
 log: what the reviewer acted on, the read-ahead copy (dropped for every user of the company at
 any write through this process, prefetch.py), is all that is known of it. A done whose answer
 was lost is noted as an unknown one-time key (app/store/idempotency.py); the next done of the
-income that finds it done logs it as this reviewer's, unless the log explains it otherwise.
+income that finds it done logs it as this reviewer's, unless the log explains it otherwise;
+bulk done (app/review/bulk.py) notes and finds its lost answers the same way.
 "Save and done" sends the reviewer's own changes, so it reads the income first (app.forms then
 holds back any field someone else changed meanwhile) and writes once.
 """
@@ -307,8 +308,19 @@ def already_done(company_id: int, actor, record: dict) -> Result:
     """An income found done before anything was sent: "done_elsewhere" with the logged done
     that stands; "done" (logged now) when it is this reviewer's own done whose answer was lost;
     else "already" (done outside Bookdesk, or by whom the log does not say)."""
-    theirs = done_standing(company_id, record)
-    lost = _lost_since(company_id, actor, record["id"])
+    return already_dones(company_id, actor, {record["id"]: record})[record["id"]]
+
+
+def already_dones(company_id: int, actor, records: dict[int, dict]) -> dict[int, Result]:
+    """already_done for many incomes ({id: record}, each found done) with one read of the log
+    for the dones that stand (a done whose answer was lost reads it again, to see it landed)."""
+    theirs = standing_dones(company_id, records)
+    return {income_id: _already(company_id, actor, record, theirs.get(income_id))
+            for income_id, record in records.items()}
+
+
+def _already(company_id: int, actor, record: dict, theirs) -> Result:
+    lost = _lost_since(company_id, actor, record["id"])  # settled even when theirs stands
     if theirs is not None:
         return Result("done_elsewhere", record, theirs)
     if lost is not None and not _logged_since(company_id, record["id"], lost):

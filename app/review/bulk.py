@@ -8,6 +8,9 @@ matches it is put back (its flag reverted) and reported, exactly like the single
 The selection is read just before the writes (flow.selected_records): an income found done is
 not sent, and one whose answer shows a logged done standing is not logged as this reviewer's;
 both are reported with who marked them done, when the log knows.
+A write whose answer was lost (it may be stored) is reported unconfirmed and noted as the single
+done notes its own (actions.note_lost): the reviewer's next done of the income, single or bulk,
+that finds it done logs it as theirs, once.
 Incomes the API refuses (e.g. processed ones, whose review flag is locked) are reported with the
 API's message. An authorisation refusal (403: a viewer's token, or two-factor authentication
 missing) is not about one income but about every write: the first write goes alone, the rest
@@ -38,7 +41,9 @@ from app.review.actions import (
     DONE_KINDS,
     NOT_DONE,
     RECENT,
+    already_dones,
     latest_done,
+    note_lost,
     numbers,
     standing_dones,
     write,
@@ -92,9 +97,9 @@ def mark_done(api, company_id: int, actor, selection: list[tuple[int, str | None
     Incomes the records (read just before) show done are not sent; those a logged done that
     stands in the answer shows done by someone meanwhile are not this reviewer's: neither is
     logged as theirs (result.already). A 403 stops the run: the incomes after it are not sent
-    (result.refused, result.not_sent).
+    (result.refused, result.not_sent). A lost answer is noted (result.unconfirmed).
     """
-    result = BulkResult(already=_found_done(company_id, records or {}))
+    result = BulkResult(already=_found_done(company_id, actor, records or {}))
     selection = [(income_id, fp) for income_id, fp in selection if income_id not in result.already]
     answers = _run(api, {income_id: DONE for income_id, _fp in selection})
     result.already.update((income_id, action.actor) for income_id, action in standing_dones(
@@ -102,21 +107,32 @@ def mark_done(api, company_id: int, actor, selection: list[tuple[int, str | None
     changed = [income_id for income_id, fp in selection if income_id not in result.already
                and _file_answer(result, income_id, fp, answers.get(income_id))]
     _revert_changed(api, result, changed)
+    _record(company_id, actor, result, answers)
+    return result
+
+
+def _record(company_id: int, actor, result: BulkResult, answers: dict[int, object]) -> None:
+    """Note each write whose answer was lost (actions.note_lost, as the single done does), and
+    log the incomes marked done as one action."""
+    for income_id in result.unconfirmed:
+        note_lost(company_id, actor, income_id)
     if result.done:
         result.action = record_action(
             company_id, actor, "bulk_done", result.done,
             {str(i): NOT_DONE for i in result.done},
             {str(i): {**DONE, **state(answers[i])} for i in result.done},
             numbers=numbers(answers[i] for i in result.done))
-    return result
 
 
-def _found_done(company_id: int, records: dict[int, dict]) -> dict[int, str | None]:
-    """{id: who marked it done, when the log knows} of the records that are done already."""
+def _found_done(company_id: int, actor, records: dict[int, dict]) -> dict[int, str | None]:
+    """{id: who marked it done, when the log knows} of the records that are done already; this
+    reviewer's own done whose answer was lost is logged as theirs now and named by no one, as
+    the single done says of it (actions.already_done)."""
     done = {income_id: record for income_id, record in records.items()
             if record.get("review_done")}
-    theirs = standing_dones(company_id, done)
-    return {income_id: getattr(theirs.get(income_id), "actor", None) for income_id in done}
+    found = already_dones(company_id, actor, done)
+    return {income_id: result.action.actor if result.kind == "done_elsewhere" else None
+            for income_id, result in found.items()}
 
 
 def _file_answer(result: BulkResult, income_id: int, fp: str | None, answer) -> bool:

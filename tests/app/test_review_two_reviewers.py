@@ -163,3 +163,55 @@ def test_a_save_and_done_whose_answer_was_lost_is_found_applied_not_taken_for_an
     assert "R-396 was already saved and marked done" in page
     assert 'id="review-conflict"' not in page
     assert _logged(app, company.id) == [("Szabó Péter", "save_done", [created["id"]])]
+
+
+def _bulk(client, base: str, html: str, boxes: list[str]) -> str:
+    """Post the queue's bulk done with the ticked boxes of html; the queue page after it."""
+    client.post(f"{base}bulk", data={"csrf_token": csrf_token(html), "scope": "selected",
+                                     "ids": boxes})
+    return client.get(base).get_data(as_text=True)
+
+
+def test_a_bulk_done_whose_answer_was_lost_is_logged_as_the_reviewers_once_found_applied(
+        app, client, company, api, faults):
+    created = _waiting_with_one_after(api, "R-394", "R-395")
+    _anna, peter, base = _both(app, client, company)
+    html = peter.get(base).get_data(as_text=True)
+    boxes = {int(v.split(":")[0]): v for v in BOX.findall(html)}
+    faults.add(path=f"/2/incomes/{created['id']}/update/", method="PATCH", kind="reset_after",
+               count=1)
+    assert "did not confirm R-394" in _bulk(peter, base, html, [boxes[created["id"]]])
+    assert income_now(api, created["id"])["review_done"] is True
+    assert _logged(app, company.id) == []
+    again = step(peter, open_screen(peter, f"{base}{created['id']}"), "done")
+    page = again.get_data(as_text=True)
+    assert "R-394 is already marked done; nothing was sent again." in page
+    assert _logged(app, company.id) == [("Szabó Péter", "done", [created["id"]])]
+    undo(peter, page, company.id, back=f"{base}actions")
+    assert income_now(api, created["id"])["review_done"] is False
+
+
+def test_a_bulk_done_sent_again_after_a_lost_answer_logs_it_once_as_the_reviewers(
+        app, client, company, api, faults, sandbox_log, monkeypatch):
+    lost, other = waiting(api, invoice_number="R-392"), waiting(api, invoice_number="R-393")
+    anna, peter, base = _both(app, client, company)
+    hers = open_screen(anna, f"{base}{lost['id']}")
+    html = peter.get(base).get_data(as_text=True)
+    boxes = {int(v.split(":")[0]): v for v in BOX.findall(html)}
+    faults.add(path=f"/2/incomes/{lost['id']}/update/", method="PATCH", kind="reset_after",
+               count=1)
+    # Péter works on another worker process: his writes never drop Anna's read-ahead copy.
+    monkeypatch.setattr(income_api, "ON_UPDATE", [])
+    _bulk(peter, base, html, [boxes[lost["id"]]])
+    sandbox_log.reset()
+    page = _bulk(peter, base, html, [boxes[lost["id"]], boxes[other["id"]]])
+    assert writes(sandbox_log, company.id) == [{"review_done": True}], "R-392 is not sent again"
+    assert "Already marked done, so left as they are: R-392" in page
+    mine = [("Szabó Péter", "done", [lost["id"]]), ("Szabó Péter", "bulk_done", [other["id"]])]
+    assert _logged(app, company.id) == mine
+    _bulk(peter, base, html, [boxes[lost["id"]]])
+    assert _logged(app, company.id) == mine, "logged once"
+    response = step(anna, hers, "done")
+    assert "R-392 was already marked done by Szabó Péter, as it is now" in response.get_data(
+        as_text=True)
+    assert _logged(app, company.id) == mine, "Anna's later done is not logged as hers"
