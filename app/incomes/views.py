@@ -253,6 +253,7 @@ def _page(form, income: dict, settings: dict, problem: str | None = None) -> str
     if problem:
         form.upstream_failed(problem)
     return render_template("incomes/edit.html", form=form, income=income, settings=settings,
+                           code=currency_code(income.get("currency"), form.layout.catalogs),
                            **flow.cancel_context(flow.extras(income, originals=False), income))
 
 

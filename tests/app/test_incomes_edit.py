@@ -364,7 +364,7 @@ def _totals(form: BrowserForm, net: str, vat: str, gross: str) -> BrowserForm:
     return form
 
 
-def test_an_edit_that_takes_the_totals_off_the_stored_lines_is_refused_with_input_kept(
+def test_an_edit_that_takes_the_totals_off_the_stored_lines_is_refused_beside_them(
         client, company, api, sandbox_log):
     created, path, form = _receipt_with_lines(client, company, api, "1000.00", "270.00",
                                               "1270.00")
@@ -374,6 +374,7 @@ def test_an_edit_that_takes_the_totals_off_the_stored_lines_is_refused_with_inpu
     assert response.status_code == 400
     assert "The line items add up to a net of HUF 1,000." in html
     assert "The line items add up to a VAT of HUF 270." in html
+    assert "The line items cannot be changed here." in html and "Süti" in html
     assert BrowserForm(html).values("net_amount") == ["1100"]
     assert patches(sandbox_log, company.id) == []
     again = client.post(path, data=page_form(client, path).set("secondary_id", "P-7").data())
