@@ -13,7 +13,16 @@ from flask_babel import lazy_gettext as _l
 from app import exports
 from app.numbers import format_percent, to_decimal
 from app.totals import expense_amounts
-from app.vat.service import EXPENSES, INCOMES, MONTHLY, NO_CATEGORY, QUARTERLY, Period, Summary
+from app.vat.service import (
+    EXPENSES,
+    INCOMES,
+    MONTHLY,
+    NO_CATEGORY,
+    QUARTERLY,
+    Period,
+    Summary,
+    review_args,
+)
 
 SIDES = {INCOMES: _l("Incomes"), EXPENSES: _l("Expenses")}
 KIND_LABELS = {MONTHLY: _l("Monthly"), QUARTERLY: _l("Quarterly"), "yearly": _l("Yearly")}
@@ -102,8 +111,8 @@ def _money(value: Decimal | None) -> Decimal | None:
 
 
 CHECK_LABELS = {
-    "review": _l("Incomes in the review queue"),
-    "unprocessed": _l("Unprocessed expenses"),
+    "review": _l("Incomes in the review queue fulfilled by the month's end"),
+    "unprocessed": _l("Unprocessed expenses fulfilled by the month's end or not dated yet"),
     "no_vat_period": _l("Expenses of the month without a VAT period"),
     "taxes": _l("Taxes recorded for the month"),
     "salaries": _l("Salaries recorded for the month"),
@@ -114,7 +123,7 @@ def checklist(found: dict, month: Period) -> list[dict]:
     """The checklist's items: label, count, whether it needs doing, and the list's link."""
     key = month.key
     months = {"from": key, "to": key}
-    items = [("review", found["review"], url_for("review.index")),
+    items = [("review", found["review"], url_for("review.index", **review_args(month))),
              ("unprocessed", len(found["unprocessed"]),
               url_for("vat.checklist", month=key, show="unprocessed")),
              ("no_vat_period", _count(found["no_vat_period"]),

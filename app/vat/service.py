@@ -218,22 +218,35 @@ def summary(client, period: Period) -> Summary:
 CHECKS = ("review", "unprocessed", "no_vat_period", "taxes", "salaries")
 
 
+def review_args(month: Period) -> dict:
+    """The review queue's URL arguments at a month's close: the incomes fulfilled by its end
+    (a later one does not hold the month up)."""
+    return {"date_field": "fulfilled_at", "date_to": month.end.isoformat()}
+
+
 def month_end(client, month: Period) -> dict:
-    """The month-end checklist's reads, side by side: the review queue's size, the expenses
-    not processed yet, the month's expenses without a VAT period (None, and not read, when the
-    company keeps no VAT periods: the settings come from cache first), the month's taxes and
-    salaries (their records), and the currency codes the expense rows are shown in."""
-    params = queue_query({}).params() or {}
+    """The month-end checklist's reads, side by side: the review queue's size by the month's
+    end, the expenses not processed yet (fulfilled by its end, or not dated yet), the month's
+    expenses without a VAT period (None, and not read, when the company keeps no VAT periods:
+    the settings come from cache first), the month's taxes and salaries (their records), and
+    the currency codes the expense rows are shown in."""
+    params = queue_query(review_args(month)).params() or {}
     listing = {"from_date": month.start.isoformat(), "to_date": month.end.isoformat()}
     reads = {
         "review": partial(income_api.count, client, params),
-        "unprocessed": partial(expense_api.unprocessed, client),
+        "unprocessed": partial(_unprocessed_by, client, month.end),
         "codes": partial(catalog.names, client, "currencies", "code"),
         "taxes": partial(taxes_api.monthly_records, client, "taxes", listing),
         "salaries": partial(taxes_api.monthly_records, client, "salaries", listing)}
     if company_settings(client).get("enable_vat_period"):
         reads["no_vat_period"] = partial(_without_vat_period, client, month)
     return {"no_vat_period": None, **run_parallel(reads)}
+
+
+def _unprocessed_by(client, end: date) -> list[dict]:
+    # An upload not processed yet often has no fulfilment day: it is still to do this month.
+    return [expense for expense in expense_api.unprocessed(client)
+            if not expense.get("fulfilled_at") or expense["fulfilled_at"][:10] <= end.isoformat()]
 
 
 def _without_vat_period(client, month: Period) -> list[dict]:
