@@ -278,6 +278,8 @@ def _in_words(key: str, value):
 CONFIG_NOT_OBJECT = N_("The policy settings must be an object, or null for no policies.")
 VERSION_MISSING = N_('The policy settings lack their format version ("v": 2).')
 VERSION_UNSUPPORTED = N_("The policy format is version %(found)s; only version 2 is supported.")
+VERSION_NOT_NUMBER = N_('The format version must be the number 2 ("v": 2), not the text '
+                        '"%(found)s".')
 NOT_BOOL = N_("This must be true or false.")
 NOT_LIST = N_("This must be a list.")
 UNKNOWN_KEY = N_("Bookdesk does not use the setting %(key)s here; it is kept as it is.")
@@ -327,6 +329,7 @@ TAG_INVALID = N_("Use the id (a whole number) of an existing tag, or the name of
 SPLIT_EMPTY = N_("A split needs a list of one or more parts.")
 PART_NOT_OBJECT = N_("Each part of a split must be an object.")
 PART_KIND = N_("Give each part either a percent or an amount, not both.")
+PART_EMPTY = N_("Give this part a percent or an amount.")
 PERCENT_RANGE = N_("A percent must be more than 0 and at most 100.")
 AMOUNT_NOT_POSITIVE = N_("An amount must be more than 0.")
 AMOUNT_PLACES = N_("An amount can have at most two decimal places.")

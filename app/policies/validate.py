@@ -126,6 +126,8 @@ def _check_version(config):
     if "v" not in config:
         return [error(("v",), M.VERSION_MISSING)]
     found = config["v"]
+    if isinstance(found, str):  # else "2" would read as "version 2; only version 2 ..."
+        return [error(("v",), M.VERSION_NOT_NUMBER, found=found)]
     if isinstance(found, bool) or found != VERSION:
         return [error(("v",), M.VERSION_UNSUPPORTED, found=str(found))]
     return []
@@ -345,7 +347,9 @@ def _check_part(part, path):
         return [error(path, M.PART_NOT_OBJECT)]
     problems = unknown_keys(part, PART_KEYS, path) + check_targets(part, path)
     percent, amount = part.get("percent"), part.get("amount")
-    if (percent is None) == (amount is None):
+    if percent is None and amount is None:
+        return problems + [error(path, M.PART_EMPTY)]
+    if percent is not None and amount is not None:
         return problems + [error(path, M.PART_KIND)]
     if percent is not None:
         return problems + _check_percent(percent, path + ("percent",))

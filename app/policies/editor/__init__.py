@@ -49,5 +49,6 @@ bp = company_blueprint("policy_editor", __name__, url_prefix="/policies", routes
 def _helpers() -> dict:
     return {"condition_text": present.condition_text, "match_text": present.match_text,
             "action_items": present.action_items, "part_share": present.part_share,
-            "split_check": present.split_check, "section_titles": labels.SECTION_TITLES,
+            "split_check": present.split_check, "rule_name": present.rule_name,
+            "section_titles": labels.SECTION_TITLES,
             "op_kind": labels.op_kind, "field_kind": labels.field_kind}

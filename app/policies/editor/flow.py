@@ -153,7 +153,7 @@ def editor_data(found: dict) -> tuple:
 # Problems that leave nothing the editor could show as a form: fix the file instead.
 STRUCTURAL = {M.CONFIG_NOT_OBJECT, M.NOT_LIST, M.RULE_NOT_OBJECT, M.CONDITION_NOT_OBJECT,
               M.SET_NOT_OBJECT, M.PART_NOT_OBJECT, M.TAGS_NOT_LIST, M.VERSION_MISSING,
-              M.VERSION_UNSUPPORTED}
+              M.VERSION_UNSUPPORTED, M.VERSION_NOT_NUMBER}
 
 
 def all_problems(config) -> list:

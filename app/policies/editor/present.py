@@ -116,6 +116,14 @@ def _one(field_name, value) -> str:
     return _("“%(value)s”", value=value_text(value))
 
 
+def rule_name(rule, number: int) -> str:
+    """The rule's name, or a stand-in naming it by the number the editor shows beside it."""
+    name = rule.get("name") if isinstance(rule, dict) else None
+    if isinstance(name, str) and name.strip():
+        return name
+    return _("(no name, #%(number)s)", number=number)
+
+
 def match_text(rule) -> str:
     """How the conditions combine."""
     if not rule.get("conditions"):

@@ -55,11 +55,20 @@ def test_missing_version_is_an_error():
     assert found(validate({"policies": []})) == [(("v",), M.VERSION_MISSING, "error")]
 
 
-@pytest.mark.parametrize("version", [1, 3, "2", True])
+@pytest.mark.parametrize("version", [1, 3, True])
 def test_only_version_2_is_supported(version):
     problems = validate({**empty_config(), "v": version})
     assert found(problems) == [(("v",), M.VERSION_UNSUPPORTED, "error")]
     assert problems[0].params == {"found": str(version)}
+
+
+@pytest.mark.parametrize("version", ["2", "3"])
+def test_a_version_given_as_text_is_told_it_must_be_the_number(version):
+    (problem,) = validate({**empty_config(), "v": version})
+    assert (problem.path, problem.message, problem.params) == (
+        ("v",), M.VERSION_NOT_NUMBER, {"found": version})
+    assert problem.text() == f'The format version must be the number 2 ("v": 2), not the text ' \
+        f'"{version}".'
 
 
 def test_multiple_match_switch_must_be_boolean():

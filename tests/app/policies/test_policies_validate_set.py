@@ -69,9 +69,14 @@ def test_split_part_must_be_an_object():
     ]
 
 
-@pytest.mark.parametrize("part", [{"revenue_type": 1}, {"percent": 50, "amount": "10.00"}])
-def test_each_part_has_either_a_percent_or_an_amount(part):
+def test_a_part_with_both_a_percent_and_an_amount_is_told_not_both():
+    part = {"percent": 50, "amount": "10.00"}
     assert problems_for({"split": [part]}) == [(SPLIT + (0,), M.PART_KIND, "error")]
+
+
+@pytest.mark.parametrize("part", [{"revenue_type": 1}, {"percent": None, "amount": None}])
+def test_a_part_with_neither_a_percent_nor_an_amount_is_asked_for_one(part):
+    assert problems_for({"split": [part]}) == [(SPLIT + (0,), M.PART_EMPTY, "error")]
 
 
 def test_percents_must_add_up_to_100():
