@@ -349,6 +349,7 @@ REVIEW_SPLIT_VAT = N_(
 
 # What changes between two configurations
 CONFIG_DELETED = N_("All policy settings will be deleted.")
+CONFIG_WAS_DELETED = N_("All policy settings were deleted.")
 SWITCH_ON = N_(
     "When more than one rule matches an income, none will be applied and the income will "
     "need review."

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 from io import BytesIO
 
+from app.policies.editor.history import diff_configs
 from app.store.history import list_versions
 from tests.app.test_policy_editor_kit import Editor, config, policy, set_stored, stored
 
@@ -103,8 +104,8 @@ def test_delete_sends_null_only_after_a_confirmation_naming_what_is_lost(
     assert "All policy settings deleted" in editor.html("/history")
 
 
-def test_a_delete_whose_answer_was_lost_is_found_done_when_confirmed_again(
-        app, client, company, api, faults, sandbox_log):
+def _deleted_with_its_answer_lost(client, company, api, faults, sandbox_log):
+    """(editor, the confirmation posted): the delete went through, its answer was lost (503)."""
     set_stored(api, config(policy("Szoftver")))
     editor = Editor(client, company, name="Kovács Anna")
     page = editor.html("/delete")
@@ -115,12 +116,63 @@ def test_a_delete_whose_answer_was_lost_is_found_done_when_confirmed_again(
     sandbox_log.reset()
     assert client.post(editor.base + "/delete", data=confirm).status_code == 503
     assert stored(api) is None
-    again = client.post(editor.base + "/delete", data=confirm, follow_redirects=True)
-    assert "already deleted; nothing was sent again" in again.get_data(as_text=True)
-    assert len(sandbox_log.entries(company.id, method="PATCH")) == 1
+    return editor, confirm
+
+
+def _latest_is_the_users_deletion(app, company) -> None:
     with app.app_context():
         latest = list_versions(company.id)[0]
     assert (latest.config, latest.actor, latest.note) == (None, "Kovács Anna", "delete")
+
+
+def test_a_delete_whose_answer_was_lost_is_found_done_when_confirmed_again(
+        app, client, company, api, faults, sandbox_log):
+    editor, confirm = _deleted_with_its_answer_lost(client, company, api, faults, sandbox_log)
+    again = client.post(editor.base + "/delete", data=confirm, follow_redirects=True)
+    assert "already deleted; nothing was sent again" in again.get_data(as_text=True)
+    assert len(sandbox_log.entries(company.id, method="PATCH")) == 1
+    _latest_is_the_users_deletion(app, company)
+
+
+def test_a_delete_whose_answer_was_lost_is_found_done_when_the_editor_is_opened(
+        app, client, company, api, faults, sandbox_log):
+    editor, _confirm = _deleted_with_its_answer_lost(client, company, api, faults, sandbox_log)
+    opened = client.get(editor.base + "/", follow_redirects=True).get_data(as_text=True)
+    assert "already deleted; nothing was sent again" in opened
+    _latest_is_the_users_deletion(app, company)
+    assert editor.rule("policies", None, {"name": "Új", "conditions-0-value": "Soft"}) \
+        .status_code == 303
+    assert editor.save().status_code == 303
+    history = editor.html("/history")
+    assert history.count("<strong>All policy settings deleted</strong>") == 1
+    assert "changed outside Bookdesk" not in history
+    assert len(sandbox_log.entries(company.id, method="PATCH")) == 2
+
+
+def test_a_delete_whose_answer_was_lost_is_found_done_when_the_history_is_opened(
+        app, client, company, api, faults, sandbox_log):
+    editor, _confirm = _deleted_with_its_answer_lost(client, company, api, faults, sandbox_log)
+    history = editor.html("/history")
+    assert "already deleted; nothing was sent again" in history
+    assert history.count("<strong>All policy settings deleted</strong>") == 1
+    assert "changed outside Bookdesk" not in history
+    _latest_is_the_users_deletion(app, company)
+    assert "already deleted" not in editor.html("/"), "recorded once"
+    assert len(sandbox_log.entries(company.id, method="PATCH")) == 1
+
+
+def test_the_history_tells_a_deletion_as_done_what_is_to_come_keeps_its_future(
+        client, company, api):
+    set_stored(api, config(policy("Szoftver")))
+    editor = Editor(client, company)
+    page = editor.html("/delete")
+    assert editor.post("/delete", {"stored": _hidden(page, "stored"), "confirm": "yes"},
+                       page="/delete").status_code == 303
+    history = editor.html("/history")
+    assert "All policy settings were deleted." in history
+    assert "will be deleted" not in history
+    [to_come, *_removed] = diff_configs(config(policy("Szoftver")), None)
+    assert to_come.text() == "All policy settings will be deleted."
 
 
 def test_save_after_the_stored_config_changed_elsewhere_warns_first(client, company, api):

@@ -7,6 +7,8 @@ session["policy_drafts"]["<company_id>"] = {"config", "base", "rev", "origin"}:
   base    hash of the stored configuration the draft started from (to spot edits elsewhere)
   rev     bumped on every change; forms send it back so a stale tab cannot overwrite
   origin  "edit", "import:<file name>" or "restore:<version id>"
+A delete whose answer was lost keeps the hash of what it confirmed, per company, in
+session["policy_lost_deletes"]["<company_id>"], till the editor finds whether it went through.
 Whether the token may save is the "admin" refusal of app/auth/flow.py (per company and token):
 the settings page writes the same endpoint (PATCH company-info, administrators only), so a
 refusal there, here, or of any write (a viewer) opens the editor read-only; signing in again
@@ -37,6 +39,7 @@ from app.upstream import company as upstream_company
 # -- the draft in the session ---------------------------------------------------------------------
 
 DRAFTS = "policy_drafts"
+LOST_DELETES = "policy_lost_deletes"
 
 
 @dataclass(frozen=True)
@@ -70,18 +73,37 @@ def store_draft(company_id: int, config: dict, base: str, rev: int, origin: str,
     """Keep config as the company's draft under a new revision (base_config: what was stored
     when the draft began, base its hash)."""
     draft = Draft(config, base, rev + 1, origin, base_config)
-    drafts = dict(session.get(DRAFTS) or {})
-    drafts[str(company_id)] = {"config": config, "base": base, "rev": draft.rev,
-                               "origin": origin, "base_config": base_config}
-    session[DRAFTS] = drafts
+    _put(DRAFTS, company_id, {"config": config, "base": base, "rev": draft.rev,
+                              "origin": origin, "base_config": base_config})
     return draft
 
 
 def discard_draft(company_id: int) -> None:
     """Forget the company's draft."""
-    drafts = dict(session.get(DRAFTS) or {})
-    if drafts.pop(str(company_id), None) is not None:
-        session[DRAFTS] = drafts
+    _pop(DRAFTS, company_id)
+
+
+def remember_lost_delete(company_id: int, confirmed: str) -> None:
+    """Keep what a delete whose answer was lost confirmed (its hash), to find it done later."""
+    _put(LOST_DELETES, company_id, confirmed)
+
+
+def pop_lost_delete(company_id: int) -> str | None:
+    """What a delete whose answer was lost confirmed (its hash), forgotten once asked."""
+    return _pop(LOST_DELETES, company_id)
+
+
+def _put(key: str, company_id: int, value) -> None:
+    session[key] = {**(session.get(key) or {}), str(company_id): value}
+
+
+def _pop(key: str, company_id: int):
+    """Remove and return the company's entry in session[key] (None when there is none)."""
+    entries = dict(session.get(key) or {})
+    found = entries.pop(str(company_id), None)
+    if found is not None:
+        session[key] = entries
+    return found
 
 
 def readonly_reason() -> str | None:

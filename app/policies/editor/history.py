@@ -40,11 +40,12 @@ class Change(M.Worded):
     params: dict = field(default_factory=dict)
 
 
-def diff_configs(old, new):
-    """List the changes from old to new; null on either side means no policies."""
+def diff_configs(old, new, deleted: str = M.CONFIG_DELETED):
+    """List the changes from old to new; null on either side means no policies (deleted words
+    a deletion: to come by default, done in the history)."""
     changes = []
     if new is None and old is not None:
-        changes.append(Change("deleted", M.CONFIG_DELETED))
+        changes.append(Change("deleted", deleted))
     old, new = _as_config(old), _as_config(new)
     changes += _switch_changes(old, new)
     changes += _rule_list_changes(rules(old, "policies"), rules(new, "policies"), "policy")
@@ -190,8 +191,8 @@ def record_landed(company_id: int, saved, actor: Actor, origin: str):
 
 
 def delete_landed(company_id: int, confirmed: str | None, config_hash) -> bool:
-    """Whether a delete sent again, finding nothing stored, had gone through: what it confirmed
-    (confirmed: its hash) is the last version known, kept when its answer was lost."""
+    """Whether a delete whose answer was lost, nothing being stored now, had gone through: what
+    it confirmed (confirmed: its hash) is the last version known, kept when its answer was lost."""
     latest = latest_version(company_id)
     return bool(confirmed) and latest is not None and latest.config is not None and \
         config_hash(latest.config) == confirmed
@@ -222,7 +223,8 @@ def entries(company_id: int, limit: int = PAGE) -> list[Entry]:
     shown = []
     for position, version in enumerate(versions[:limit]):
         older = versions[position + 1] if position + 1 < len(versions) else None
-        changes = diff_configs(older.config, version.config) if older is not None else []
+        changes = diff_configs(older.config, version.config, M.CONFIG_WAS_DELETED) \
+            if older is not None else []
         shown.append(Entry(version, action_text(version.note, older is None),
                            [change.text(_) for change in changes], older is None))
     return shown

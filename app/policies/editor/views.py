@@ -56,10 +56,10 @@ LIST_ACTIONS = {
 
 def index():
     """The rule lists of the draft (or of the stored configuration when there is no draft); a
-    draft found stored (its save's answer was lost) is recorded as saved and ended first."""
+    save or delete found done (its answer was lost) is recorded as the user's first."""
     state = flow.load_state()
-    if state.draft is not None and _landed(state):
-        return _finish_landed(state)
+    if _found_done(state):
+        return redirect_to(url_for("policy_editor.index"))
     return render("policies/index.html", "policies/_editor.html", **_context(state))
 
 
@@ -225,8 +225,8 @@ def save():
     if has_errors(state.problems):
         flash(_("The policies have errors; nothing was saved."), "error")
         return redirect_to(url_for("policy_editor.review"))
-    if _landed(state):
-        return _finish_landed(state)
+    if _found_done(state):
+        return redirect_to(url_for("policy_editor.index"))
     stopped = _over_another_save(state)
     done = stopped or _write(state, state.draft.config, state.draft.origin,
                              lambda text: _review_page(state, problem=text)[0])
@@ -259,13 +259,36 @@ def _landed(state) -> bool:
     return state.draft.base != stored and flow.config_hash(state.draft.config) == stored
 
 
-def _finish_landed(state):
-    """Record the save found stored and end the draft, without writing it again."""
-    history.record_landed(state.company_id, state.stored, current_actor(), state.draft.origin)
+def _found_done(state, confirmed: str | None = None) -> bool:
+    """Whether a write whose answer was lost is found done, then recorded as this user's: a
+    delete (nothing stored; confirmed: its hash, when sent again), or the draft's save."""
+    if _delete_landed(state, confirmed):
+        _finish_landed(state, history.DELETE, _(
+            "The income policy settings were already deleted; nothing was sent again."))
+    elif state.draft is not None and _landed(state):
+        _finish_landed(state, state.draft.origin, _(
+            "The income policies were already saved; nothing was sent again."))
+    else:
+        return False
+    return True
+
+
+def _delete_landed(state, confirmed: str | None) -> bool:
+    """True when nothing is stored and a delete whose answer was lost went through: what it
+    confirmed (sent again, else kept in this session when the answer was lost) is the last
+    version known."""
+    kept = flow.pop_lost_delete(state.company_id)
+    return state.stored is None and history.delete_landed(
+        state.company_id, confirmed or kept, flow.config_hash)
+
+
+def _finish_landed(state, origin: str, done: str) -> None:
+    """Record the save or delete (origin) found stored as this user's, end the draft and say
+    so (done), without writing it again."""
+    history.record_landed(state.company_id, state.stored, current_actor(), origin)
     flow.discard_draft(state.company_id)
     flow.forget_created_records(state.company_id, state.stored)
-    flash(_("The income policies were already saved; nothing was sent again."), "success")
-    return redirect_to(url_for("policy_editor.index"))
+    flash(done, "success")
 
 
 def _write(state, config, origin, again):
@@ -291,6 +314,8 @@ def _unanswered_write(state, config, again, exc):
     """The save (config) or delete (None) got no answer: record what stands upstream, and say
     that it may have happened (again(text) renders the page to send again)."""
     history.record_found(state.company_id, state.stored)
+    if config is None:
+        flow.remember_lost_delete(state.company_id, flow.config_hash(state.stored))
     return lost_write_response(again, exc, _(
         "The accounting service did not confirm the request. The policies may already be saved: "
         "send again and Bookdesk checks first; nothing is saved twice.") if config is not None
@@ -329,14 +354,9 @@ def delete():
 
 
 def _nothing_to_delete(state, confirmed: bool):
-    """Nothing stored: a confirmed delete sent again whose first send went through (its answer
-    lost) is recorded as this user's now; else there was nothing to delete."""
-    if confirmed and history.delete_landed(state.company_id, request.form.get("stored"),
-                                           flow.config_hash):
-        history.record_landed(state.company_id, None, current_actor(), history.DELETE)
-        flash(_("The income policy settings were already deleted; nothing was sent again."),
-              "success")
-    else:
+    """Nothing stored: a delete whose first send went through (its answer lost) is recorded as
+    this user's now; else there was nothing to delete."""
+    if not _found_done(state, request.form.get("stored") if confirmed else None):
         flash(_("There are no stored policy settings to delete."), "info")
     return redirect_to(url_for("policy_editor.index"))
 
@@ -344,7 +364,11 @@ def _nothing_to_delete(state, confirmed: bool):
 # -- history --------------------------------------------------------------------------------------
 
 def history_page():
-    """Saved versions, newest first: when, who, what changed."""
+    """Saved versions, newest first: when, who, what changed; a delete this session sent whose
+    answer was lost is recorded first when found done."""
+    lost = flow.pop_lost_delete(g.company_id)
+    if lost is not None:
+        _found_done(flow.load_state(catalogs=False), lost)
     return render_template("policies/history.html", history_entries=history.entries(g.company_id),
                            actor_text=history.actor_text)
 
