@@ -355,7 +355,7 @@ SWITCH_ON = N_(
     "need review."
 )
 SWITCH_OFF = N_("When more than one rule matches an income, the first one in the list will apply.")
-OTHER_SETTINGS = N_("Other settings changed.")
+OTHER_SETTINGS = N_("Other settings Bookdesk does not edit changed: %(keys)s.")
 
 POLICY_CHANGES = {
     "added": N_("Rule %(name)s added."),
@@ -367,7 +367,8 @@ POLICY_CHANGES = {
     "match_any": N_("Rule %(name)s now needs any one of its conditions."),
     "conditions": N_("Rule %(name)s: conditions changed."),
     "actions": N_("Rule %(name)s: what it sets changed."),
-    "changed": N_("Rule %(name)s: other settings changed."),
+    "sets": N_("Rule %(name)s: what it sets changed — %(target)s: %(old)s → %(new)s."),
+    "changed": N_("Rule %(name)s: settings Bookdesk does not edit changed: %(keys)s."),
     "moved": N_("Rule %(name)s moved to position %(position)s."),
 }
 IGNORE_CHANGES = {
@@ -379,7 +380,7 @@ IGNORE_CHANGES = {
     "match_all": N_("Ignore rule %(name)s now needs all of its conditions."),
     "match_any": N_("Ignore rule %(name)s now needs any one of its conditions."),
     "conditions": N_("Ignore rule %(name)s: conditions changed."),
-    "changed": N_("Ignore rule %(name)s: other settings changed."),
+    "changed": N_("Ignore rule %(name)s: settings Bookdesk does not edit changed: %(keys)s."),
     "moved": N_("Ignore rule %(name)s moved to position %(position)s."),
 }
 

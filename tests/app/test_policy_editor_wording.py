@@ -6,7 +6,7 @@ import html
 import json
 from io import BytesIO
 
-from tests.app.test_policy_editor_kit import Editor, config, policy
+from tests.app.test_policy_editor_kit import Editor, config, policy, set_stored
 
 HUNGARIAN = {"Accept-Language": "hu"}
 
@@ -42,3 +42,36 @@ def test_an_unnamed_rule_is_named_by_its_number_in_the_editor(client, company):
     assert 'aria-label="Move (no name, #2) up"' in page
     assert 'data-confirm="Remove (no name, #2) from the draft?"' in page
     assert "Move  up" not in page and "Remove  from" not in page
+
+
+def test_the_review_names_what_a_rule_sets_before_and_after(client, company, api):
+    first, second = api.get("/2/revenue-types/").json()[:2]
+    set_stored(api, config(policy("Szoftver", revenue_type=first["id"]), x_top=1))
+    editor = Editor(client, company)
+    changed = config(policy("Szoftver", revenue_type=second["id"], job_number="LIC-1"), x_top=2)
+    assert _import(editor, changed).status_code == 303
+    review = html.unescape(editor.html("/review"))
+    assert (f"Rule Szoftver: what it sets changed — Revenue type: {first['name']} → "
+            f"{second['name']}.") in review
+    assert "Rule Szoftver: what it sets changed — Job number: (not set) → LIC-1." in review
+    assert "Other settings Bookdesk does not edit changed: x_top." in review
+    assert "Rule Szoftver: what it sets changed.<" not in review
+    assert "Other settings changed." not in review
+
+
+def test_the_history_names_what_a_rule_sets_before_and_after(client, company, api):
+    set_stored(api, config(policy("Régi", revenue_type="Termék")))
+    editor = Editor(client, company)
+    assert editor.rule("policies", 0, {"revenue_type": "Szolgáltatás"}).status_code == 303
+    assert editor.save().status_code == 303
+    page = html.unescape(editor.html("/history"))
+    assert "Rule Régi: what it sets changed — Revenue type: Termék → Szolgáltatás." in page
+
+
+def test_the_review_names_an_unnamed_rule_by_its_number(client, company):
+    editor = Editor(client, company)
+    assert _import(editor, config(policy("Első"), policy(""))).status_code == 303
+    assert "Rule (no name, #2) added." in html.unescape(editor.html("/review"))
+    hungarian = client.get(editor.base + "/review", headers=HUNGARIAN).get_data(as_text=True)
+    assert "„” szabály" not in html.unescape(hungarian)
+    assert "szabály hozzáadva" in html.unescape(hungarian)

@@ -251,7 +251,7 @@ class EditorState:
     @cached_property
     def changes(self) -> list:
         """What saving the draft would change (empty without a draft)."""
-        return diff_configs(self.stored, self.config) if self.draft else []
+        return diff_configs(self.stored, self.config, catalogs=self.catalogs) if self.draft else []
 
     @property
     def change_texts(self) -> list[str]:
@@ -265,7 +265,8 @@ class EditorState:
         began = self.draft.base_config if self.stale else None
         if began is None or config_hash(began) != self.draft.base:
             return set()
-        theirs = {change.text(_) for change in diff_configs(self.stored, began)}
+        changes = diff_configs(self.stored, began, catalogs=self.catalogs)
+        theirs = {change.text(_) for change in changes}
         return theirs & set(self.change_texts)
 
     @cached_property

@@ -24,7 +24,8 @@ import app.policies.labels as M
 from app.files import disposition
 from app.forms.filters import whole
 from app.numbers import company_today
-from app.policies.labels import CONFIG_KEYS, IGNORE_KEYS, POLICY_KEYS
+from app.policies.editor.present import rule_name, set_changes
+from app.policies.labels import CONFIG_KEYS, IGNORE_KEYS, POLICY_KEYS, SET_KEYS, Catalogs
 from app.policies.validate import Problem, is_enabled, rules
 from app.store.db import PolicyVersion, store_session
 from app.store.history import Actor, add_version, get_version, latest_version, list_versions
@@ -40,20 +41,22 @@ class Change(M.Worded):
     params: dict = field(default_factory=dict)
 
 
-def diff_configs(old, new, deleted: str = M.CONFIG_DELETED):
+def diff_configs(old, new, deleted: str = M.CONFIG_DELETED,
+                 catalogs: Catalogs | None = None):
     """List the changes from old to new; null on either side means no policies (deleted words
-    a deletion: to come by default, done in the history)."""
+    a deletion: to come by default, done in the history).
+    The records a policy sets are named from catalogs (by "#id" without them)."""
     changes = []
     if new is None and old is not None:
         changes.append(Change("deleted", deleted))
     old, new = _as_config(old), _as_config(new)
+    catalogs = catalogs or Catalogs.from_lists({})
     changes += _switch_changes(old, new)
-    changes += _rule_list_changes(rules(old, "policies"), rules(new, "policies"), "policy")
-    changes += _rule_list_changes(
-        rules(old, "ignore_policies"), rules(new, "ignore_policies"), "ignore"
-    )
-    if _others(old, CONFIG_KEYS) != _others(new, CONFIG_KEYS):
-        changes.append(Change("other", M.OTHER_SETTINGS))
+    for key, section in (("policies", "policy"), ("ignore_policies", "ignore")):
+        changes += _rule_list_changes(rules(old, key), rules(new, key), section, catalogs)
+    keys = _changed_keys(old, new, CONFIG_KEYS)
+    if keys:
+        changes.append(Change("other", M.OTHER_SETTINGS, {"keys": ", ".join(keys)}))
     return changes
 
 
@@ -79,27 +82,35 @@ def _keyed(rule_list):
     return keyed
 
 
-def _rule_list_changes(old_list, new_list, section):
+def _rule_list_changes(old_list, new_list, section, catalogs):
     old, new = _keyed(old_list), _keyed(new_list)
     messages = M.POLICY_CHANGES if section == "policy" else M.IGNORE_CHANGES
+    old_names, names = _shown_names(old), _shown_names(new)
 
     def change(what, key, **params):
-        return Change(f"{section}_{what}", messages[what], {"name": key[0], **params})
+        name = names.get(key) or old_names[key]
+        return Change(f"{section}_{what}", messages[what], {"name": name, **params})
 
     renamed = _renamed(old, new)
     gone = set(old) - set(new) - set(renamed.values())
     changes = [change("removed", key) for key in old if key in gone]
     for key, rule in new.items():
         if key in renamed:
-            changes.append(change("renamed", key, old=renamed[key][0]))
+            changes.append(change("renamed", key, old=old_names[renamed[key]]))
         elif key not in old:
             changes.append(change("added", key))
             continue
         was = old[renamed.get(key, key)]
-        changes += [change(what, key) for what in _rule_changes(was, rule, section)]
+        changes += [change(what, key, **params)
+                    for what, params in _rule_changes(was, rule, section, catalogs)]
     positions = {key: index + 1 for index, key in enumerate(new)}
     moved = _moved([key for key in old if key in new], [key for key in new if key in old])
     return changes + [change("moved", key, position=positions[key]) for key in moved]
+
+
+def _shown_names(keyed: dict) -> dict:
+    """{key: the rule's name}, an unnamed rule named by its number in the list."""
+    return {key: rule_name(rule, number) for number, (key, rule) in enumerate(keyed.items(), 1)}
 
 
 def _renamed(old: dict, new: dict) -> dict:
@@ -116,24 +127,35 @@ def _kept_a_part(old: dict, new: dict) -> bool:
                for part in ("conditions", "set"))
 
 
-def _rule_changes(old, new, section):
+def _rule_changes(old, new, section, catalogs) -> list[tuple[str, dict]]:
+    """(what, its params) for each way the rule changed."""
     whats = []
     if is_enabled(old) != is_enabled(new):
-        whats.append("enabled" if is_enabled(new) else "disabled")
+        whats.append(("enabled" if is_enabled(new) else "disabled", {}))
     if old.get("match", "all") != new.get("match", "all"):
-        whats.append("match_any" if new.get("match") == "any" else "match_all")
+        whats.append(("match_any" if new.get("match") == "any" else "match_all", {}))
     if (old.get("conditions") or []) != (new.get("conditions") or []):
-        whats.append("conditions")
+        whats.append(("conditions", {}))
+    keys = _changed_keys(old, new, POLICY_KEYS if section == "policy" else IGNORE_KEYS)
     if section == "policy" and old.get("set") != new.get("set"):
-        whats.append("actions")
-    known = POLICY_KEYS if section == "policy" else IGNORE_KEYS
-    if _others(old, known) != _others(new, known):
-        whats.append("changed")
-    return whats
+        set_keys = _changed_keys(_as_config(old.get("set")), _as_config(new.get("set")),
+                                 SET_KEYS)
+        # The bare "what it sets changed" only when nothing else tells the change.
+        whats += _set_whats(old.get("set"), new.get("set"), catalogs) or \
+            ([] if set_keys else [("actions", {})])
+        keys += set_keys
+    return whats + ([("changed", {"keys": ", ".join(keys)})] if keys else [])
 
 
-def _others(mapping, known):
-    return {key: value for key, value in mapping.items() if key not in known}
+def _set_whats(old, new, catalogs) -> list[tuple[str, dict]]:
+    """Each value the rule sets differently, before and after, in words."""
+    return [("sets", {"target": label, "old": before, "new": after})
+            for label, before, after in set_changes(old, new, catalogs)]
+
+
+def _changed_keys(old: dict, new: dict, known) -> list[str]:
+    """The keys Bookdesk does not edit whose values differ."""
+    return sorted(str(key) for key in {*old, *new} - set(known) if old.get(key) != new.get(key))
 
 
 def _moved(old_order, new_order):
@@ -217,14 +239,16 @@ class Entry:
         return self.version.config is None
 
 
-def entries(company_id: int, limit: int = PAGE) -> list[Entry]:
-    """The newest versions with what each changed compared with the one before it."""
+def entries(company_id: int, catalogs: Catalogs | None = None,
+            limit: int = PAGE) -> list[Entry]:
+    """The newest versions with what each changed compared with the one before it (the
+    records policies set named from catalogs)."""
     versions = list_versions(company_id, limit=limit + 1)
     shown = []
     for position, version in enumerate(versions[:limit]):
         older = versions[position + 1] if position + 1 < len(versions) else None
-        changes = diff_configs(older.config, version.config, M.CONFIG_WAS_DELETED) \
-            if older is not None else []
+        changes = [] if older is None else diff_configs(
+            older.config, version.config, M.CONFIG_WAS_DELETED, catalogs=catalogs)
         shown.append(Entry(version, action_text(version.note, older is None),
                            [change.text(_) for change in changes], older is None))
     return shown

@@ -407,6 +407,35 @@ def _change_value(key, value, catalogs) -> str:
     return catalogs.for_target(key).label(value)
 
 
+def set_changes(old, new, catalogs) -> list[tuple[str, str, str]]:
+    """(label, before, after) for what a policy sets differently, in words: a rule's "set"
+    before and after a save (a value it no longer sets reads "(not set)")."""
+    old, new = (values if isinstance(values, dict) else {} for values in (old, new))
+    lines = []
+    for key in ORDER:
+        before, after = (_set_words(key, values.get(key), catalogs) for values in (old, new))
+        if before != after:
+            lines.append((str(TARGET_LABELS[key]), before, after))
+    return lines
+
+
+def _set_words(key, value, catalogs) -> str:
+    if value is None or value == []:
+        return _("(not set)")
+    if key == "split":
+        parts = value if isinstance(value, list) else [value]
+        return " + ".join(_part_words(part, catalogs) for part in parts)
+    if key == "tags" and not isinstance(value, list):
+        return value_text(value)
+    return _change_value(key, value, catalogs)
+
+
+def _part_words(part, catalogs) -> str:
+    """'70% (Termék)': the part's share, then what it sets."""
+    targets = [value["text"] for item in action_items(part, catalogs) for value in item.values]
+    return f"{part_share(part)} ({', '.join(targets)})" if targets else part_share(part)
+
+
 def _creates(key, value, catalogs) -> bool:
     if key in ("split", "job_number"):
         return False

@@ -369,7 +369,8 @@ def history_page():
     lost = flow.pop_lost_delete(g.company_id)
     if lost is not None:
         _found_done(flow.load_state(catalogs=False), lost)
-    return render_template("policies/history.html", history_entries=history.entries(g.company_id),
+    return render_template("policies/history.html", history_entries=history.entries(
+        g.company_id, flow.load_catalogs(g.api)),
                            actor_text=history.actor_text)
 
 
@@ -380,7 +381,7 @@ def version():
         abort(404)
     state = flow.load_state()
     shown = _VersionState(found.config or {}, state)
-    changes = diff_configs(state.stored, found.config)
+    changes = diff_configs(state.stored, found.config, catalogs=state.catalogs)
     broken = history.limit_problems(found.config)
     return render_template("policies/version.html", version=found, state=state,
                            changes=[change.text(_) for change in changes],
@@ -457,6 +458,7 @@ def _import_page(state, form, config=None, status: int = 400):
     """The upload form, with why a file was refused and how it differs from what is saved."""
     problems = [Located("file", "/".join(map(str, p.path)), p.text(_), p.level)
                 for p in flow.shape_problems(config)] if config is not None else []
-    changes = [c.text(_) for c in diff_configs(state.stored, config)] if problems else []
+    changes = [c.text(_) for c in diff_configs(
+        state.stored, config, catalogs=state.catalogs)] if problems else []
     return render_template("policies/import.html", state=state, form=form, problems=problems,
                            changes=changes), status

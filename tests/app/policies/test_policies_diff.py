@@ -4,6 +4,7 @@ import copy
 
 from app.policies import labels as M
 from app.policies.editor.history import Change, diff_configs
+from app.policies.labels import Catalogs
 from app.policies.validate import empty_config
 
 ACME = [{"field": "partner_name", "op": "contains", "value": "acme"}]
@@ -86,14 +87,50 @@ def test_conditions_and_actions_changes_are_told_apart():
     changed = policy("A", conditions=other_conditions, set={"revenue_type": 2})
     assert summary(config(policy("A")), config(changed)) == [
         ("policy_conditions", {"name": "A"}),
-        ("policy_actions", {"name": "A"}),
+        ("policy_sets", {"name": "A", "target": "Revenue type", "old": "#1", "new": "#2"}),
     ]
+
+
+def test_what_a_policy_sets_is_named_before_and_after_from_the_catalogues():
+    catalogs = Catalogs.from_lists({
+        "revenue_types": [{"id": 1, "name": "Termék"}, {"id": 2, "name": "Szolgáltatás"}],
+        "ledger_numbers": [{"id": 7, "code": "911", "name": "Belföldi árbevétel"}]})
+    new = policy("A", set={"revenue_type": 2, "ledger_number": 7, "tags": ["Licenc"]})
+    changes = diff_configs(config(policy("A")), config(new), catalogs=catalogs)
+    assert [change.text() for change in changes] == [
+        "Rule A: what it sets changed — Revenue type: Termék → Szolgáltatás.",
+        "Rule A: what it sets changed — Ledger number: (not set) → 911 · Belföldi árbevétel.",
+        "Rule A: what it sets changed — Tags: (not set) → Licenc.",
+    ]
+
+
+def test_a_split_is_named_part_by_part():
+    split = [{"percent": 70, "revenue_type": 1}, {"percent": 30, "job_number": "M-2"}]
+    changes = diff_configs(config(policy("A")), config(policy("A", set={"split": split})))
+    assert [change.text() for change in changes] == [
+        "Rule A: what it sets changed — Revenue type: #1 → (not set).",
+        "Rule A: what it sets changed — Split: (not set) → 70% (#1) + 30% (M-2)."]
+    changes = diff_configs(config(policy("A", set={"split": split})),
+                           config(policy("A", set={"split": [split[1], split[0]]})))
+    assert [change.text() for change in changes] == [
+        "Rule A: what it sets changed — Split: 70% (#1) + 30% (M-2) → 30% (M-2) + 70% (#1)."]
+
+
+def test_the_same_record_by_id_and_by_name_is_no_detail_but_still_a_change():
+    catalogs = Catalogs.from_lists({"revenue_types": [{"id": 1, "name": "Termék"}]})
+    changes = diff_configs(config(policy("A")),
+                           config(policy("A", set={"revenue_type": "Termék"})), catalogs=catalogs)
+    assert [(change.kind, change.text()) for change in changes] == [
+        ("policy_actions", "Rule A: what it sets changed.")]
 
 
 def test_unknown_policy_keys_changing_is_reported_as_other_settings():
     assert summary(config(policy("A")), config(policy("A", colour="red"))) == [
-        ("policy_changed", {"name": "A"})
+        ("policy_changed", {"name": "A", "keys": "colour"})
     ]
+    new = policy("A", colour="red", set={"revenue_type": 1, "x_set": 1})
+    (change,) = diff_configs(config(policy("A", colour="blue")), config(new))
+    assert change.text() == "Rule A: settings Bookdesk does not edit changed: colour, x_set."
 
 
 def test_reordered_policies_report_the_fewest_moves():
@@ -169,8 +206,22 @@ def test_deleting_the_config_says_so_and_lists_what_goes():
     assert changes[0].message == M.CONFIG_DELETED
 
 
-def test_unknown_top_level_keys_changing_is_reported():
-    assert summary(config(owner="a"), config(owner="b")) == [("other", {})]
+def test_unknown_top_level_keys_changing_is_reported_by_their_keys():
+    assert summary(config(owner="a", x=1), config(owner="b", y=2, x=1)) == [
+        ("other", {"keys": "owner, y"})]
+    (change,) = diff_configs(config(owner="a"), config())
+    assert change.text() == "Other settings Bookdesk does not edit changed: owner."
+
+
+def test_an_unnamed_rule_is_named_by_its_number_in_the_list():
+    old = config(policy("A"), policy(""), ignores=[ignore(" ")])
+    new = config(policy("A"), policy("", enabled=False), policy("B"), policy(""),
+                 ignores=[])
+    assert [change.text() for change in diff_configs(old, new)] == [
+        "Rule (no name, #2) switched off.", "Rule B added.", "Rule (no name, #4) added.",
+        "Ignore rule (no name, #1) removed."]
+    renamed = diff_configs(config(policy("")), config(policy("Named")))
+    assert [change.text() for change in renamed] == ["Rule (no name, #1) renamed to Named."]
 
 
 def test_changes_to_both_lists_come_in_a_stable_order():
