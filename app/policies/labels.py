@@ -1,5 +1,5 @@
 """How policies are worded: the format's vocabulary (fields, comparisons, keys, record kinds),
-the editor's words for it (field, comparison and target labels, income types), revenue types,
+the editor's words for it (field, comparison and target labels), revenue types,
 ledger numbers and tags as policies name them (by id, or by a new name), and every message the
 engine reports, as English msgids marked with N_ for Babel (translated where they are shown)."""
 from __future__ import annotations
@@ -85,12 +85,6 @@ TARGET_LABELS = {
     "tags": _l("Tags"),
     "split": _l("Split"),
 }
-INCOME_TYPES = {
-    1: _l("invoice"),
-    2: _l("accounting document"),
-    6: _l("cash receipt"),
-    7: _l("collective receipt"),
-}
 PART_KINDS = {"percent": _l("Percent"), "amount": _l("Amount")}
 SECTION_TITLES = {"policies": _l("Policies"), "ignore": _l("Ignore rules")}
 
@@ -144,17 +138,23 @@ class RefCatalog:
                       if isinstance(item, dict) and "id" in item}
 
     def item_label(self, item: dict) -> str:
-        """A record's label: ledger numbers as "code · name", the rest by name."""
-        name = str(item.get("name") or "")
-        code = item.get("code") if self.kind == LEDGER_NUMBERS else None
-        return f"{code} · {name}" if code and name else str(code or name or f"#{item['id']}")
+        """A record's label as the forms name it (a ledger number "code – name"), else "#id"."""
+        # Imported here: the sandbox runs this module and must not load the form engine.
+        from app.forms.display import entry_label
+
+        if not (item.get("name") or item.get("code")):
+            return f"#{item['id']}"
+        return entry_label(self.kind, item)
 
     def label(self, value) -> str:
-        """How a reference is shown: the record's label, the new name, or "#id" when unknown."""
-        if is_id(value):
-            item = self.by_id.get(value)
-            return self.item_label(item) if item else f"#{value}"
-        return "" if value is None else str(value)
+        """How a reference is shown: the label of the record an id or a name points at, a new
+        name as it is, or "#id" when the id is unknown."""
+        if value is None:
+            return ""
+        item = self.by_id.get(value if is_id(value) else self.find(str(value)))
+        if item:
+            return self.item_label(item)
+        return f"#{value}" if is_id(value) else str(value)
 
     def find(self, text: str):
         """The id of the record a typed text names (label, name or code; any case), or None."""

@@ -47,7 +47,7 @@ bp = company_blueprint("policy_editor", __name__, url_prefix="/policies", routes
 
 @bp.context_processor
 def _helpers() -> dict:
-    return {"condition_text": present.condition_text, "match_text": present.match_text,
+    return {"condition_words": present.condition_words, "match_text": present.match_text,
             "action_items": present.action_items, "part_share": present.part_share,
             "split_check": present.split_check, "rule_name": present.rule_name,
             "section_titles": labels.SECTION_TITLES,

@@ -11,12 +11,13 @@ from decimal import Decimal
 
 from flask_babel import gettext as _
 
+from app.forms.registry import VAT_AREAS
 from app.numbers import InputError, format_amount, format_number, format_percent, to_decimal
 from app.policies.editor.editing import SECTIONS, Located, locate, rule_list, split_by_rule
 from app.policies.editor.forms import reader, value_text
 from app.policies.engine import evaluate_valid
 from app.policies.labels import (
-    INCOME_TYPES,
+    MISSING,
     NEW,
     NUMERIC_FIELDS,
     TARGET_LABELS,
@@ -25,6 +26,7 @@ from app.policies.labels import (
     with_known_ids,
 )
 from app.policies.validate import ensure_valid
+from app.templating import KINDS
 from app.upstream import incomes as upstream_incomes
 
 # -- the editor page's cards ----------------------------------------------------------------------
@@ -83,34 +85,64 @@ REF_ORDER = ("revenue_type", "ledger_number", "job_number", "tags")
 
 @dataclass
 class ActionItem:
-    """One thing a policy (or split part) sets: a label and its values with their status."""
+    """A label and its values with their status: one thing a policy (or split part) sets, or a
+    condition's field and comparison and the values it compares with."""
 
     label: str
     values: list = field(default_factory=list)
 
 
-def condition_text(condition) -> str:
-    """'Partner name contains “Soft”'."""
+# The comparisons whose values are codes of the field's choices, named as the rest of the app
+# names them; a code the app does not know is shown as it is and marked MISSING.
+CHOICE_OPS = ("equals", "not_equals", "in")
+CHOICE_FIELDS = ("type", "vat_area")
+AREA_NAMES = {code.casefold(): label for code, label in VAT_AREAS}  # compared as the engine does
+
+
+def condition_words(condition) -> ActionItem:
+    """'Partner name contains' and [“Soft”]; 'Income type is one of' and [cash receipt, …]."""
     if not isinstance(condition, dict):
-        return _("(unreadable condition)")
+        return ActionItem(_("(unreadable condition)"))
     field_name, op = condition.get("field"), condition.get("op")
-    return f"{field_label(field_name)} {op_label(op)} {_value_words(field_name, op, condition)}"
+    return ActionItem(f"{field_label(field_name)} {op_label(op)}",
+                      _value_words(field_name, op, condition.get("value")))
 
 
-def _value_words(field_name, op, condition) -> str:
-    value = condition.get("value")
+def _value_words(field_name, op, value) -> list[dict]:
     if op == "between" and isinstance(value, list) and len(value) == 2:
-        return _("%(low)s and %(high)s", low=_one(field_name, value[0]),
-                 high=_one(field_name, value[1]))
-    if isinstance(value, list):
-        return ", ".join(_one(field_name, item) for item in value)
-    return _one(field_name, value)
+        low, high = (_literal(field_name, item) for item in value)
+        return [{"text": _("%(low)s and %(high)s", low=low, high=high), "status": None}]
+    listed = value if isinstance(value, list) else [value]
+    return [_one(field_name, op, item) for item in listed]
 
 
-def _one(field_name, value) -> str:
+def _one(field_name, op, value) -> dict:
+    if op not in CHOICE_OPS or field_name not in CHOICE_FIELDS:
+        return {"text": _literal(field_name, value), "status": None}
+    name = _choice_name(field_name, value)
+    if name is None:
+        return {"text": _literal(field_name, value), "status": MISSING}
+    return {"text": name, "status": None}
+
+
+def _choice_name(field_name, value) -> str | None:
+    """The name of the income type or VAT area a code stands for, or None."""
+    if field_name == "type":
+        kind = to_decimal(value)
+        # Lower case: the name stands inside the condition's sentence.
+        return _lower_first(str(KINDS[kind])) if kind in KINDS else None
+    if field_name == "vat_area" and isinstance(value, str):
+        name = AREA_NAMES.get(value.casefold())
+        return str(name) if name else None
+    return None
+
+
+def _lower_first(text: str) -> str:
+    return text[:1].lower() + text[1:]
+
+
+def _literal(field_name, value) -> str:
     amount = to_decimal(value) if field_name in NUMERIC_FIELDS else None
-    if field_name == "type" and amount in INCOME_TYPES:
-        return f"{value_text(value)} ({INCOME_TYPES[int(amount)]})"
     if amount is not None:
         return format_number(amount)
     return _("“%(value)s”", value=value_text(value))

@@ -99,7 +99,7 @@ def test_what_a_policy_sets_is_named_before_and_after_from_the_catalogues():
     changes = diff_configs(config(policy("A")), config(new), catalogs=catalogs)
     assert [change.text() for change in changes] == [
         "Rule A: what it sets changed — Revenue type: Termék → Szolgáltatás.",
-        "Rule A: what it sets changed — Ledger number: (not set) → 911 · Belföldi árbevétel.",
+        "Rule A: what it sets changed — Ledger number: (not set) → 911 – Belföldi árbevétel.",
         "Rule A: what it sets changed — Tags: (not set) → Licenc.",
     ]
 
