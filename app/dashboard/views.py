@@ -20,6 +20,7 @@ from app.dashboard.service import (
 )
 from app.forms.filters import ListQuery
 from app.numbers import company_today, format_date
+from app.vat.present import KIND_WORDS
 from app.vat.service import period_of
 
 
@@ -32,7 +33,8 @@ def index():
     figures = {**_figures(today, found, data), **present.vat_shown(
         service.vat_summary(data, period), url_for("vat.index", period=period.key))}
     return render_template("dashboard/index.html",
-                           **_context(today, queries, figures, dues, data), period=period)
+                           **_context(today, queries, figures, dues, data), period=period,
+                           kind_words=KIND_WORDS)
 
 
 def _figures(today: date, found: dict, data: dict) -> dict:

@@ -1,5 +1,5 @@
 """What the expense pages show: names of states, sources and actions, the detail's field groups
-(amounts from the assignments, references with id, name and code), the list's rows (formatted
+(amounts from the assignments, references by code and name), the list's rows (formatted
 once in Python, app/templating.py says why) and the CSV export's columns.
 
 Payment state and method labels are shared with the other record lists: app/templating.py.
@@ -15,7 +15,7 @@ from markupsafe import Markup
 from app.exports import amount as csv_amount
 from app.exports import day
 from app.forms import EXPENSE_ASSIGNMENT_FIELDS, display_text, spec_for
-from app.forms.display import truthy
+from app.forms.display import entry_label, truthy
 from app.forms.registry import currency_code, field_label, group_label
 from app.numbers import currency_name, days_between, format_datetime, to_decimal
 from app.templating import (
@@ -120,12 +120,14 @@ def assignment_columns(rows: list[dict], advanced: bool) -> list:
 
 
 def cell(spec, row: dict, expense: dict, catalogs: dict) -> str:
-    """One assignment cell as text (references and VAT as the detail's objects say)."""
+    """One assignment cell as text: VAT with its percent, a reference as its select names it."""
     value = row.get(spec.name)
     if spec.name == "vat":
         return vat_text(value)
     if spec.name == "expense_type" and isinstance(value, dict):
         return value.get("name") or f"#{value.get('id')}"
+    if spec.name in REFERENCES and isinstance(value, dict):
+        return entry_label(spec.catalog.split(":")[0], value)
     return display_text(spec, value, expense, catalogs)
 
 

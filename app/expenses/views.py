@@ -118,7 +118,7 @@ def detail(expense_id: int):
         huf_gross=in_forints(expense, code, expense_amounts),
         history=payment_history(expense, sums["gross_amount"], code, catalogs.get("accounts")),
         columns=present.assignment_columns(expense.get("assignments") or [], advanced),
-        references=present.REFERENCES, cell=present.cell, action_label=present.action_label,
+        cell=present.cell, action_label=present.action_label,
         inline=files.inline_kind(expense), can_exclude=flow.can_exclude(expense),
         can_include=flow.can_include(expense),
         tag_names={t.get("id"): t.get("name") for t in catalogs.get("tags") or []})

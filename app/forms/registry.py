@@ -371,7 +371,7 @@ register(
 register(
     F("revenue_type", _l("Revenue type"), "ref", catalog="revenue_types", required=True),
     F("expense_type", _l("Expense type"), "ref", catalog="expense_types", required=True),
-    F("vat", _l("VAT"), "ref", catalog="vat_categories"),
+    F("vat", _l("VAT rate"), "ref", catalog="vat_categories"),
     F("job_number", _l("Job number"), max_length=60),
     F("vat_ledger_number_id", _l("VAT ledger number"), "ref", catalog="ledger_numbers"),
     F("vat_ledger_number", _l("VAT ledger number"), "ref", catalog="ledger_numbers"),

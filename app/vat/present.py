@@ -26,6 +26,8 @@ from app.vat.service import (
 
 SIDES = {INCOMES: _l("Incomes"), EXPENSES: _l("Expenses")}
 KIND_LABELS = {MONTHLY: _l("Monthly"), QUARTERLY: _l("Quarterly"), "yearly": _l("Yearly")}
+# The kind inside a sentence: Hungarian writes it in lower case there.
+KIND_WORDS = {MONTHLY: _l("monthly"), QUARTERLY: _l("quarterly"), "yearly": _l("yearly")}
 
 
 def period_label(period: Period) -> str:
@@ -90,7 +92,7 @@ def export_header() -> list[str]:
     """The export's column headings, in the page's language."""
     return [str(_l("Period")), str(_l("Side")), str(_l("VAT category")),
             str(_l("Net amount")), str(_l("VAT amount")), str(_l("Gross amount")),
-            str(_l("Documents"))]
+            str(_l("Records"))]
 
 
 def export_rows(summary: Summary) -> list[list]:

@@ -39,7 +39,7 @@ def index():
     return render_template(
         "vat/index.html", refused=False, summary=summary, rows=present.rows(summary),
         period=period, label=present.period_label(period), company_kind=kind,
-        kinds=present.KIND_LABELS, cell=cell, documents=documents,
+        kinds=present.KIND_LABELS, kind_words=present.KIND_WORDS, cell=cell, documents=documents,
         cell_label=present.category_label(summary, cell[1]) if cell else "",
         sides=present.SIDES, balance_label=present.balance_label(summary.balance),
         choices={name: service.period_of(name, period.start) for name in service.KINDS})

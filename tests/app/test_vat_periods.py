@@ -130,3 +130,17 @@ def test_a_quarterly_companys_dashboard_shows_the_vat_pages_period(client, compa
     with client.application.test_request_context():
         shown = (format_date(period.start), format_date(period.end))
     assert [part.strip() for part in hint.split("–")] == list(shown)
+
+
+@pytest.mark.parametrize(("language", "sentence", "button"), [
+    ("hu", "A cég ÁFA-időszaka: havi", "Havi"),
+    ("en", "The company’s VAT period: monthly", "Monthly")])
+def test_the_vat_page_names_the_companys_period_in_lower_case_mid_sentence(client, company,
+                                                                            language, sentence,
+                                                                            button):
+    sign_in(client, company)
+    client.get(f"/lang/{language}")
+    html = client.get(f"/c/{company.id}/vat/").get_data(as_text=True)
+    assert sentence in html
+    # The period's button stands alone: it keeps its capital.
+    assert re.search(rf'aria-current="page">{button}</a>', html)
