@@ -60,7 +60,7 @@ def init_app(app: Flask) -> None:
                                 paid_badge=paid_badge, method_label=method_label)
     app.jinja_env.filters.update(tax_number=show_tax_number, account_number=show_bank_account,
                                  source_label=source_label, paid_label=paid_label,
-                                 method_label=method_label)
+                                 method_label=method_label, numbers_whole=numbers_whole)
     app.context_processor(lambda: {PAGE_TRANSLATIONS: get_translations()})
     app.jinja_env.install_gettext_callables(gettext=_template_gettext,
                                             ngettext=_template_ngettext, newstyle=True)
@@ -224,6 +224,20 @@ def cells(parts: list[str]) -> Markup:
     """Cells made by td() as one piece of markup for a template."""
     # Safe: td() escapes every text it is given, and its tails are markup made here.
     return Markup("".join(parts))  # noqa: S704  # nosec B704
+
+
+# An account number (11700024-00000001) broken at a hyphen reads as two numbers; the word
+# around it (its brackets) stays with it.
+_JOINED_NUMBER = re.compile(r"\S*\d+(?:-\d+)+\S*")
+
+
+def numbers_whole(text) -> Markup:
+    """The text escaped, each hyphen-joined number in it kept on one line."""
+    if isinstance(text, Markup):
+        return text
+    escaped = str(text).translate(_HTML_ESCAPES)
+    # Safe: the text is escaped first; the spans are the only markup added.
+    return Markup(_JOINED_NUMBER.sub(r'<span class="nowrap">\g<0></span>', escaped))  # noqa: S704  # nosec B704
 
 
 def overdue_mark(label: str) -> str:

@@ -19,9 +19,10 @@ is remembered for the session, per company and token fingerprint, under two scop
 (records: a viewer) and "admin" (company settings and policies: everyone but an administrator;
 a token refused any write is refused these too). Sign-in asks once with a write that cannot
 succeed (a partner without a name): the API checks the role before the body, so a viewer gets
-403 and everyone else 400, and nothing is stored either way. Any later refusal, on any page,
-is picked up from the request's upstream calls. Templates ask `refusal(scope)` / `may_write()`
-and `write_attrs()` (a disabled control with the reason).
+403 and everyone else 400, and nothing is stored either way. The probe's 403 tells the role
+alone (KNOWN_ROLE): the reason shown says no more until a change of the user's is refused. Any
+later refusal, on any page, is picked up from the request's upstream calls. Templates ask
+`refusal(scope)` / `may_write()` and `write_attrs()` (a disabled control with the reason).
 """
 from __future__ import annotations
 
@@ -52,6 +53,12 @@ REASONS = {
               "accounting service refused a change for your token)."),
     ADMIN: _l("Only an administrator of this company can change this (the accounting service "
               "refused a change for your token)."),
+}
+# What the sign-in probe stores: the role is known, but no change of the user's was refused.
+KNOWN_ROLE = "role"
+ROLE_REASONS = {
+    WRITE: _l("Your role in this company lets you view records but not change them."),
+    ADMIN: _l("Only an administrator of this company can change this."),
 }
 READ_ONLY_ID = "read-only-reason"
 
@@ -185,7 +192,7 @@ def _failed(response) -> bool:
 
 
 def refusal(scope: str = WRITE) -> str | None:
-    """Why the signed-in token may not write in this scope, once the API refused it; else None."""
+    """Why the signed-in token may not write in this scope (its role, or a refused change)."""
     if g.get("company_id") is None or company_entry(g.company_id) is None:
         return None
     learn_refusals()
@@ -195,6 +202,8 @@ def refusal(scope: str = WRITE) -> str | None:
         reason = flags.get(WRITE)
     if reason is None:
         return None
+    if reason == KNOWN_ROLE:
+        return str(ROLE_REASONS.get(scope, ROLE_REASONS[WRITE]))
     return reason or str(REASONS.get(scope, REASONS[WRITE]))
 
 
@@ -245,7 +254,7 @@ def learn_refusals(response=None):
     refused = _refused_writes()
     for call in refused:
         scope = ADMIN if company_api.needs_admin(call.path) else WRITE
-        if scope not in ((session.get(REFUSED_KEY) or {}).get(_who()) or {}):
+        if ((session.get(REFUSED_KEY) or {}).get(_who()) or {}).get(scope) in (None, KNOWN_ROLE):
             _store(_who(), scope, "")
     if refused and response is not None and response.status_code == 400:
         response.status_code = 403
@@ -261,7 +270,7 @@ def probe_writes(company_id: int, token: str) -> None:
     try:
         partners_api.create(make_client(company_id, token), {})
     except PermissionDenied:
-        _store(key, WRITE, "")
+        _store(key, WRITE, KNOWN_ROLE)
     except UpstreamError:
         pass  # 400 (the empty partner), or no answer: nothing known yet
     else:

@@ -24,6 +24,18 @@
     }
   });
 
+  // A frame whose document takes the focus (a PDF viewer) never matches :focus in Chromium:
+  // it is marked while it holds the focus, so it shows the ring (static/css/app.css).
+  window.addEventListener("blur", function () {
+    var frame = document.activeElement;
+    if (frame && frame.tagName === "IFRAME") { frame.classList.add("has-focus"); }
+  });
+  window.addEventListener("focus", function () {
+    document.querySelectorAll("iframe.has-focus").forEach(function (frame) {
+      frame.classList.remove("has-focus");
+    });
+  });
+
   // Phones: the menu button opens and closes the top bar's panel (navigation, language,
   // sign-out). Until this runs the button stays hidden and the whole navigation shows.
   var topbar = document.querySelector(".topbar");

@@ -13,6 +13,7 @@ from tests.app.incomes_helpers import make_income, page_form
 
 VIEW_ONLY = "lets you view records but not change them"
 ADMIN_ONLY = "Only an administrator of this company can change this"
+REFUSED = "the accounting service refused a change for your token"
 
 
 def _memory(client) -> dict:
@@ -29,10 +30,24 @@ def _forget(client, company) -> None:
 def test_a_viewer_is_known_read_only_from_sign_in(client, company):
     signed_in(client, company, role="viewer")
     [flags] = _memory(client).values()
-    assert flags == {"write": ""}
+    assert flags == {"write": flow.KNOWN_ROLE}
     html = client.get(f"/c/{company.id}/incomes/").get_data(as_text=True)
     assert f'id="{flow.READ_ONLY_ID}"' in html and VIEW_ONLY in html
     assert "New accounting document" not in html
+
+
+def test_a_viewer_who_changed_nothing_is_told_the_role_and_no_refusal_until_one_is_made(
+        client, company):
+    signed_in(client, company, role="viewer")
+    incomes = client.get(f"/c/{company.id}/incomes/").get_data(as_text=True)
+    policies = client.get(f"/c/{company.id}/policies/").get_data(as_text=True)
+    assert VIEW_ONLY in incomes and ADMIN_ONLY in policies
+    assert REFUSED not in incomes and REFUSED not in policies
+    form = page_form(client, f"/c/{company.id}/partners/new")
+    client.post(f"/c/{company.id}/partners/new", data=form.set(
+        "name", "Új Partner Kft.").set("is_customer", "y").data())
+    incomes = client.get(f"/c/{company.id}/incomes/").get_data(as_text=True)
+    assert VIEW_ONLY in incomes and REFUSED in incomes
 
 
 def test_the_sign_in_probe_stores_nothing_and_leaves_writers_writable(
