@@ -20,6 +20,20 @@
     if (event.target.matches("form[data-rule-form]")) { window.clearTimeout(timer); }
   }, true);
 
+  // A check's answer redraws the form as it was when the check was sent: one that comes back
+  // after the user changed or typed anything more is not shown (the next check follows).
+  var edits = 0;
+  document.addEventListener("input", function (event) {
+    if (event.target.closest && event.target.closest("form[data-rule-form]")) { edits += 1; }
+  }, true);
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (event.detail.elt.matches("[data-rule-check]")) { event.detail.xhr.bookdeskEdits = edits; }
+  });
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var sent = event.detail.xhr.bookdeskEdits;
+    if (sent !== undefined && sent !== edits) { event.detail.shouldSwap = false; }
+  });
+
   document.addEventListener("change", function (event) {
     var form = event.target.closest("form[data-rule-form]");
     if (!form) { return; }

@@ -1,9 +1,11 @@
 """Browser checks of the income policy editor: build, preview, save; keyboard order; read-only."""
 from __future__ import annotations
 
+import contextlib
 import re
 
 import requests
+from playwright.sync_api import Error as PlaywrightError
 
 from app.numbers import company_today
 
@@ -140,4 +142,34 @@ def test_condition_row_offers_comparisons_that_suit_the_field_and_a_second_value
     page.press("#conditions-0-value2", "Tab")
     page.wait_for_selector("text=Between needs two values, lowest first.")
     assert page.is_visible("#conditions-0-value2"), "still shown after the live check"
+    browser_log.assert_clean()
+
+
+def test_a_live_check_answering_late_does_not_take_back_a_later_change(
+        signed_in_page, company, browser_log):
+    page = signed_in_page(company)
+    page.goto(f"/lang/en?next=/c/{company.id}/policies/rule?section=policies")
+    page.wait_for_selector("#conditions-0-op")
+    held = []
+
+    def hold_the_first_check(route):
+        if "op=check" in (route.request.post_data or "") and not held:
+            held.append(route)  # answered below, once the user has changed the row again
+        else:
+            route.continue_()
+
+    page.route("**/policies/rule**", hold_the_first_check)
+    page.select_option("#conditions-0-field", "gross_amount")
+    for _ in range(40):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the field change sent a check"
+    page.select_option("#conditions-0-op", "between")
+    with contextlib.suppress(PlaywrightError):  # the page gave that check up: the fix
+        held[0].continue_()
+    page.wait_for_timeout(600)
+    page.wait_for_load_state("networkidle")
+    assert page.input_value("#conditions-0-op") == "between"
+    assert page.is_visible("#conditions-0-value2")
     browser_log.assert_clean()
