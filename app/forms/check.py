@@ -352,6 +352,7 @@ def changes(form) -> dict:
     touched a field, and a fresh snapshot, so saving again applies exactly what is shown.
     """
     payload, theirs = _classify(form, base_values(form))
+    _stale_partners(form, payload, theirs)
     if form.conflicts:
         _refresh(form, theirs)
         return {}
@@ -394,12 +395,29 @@ def _refresh(form, names: list[str]) -> None:
     form.base_state.data = json.dumps(snapshot(form.layout), separators=(",", ":"))
 
 
-def _add_pairs(form, payload: dict) -> None:
+def _partners(form, payload: dict):
+    """(sent, partner) for each pair half the user changed whose partner goes with it."""
     for first, second in PAIRS:
         for sent, partner in ((first, second), (second, first)):
             if sent in payload and partner not in payload and partner in form.layout.editable:
-                spec = form.layout.specs[partner]
-                payload[partner] = spec.value_kind.dump(form.values.get(partner))
+                yield sent, partner
+
+
+def _stale_partners(form, payload: dict, theirs: list[str]) -> None:
+    """A partner someone else changed meanwhile would go back with the value the form was
+    opened with: held back as a conflict, their value shown (it is refreshed with theirs)."""
+    for sent, partner in _partners(form, payload):
+        if partner in theirs:
+            form.add_error(partner, _(
+                "Changed by someone else meanwhile; their value is shown now. It is saved "
+                "together with “%(field)s”: check both, then save again.",
+                field=form.layout.specs[sent].label))
+            form.conflicts.append(partner)
+
+
+def _add_pairs(form, payload: dict) -> None:
+    for _sent, partner in list(_partners(form, payload)):
+        payload[partner] = form.layout.specs[partner].value_kind.dump(form.values.get(partner))
 
 
 def _add_table(form, payload: dict) -> None:

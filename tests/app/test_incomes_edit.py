@@ -390,3 +390,25 @@ def test_a_stored_contradiction_is_not_held_against_an_edit_of_the_totals(
     response = client.post(path, data=_totals(form, "950", "256.50", "1206.50").data())
     assert response.status_code == 303
     assert income(api, created["id"])["net_amount"] == "950.00"
+
+
+def test_a_pair_partner_changed_meanwhile_is_not_sent_back_with_its_old_value(
+        client, company, api, sandbox_log):
+    created, path, form = _edit(client, company, api, type=2,
+                                accounting_period_start="2026-01-01",
+                                accounting_period_end="2026-01-10")
+    api.patch(f"/2/incomes/{created['id']}/update/",
+              json={"accounting_period_start": "2026-01-01",
+                    "accounting_period_end": "2026-01-31"})
+    sandbox_log.reset()
+    response = client.post(path, data=form.set("accounting_period_start", "2026-01-05").data(),
+                           headers={"Accept-Language": "en"})
+    page = response.get_data(as_text=True)
+    assert response.status_code == 400 and patches(sandbox_log, company.id) == []
+    assert "Changed by someone else meanwhile; their value is shown now." in page
+    again = BrowserForm(page)
+    assert again.values("accounting_period_start") == ["Jan 5, 2026"], "the user's, kept"
+    assert again.values("accounting_period_end") == ["Jan 31, 2026"], "theirs, shown"
+    assert client.post(path, data=again.data()).status_code == 303
+    assert patches(sandbox_log, company.id) == [
+        {"accounting_period_start": "2026-01-05", "accounting_period_end": "2026-01-31"}]
