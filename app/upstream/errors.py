@@ -61,7 +61,7 @@ KNOWN_UPSTREAM = tuple((re.compile(pattern, re.S), message) for pattern, message
     (r"The file may be at most (?P<size>\d+) MB\.", _l("The file may be at most %(size)s MB.")),
     (r"Expected a non-empty list of assignment objects\.", _l("This list may not be empty.")),
     (r"\w+ and \w+ must be sent together\.|Required together with \w+\.|"
-     r"accounting_period_start and accounting_period_end must both be set or both null\.",
+     r"\w+ and \w+ must both be set or both null\.",
      _l("Fill in both fields of the pair, or leave both empty.")),
     (r"The accounting period start may not be after its end\.",
      _l("The start may not be after the end of the period.")),

@@ -57,6 +57,8 @@ def test_a_fake_pdf_is_refused_before_sending_with_the_reason(client, company, a
     assert "<strong>fake.pdf</strong>: This file is not a real PDF" in html
     assert "Nothing was uploaded." in html
     assert creates(sandbox_log, company.id) == []
+    picker = re.search(r'<input class="field__input" type="file"[^>]*>', html, re.S).group(0)
+    assert 'aria-describedby="upload-errors files-help"' in picker, "the reason is the field's"
 
 
 def test_one_refused_file_stops_the_whole_submit(client, company, api, sandbox_log):

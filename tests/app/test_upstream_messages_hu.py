@@ -154,6 +154,13 @@ def vat_period_half(upstream, api, db):
                                              {"vat_period_type": "monthly"}))
 
 
+def vat_period_type_without_start(upstream, api, db):
+    api.patch(f"/2/company-info/update/{api.company.id}/", json={"enable_vat_period": True})
+    made = make_income(api, type=1)
+    return caught(lambda: incomes_api.update(upstream(), made["id"], {
+        "vat_period_type": "monthly", "vat_period_started_at": None}))
+
+
 def accounting_period_reversed(upstream, api, db):
     made = make_income(api, type=1)
     return caught(lambda: incomes_api.update(upstream(), made["id"], {
@@ -182,8 +189,8 @@ def two_factor_missing(upstream, api, db):
 VALIDATION_ROWS = (bad_date, resync_required, unknown_tax_source, foreign_currency_without_rate,
                    duplicate_invoice_number, partner_collision, partner_name_collision,
                    restricted_partner_update, partner_without_role, partner_blank_text,
-                   fake_pdf, empty_assignments, vat_period_half, accounting_period_reversed,
-                   accounting_period_half)
+                   fake_pdf, empty_assignments, vat_period_half, vat_period_type_without_start,
+                   accounting_period_reversed, accounting_period_half)
 REFUSAL_ROWS = (invalid_token, viewer_write, two_factor_missing)
 
 
