@@ -23,8 +23,11 @@ is reported instead of being overwritten. A document cancelled or reversed by a 
 the action (or whose cancellation was revoked since) is left alone too: undo never brings a
 cancelled document back into the review. An income whose done was logged, and still stood,
 before the action keeps its flag: the action did not set it (entries logged before done looked
-at the log may say it did). Works from the database record alone, so it works the same after a
-reload or from another tab.
+at the log may say it did). A value the API will not take back empty stays as the action left
+it, and the rest goes back: a revenue type the action filled in (the API takes no revenue
+categorisation row without one); such an income counts as put back and names what stayed
+(UndoResult.partly). Works from the database record alone, so it works the same after a reload
+or from another tab. report_undo puts what an undo did into the page's words.
 """
 from __future__ import annotations
 
@@ -32,10 +35,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 
+from flask import flash
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
+from app.forms import settings_and_catalogs
 from app.forms.filters import whole
+from app.incomes.flow import FORM_CATALOGS
 from app.review.actions import (
     DONE,
     DONE_KINDS,
@@ -49,11 +55,12 @@ from app.review.actions import (
     write,
 )
 from app.review.forms import STATE_KEYS, fingerprint, stands, state
-from app.review.present import can_undo
+from app.review.present import can_undo, names
 from app.store.history import mark_undone, recent_actions, record_action
 from app.upstream import NotFound, PermissionDenied, Unavailable, UpstreamError, run_parallel
 from app.upstream import incomes as income_api
 from app.upstream.errors import failure_text
+from app.upstream.responses import ref
 
 # Many incomes at once.
 
@@ -201,10 +208,12 @@ NOT_SENT = object()
 
 @dataclass
 class UndoResult:
-    """Incomes put back, incomes left alone (changed since, or refused), and whether it ran."""
+    """Incomes put back (partly: {id: the revenue type ids that stayed}), incomes left alone
+    (changed since, or refused), and whether it ran."""
 
     ok: bool
     reverted: list[int] = field(default_factory=list)
+    partly: dict[int, list[int]] = field(default_factory=dict)
     kept: dict[int, str] = field(default_factory=dict)
     message: str | None = None
     refused: int | None = None
@@ -242,8 +251,10 @@ def _sort(result: UndoResult, income_id: int, answers: dict) -> None:
         result.not_sent.append(income_id)
     elif isinstance(answer, PermissionDenied):
         result.refused = income_id
-    elif answer is None:
+    elif answer is None or isinstance(answer, Kept):
         result.reverted.append(income_id)
+        if answer is not None:
+            result.partly[income_id] = answer.revenue_types
     elif isinstance(answer, UpstreamError):
         result.kept[income_id] = failure_text(answer)
     else:
@@ -262,9 +273,17 @@ def earlier_dones(company_id: int, action) -> dict[int, object]:
     return {income_id: done for income_id, done in found.items() if done is not None}
 
 
+@dataclass(frozen=True)
+class Kept:
+    """An income put back but for the revenue types the action filled in (their ids)."""
+
+    revenue_types: list[int]
+
+
 def _revert(api, income_id: int, before: dict, after: dict,
             done_by: str | None = None) -> object:
-    """None when reverted; the upstream's error; else why the income was left as it is.
+    """None when reverted; Kept when reverted but for the revenue types the action filled in;
+    the upstream's error; else why the income was left as it is.
     done_by: who had marked it done before the action (the flag is then left as it is).
 
     It runs on the pool, outside the request: reasons stay lazy and errors are returned, so
@@ -284,12 +303,41 @@ def _revert(api, income_id: int, before: dict, after: dict,
                  if key not in STATE_KEYS and not stands(key, value, current)]
         if moved:
             return _l("changed again since: %(fields)s", fields=", ".join(moved))
-        write(api, income_id, {key: before[key] for key in after if key in before})
+        body, kept = _sendable(before, after)
+        write(api, income_id, body)
     except NotFound:
         return _l("the income no longer exists")
     except UpstreamError as exc:
         return exc
-    return None
+    return Kept(kept) if kept else None
+
+
+def _sendable(before: dict, after: dict) -> tuple[dict, list[int]]:
+    """The values to send back, and the revenue types the action filled in that stay: the API
+    takes no revenue categorisation row without one (nor an empty list of rows)."""
+    body = {key: before[key] for key in after if key in before}
+    if "assignments" not in body:
+        return body, []
+    filled = after.get("assignments") or []
+    rows = _typed(body["assignments"], filled)
+    if rows is None:  # no row to go back to: the categorisation stays whole
+        del body["assignments"]
+        return body, [ref(row.get("revenue_type")) for row in filled]
+    body["assignments"] = rows
+    return body, [row["revenue_type"] for row, old in zip(rows, before["assignments"],
+                                                          strict=True) if _untyped(old)]
+
+
+def _typed(rows: list[dict], filled: list[dict]) -> list[dict] | None:
+    """rows with each empty revenue type taken from the action's row at the same place; None
+    when there is no row, or one is still left without a type."""
+    typed = [{**row, "revenue_type": ref(filled[n].get("revenue_type")) if n < len(filled)
+              else None} if _untyped(row) else row for n, row in enumerate(rows)]
+    return typed if typed and not any(_untyped(row) for row in typed) else None
+
+
+def _untyped(row: dict) -> bool:
+    return ref(row.get("revenue_type")) in (None, "")
 
 
 def _state_changed(after: dict, current: dict) -> str | None:
@@ -301,3 +349,38 @@ def _state_changed(after: dict, current: dict) -> str | None:
     if current.get("is_cancelled"):
         return _l("it was cancelled or reversed by a storno since; undo does not bring it back")
     return _l("its cancellation was revoked since")
+
+
+def report_undo(api, result: UndoResult, number: Callable[[int], str]) -> None:
+    """Flash what an undo did, in the page's language (number names an income)."""
+    if result.message and not result.ok:
+        flash(result.message, "warning")
+        return
+    whole = [income_id for income_id in result.reverted if income_id not in result.partly]
+    if whole:
+        flash(_("Undone. Incomes back as they were: %(num)s.", num=len(whole)), "success")
+    elif not result.partly:
+        flash(_("Nothing was undone."), "warning")
+    _report_partly(api, result.partly, number)
+    for income_id, why in result.kept.items():
+        flash(_("%(number)s was left as it is: %(reason)s", number=number(income_id),
+                reason=why), "warning")
+    if result.refused is not None:
+        flash(_("Stopped at the first refusal: the accounting service does not let your token "
+                "change incomes (%(number)s was refused). Put back before that: %(done)s. Not "
+                "sent: %(left)s.", number=number(result.refused), done=len(result.reverted),
+                left=len(result.not_sent)), "error")
+
+
+def _report_partly(api, partly: dict[int, list[int]],
+                   number: Callable[[int], str]) -> None:
+    """The incomes put back but for the revenue types the action filled in, named."""
+    if not partly:
+        return
+    _settings, catalogs = settings_and_catalogs(api, FORM_CATALOGS)
+    types = names(catalogs)["revenue_types"]
+    for income_id, kept in partly.items():
+        flash(_("%(number)s is waiting for review again and its other values are back, but its "
+                "revenue type stays %(types)s: the accounting service does not accept an empty "
+                "revenue type.", number=number(income_id),
+                types=", ".join(types.get(t, f"#{t}") for t in kept)), "warning")

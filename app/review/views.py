@@ -11,6 +11,7 @@ from flask_babel import gettext as _
 from flask_babel import pgettext
 
 from app.auth import current_actor
+from app.auth.flow import here as sending_page
 from app.errors import lost_write_response
 from app.exports import download, first_page_now
 from app.files import fetch_file, file_response
@@ -57,22 +58,22 @@ def act(income_id: int):
         return _step(bits, current, income_id)
     if choice not in ("done", "save_done"):
         abort(400)
-    record, _artifact = prefetch.get(g.api, income_id, with_artifact=False)
+    record, artifact = prefetch.get(g.api, income_id, with_artifact=False)
     form = present.build_form(record, bits.settings, bits.catalogs)
     if choice == "save_done" or present.is_dirty(form):
         return _save_done(bits, current, income_id)
-    return _done(bits, current, record, form)
+    return _done(bits, current, record, form, artifact)
 
 
-def _done(bits, current: flow.Walk, record: dict, form):
+def _done(bits, current: flow.Walk, record: dict, form, artifact: dict | None):
     seen = forms.decode(request.form.get("seen"))
     if record.get("review_done"):  # e.g. a done whose answer was lost went through
         return _already_done(bits, current, record)
     if not present.can_mark_done(record):
-        return _refused(bits, current, record)
+        return _refused(bits, current, record, artifact)
     found = actions.missing(record, bits.settings)
     if found:
-        return _incomplete(bits, current, record, form, found)
+        return _incomplete(bits, current, record, form, found, artifact)
     try:
         result = actions.done(g.api, g.company_id, current_actor(), record["id"], seen,
                               present.names(bits.catalogs))
@@ -81,16 +82,18 @@ def _done(bits, current: flow.Walk, record: dict, form):
         return _lost(bits, current, record, form, exc)
     except ValidationError as exc:  # a 400, or a 403 (WriteRefused): the same income, the reason
         status = 403 if isinstance(exc, PermissionDenied) else 400
-        return _show(flow.screen_context(bits, current, record, None, problem=" ".join(
-            upstream_messages(exc))), status)
-    return _after_done(bits, current, record, result)
+        return _show(flow.screen_context(bits, current, record, _document(record, artifact),
+                                         problem=" ".join(upstream_messages(exc))), status)
+    return _after_done(bits, current, record, result, artifact)
 
 
-def _after_done(bits, current: flow.Walk, record: dict, result: actions.Result):
+def _after_done(bits, current: flow.Walk, record: dict, result: actions.Result,
+                artifact: dict | None = None):
     """The screen after the write: the change someone made meanwhile, else the next income."""
-    prefetch.keep(g.api, result.record)
+    prefetch.keep(g.api, result.record, artifact)
     if result.kind == "conflict":
-        return _show(flow.screen_context(bits, current, result.record, None,
+        return _show(flow.screen_context(bits, current, result.record,
+                                         _document(result.record, artifact),
                                          changes=result.changes), 409)
     if result.kind == "done_elsewhere":
         flash(_("%(number)s was already marked done by %(who)s, as it is now: it stays done.",
@@ -113,8 +116,9 @@ def _already_done(bits, current: flow.Walk, record: dict):
 
 def _save_done(bits, current: flow.Walk, income_id: int):
     """Read the income first, so nobody's change is overwritten; then one write."""
+    artifact = _cached_artifact(income_id)  # the write drops the prefetched copy
     latest = prefetch.read(g.api, income_id, with_artifact=False)[0]
-    prefetch.keep(g.api, latest)
+    prefetch.keep(g.api, latest, artifact)
     if actions.lost_save_landed(g.company_id, current_actor(), latest) is not None:
         return _landed_save(bits, current, latest)
     form = present.build_form(latest, bits.settings, bits.catalogs)
@@ -126,7 +130,8 @@ def _save_done(bits, current: flow.Walk, income_id: int):
                                    present.complete(form.changes(), latest))
     except ValidationError as exc:
         form.apply_upstream(exc)
-        return _show(flow.screen_context(bits, current, latest, None, form=form), 400)
+        return _show(flow.screen_context(bits, current, latest, _document(latest, artifact),
+                                         form=form), 400)
     except (Unavailable, RateLimited) as exc:
         return _lost(bits, current, latest, form, exc)
     prefetch.keep(g.api, result.record)
@@ -146,10 +151,10 @@ def _landed_save(bits, current: flow.Walk, record: dict):
 def _lost(bits, current: flow.Walk, record: dict, form, exc):
     """The write got no answer: the same income stays, the reviewer's input kept, a reload
     link (htmx leaves the screen as it is and shows the message alone)."""
-    pair = prefetch.cached(g.api, record["id"], wait=0)
+    artifact = _cached_artifact(record["id"])
     here = flow.screen_url(record["id"], bits.key)
     return lost_write_response(
-        lambda text: _show(flow.screen_context(bits, current, record, pair[1] if pair else None,
+        lambda text: _show(flow.screen_context(bits, current, record, artifact,
                                                form=form, problem=text, reload_url=here)),
         exc, _("The accounting service did not confirm the request. The income may already be "
                "marked done: reload it to see, then send again if needed."), reload_url=here)
@@ -158,7 +163,8 @@ def _lost(bits, current: flow.Walk, record: dict, form, exc):
 def _unsendable(bits, current: flow.Walk, form, latest: dict):
     """The screen to show instead of saving (errors, a change underneath, a locked flag)."""
     if not form.check():
-        return _show(flow.screen_context(bits, current, latest, None, form=form), 400)
+        return _show(flow.screen_context(bits, current, latest, _document(latest), form=form),
+                     400)
     form.changes()
     seen = forms.decode(request.form.get("seen")) or forms.view(latest)
     changed = forms.changes(seen, latest, present.names(bits.catalogs))
@@ -168,7 +174,7 @@ def _unsendable(bits, current: flow.Walk, form, latest: dict):
         problem = _("%(who)s marked this income done meanwhile, as it is now, so your changes "
                     "were not saved. Skip to the next income, or open this one to change it.",
                     who=theirs.actor) if theirs else None
-        return _show(flow.screen_context(bits, current, latest, None, form=form,
+        return _show(flow.screen_context(bits, current, latest, _document(latest), form=form,
                                          changes=changed, problem=problem), 409)
     if not present.can_mark_done(latest):
         return _refused(bits, current, latest)
@@ -177,16 +183,34 @@ def _unsendable(bits, current: flow.Walk, form, latest: dict):
     return _incomplete(bits, current, latest, form, found) if found else None
 
 
-def _incomplete(bits, current: flow.Walk, record: dict, form, found: list):
+def _incomplete(bits, current: flow.Walk, record: dict, form, found: list,
+                artifact: dict | None = None):
     """Done refused before any write: what the API will require is on its field."""
     actions.show(form, found)
-    return _show(flow.screen_context(bits, current, record, None, form=form), 400)
+    return _show(flow.screen_context(bits, current, record, _document(record, artifact),
+                                     form=form), 400)
 
 
-def _refused(bits, current: flow.Walk, record: dict):
+def _refused(bits, current: flow.Walk, record: dict, artifact: dict | None = None):
     message = _("This income's review flag cannot be changed here (it is processed or booked). "
                 "Skip it, or open the income.")
-    return _show(flow.screen_context(bits, current, record, None, problem=message), 400)
+    return _show(flow.screen_context(bits, current, record, _document(record, artifact),
+                                     problem=message), 400)
+
+
+def _document(record: dict, artifact: dict | None = None) -> dict | None:
+    """The artifact record of an income the screen stays on: the one in hand or the
+    prefetch's; read only when neither has it and the income has a file."""
+    artifact = artifact or _cached_artifact(record["id"])
+    if artifact is None and record.get("has_artifact") is not False:
+        artifact = income_upstream.artifact(g.api, record["id"])
+    return artifact
+
+
+def _cached_artifact(income_id: int) -> dict | None:
+    """The income's artifact record as the prefetch holds it (no upstream read)."""
+    pair = prefetch.cached(g.api, income_id, wait=0)
+    return pair[1] if pair else None
 
 
 def _step(bits, current: flow.Walk, income_id: int):
@@ -384,10 +408,13 @@ def undo_action():
         abort(404)
     result = bulk.undo(g.api, g.company_id, current_actor(), action)
     _reopen(result.reverted)
-    _report_undo(result, partial(present.logged_number, action))
-    if request.form.get("back") == "screen" and result.reverted:
+    bulk.report_undo(g.api, result, partial(present.logged_number, action))
+    back = request.form.get("back")
+    if back == "screen" and result.reverted:
         return _back_to_screen(result.reverted[-1])
-    return redirect_to(safe_next(request.form.get("back")) or url_for(".actions"))
+    # Nothing came back to show: the reviewer stays on the page they pressed undo on.
+    target = sending_page() if back == "screen" else back
+    return redirect_to(safe_next(target) or url_for(".actions"))
 
 
 def _reopen(income_ids: list[int]) -> None:
@@ -396,25 +423,6 @@ def _reopen(income_ids: list[int]) -> None:
         for income_id in income_ids:
             current.reopen(income_id)
         flow.save_walk(g.company_id, current)
-
-
-def _report_undo(result, number: Callable[[int], str]) -> None:
-    if result.message and not result.ok:
-        flash(result.message, "warning")
-        return
-    if result.reverted:
-        flash(_("Undone. Incomes back as they were: %(num)s.", num=len(result.reverted)),
-              "success")
-    else:
-        flash(_("Nothing was undone."), "warning")
-    for income_id, why in result.kept.items():
-        flash(_("%(number)s was left as it is: %(reason)s", number=number(income_id),
-                reason=why), "warning")
-    if result.refused is not None:
-        flash(_("Stopped at the first refusal: the accounting service does not let your token "
-                "change incomes (%(number)s was refused). Put back before that: %(done)s. Not "
-                "sent: %(left)s.", number=number(result.refused), done=len(result.reverted),
-                left=len(result.not_sent)), "error")
 
 
 def _back_to_screen(income_id: int):

@@ -211,3 +211,63 @@ def test_undo_on_a_filtered_queue_stays_in_that_queue(client, company, api):
         "back": "screen", "csrf_token": csrf_token(html)})
     assert response.headers["HX-Push-Url"] == f"{base}{first}{query}"
     assert income_now(api, first)["review_done"] is False
+
+
+def _filled_in_and_done(client, company, api, number: str):
+    """(income, its revenue type's name, the page after it): an income without a revenue type,
+    saved and done on the screen with one chosen, a job number and a note."""
+    ids = catalogue(api)
+    created = waiting(api, assignments=[{"revenue_type": None}], note="régi",
+                      invoice_number=number)
+    screen = open_screen(client, f"{review_base(client, company)}{created['id']}")
+    done = step(client, screen, "save_done", note="új", **{
+        "assignments-0-revenue_type": str(ids.revenue_types[1]),
+        "assignments-0-job_number": "J-2"})
+    assert done.status_code == 200, done.get_data(as_text=True)[:2000]
+    name = income_now(api, created["id"])["assignments"][0]["revenue_type"]["name"]
+    return created, name, done.get_data(as_text=True)
+
+
+def test_undo_of_a_save_and_done_that_filled_a_revenue_type_reopens_it_and_keeps_the_type(
+        client, company, api):
+    created, name, page = _filled_in_and_done(client, company, api, "TIPUS-1")
+    response = undo(client, page, company.id, **HTMX)
+    assert response.status_code == 200
+    assert response.headers["HX-Push-Url"] == f"/c/{company.id}/review/{created['id']}"
+    now = income_now(api, created["id"])
+    assert now["review_done"] is False and now["note"] == "régi"
+    assert now["assignments"][0]["job_number"] in (None, "")
+    assert now["assignments"][0]["revenue_type"]["name"] == name
+    html = response.get_data(as_text=True)
+    assert ("TIPUS-1 is waiting for review again and its other values are back, but its "
+            f"revenue type stays {name}: the accounting service does not accept an empty "
+            "revenue type.") in html
+    assert "Nothing was undone" not in html and "Undone. Incomes back" not in html
+
+
+def test_an_undo_done_as_far_as_it_can_be_does_not_block_the_earlier_actions(client, company,
+                                                                              api):
+    earlier = waiting(api)
+    screen = open_screen(client, f"{review_base(client, company)}{earlier['id']}")
+    step(client, screen, "done")
+    _created, _name, page = _filled_in_and_done(client, company, api, "TIPUS-2")
+    response = undo(client, page, company.id, **HTMX)
+    assert response.status_code == 200, "the undo put the income back"
+    once = response.get_data(as_text=True)
+    assert "Done · " in _undo_bar(once), "the earlier done is offered next"
+    undo(client, once, company.id, **HTMX)
+    assert income_now(api, earlier["id"])["review_done"] is False
+
+
+def test_an_undo_from_the_screen_that_puts_nothing_back_stays_on_that_screen(client, company,
+                                                                             api):
+    created = waiting(api, note="régi", invoice_number="UNDO-8")
+    here = waiting(api)
+    base = review_base(client, company)
+    done = step(client, open_screen(client, f"{base}{created['id']}"), "save_done", note="enyém")
+    sandbox_change(api, created["id"], note="másé")
+    response = undo(client, done.get_data(as_text=True), company.id, **HTMX, **{
+        "HX-Current-URL": f"http://localhost{base}{here['id']}"})
+    assert response.headers["HX-Redirect"] == f"{base}{here['id']}"
+    page = client.get(f"{base}{here['id']}").get_data(as_text=True)
+    assert "UNDO-8 was left as it is: changed again since: note" in page
