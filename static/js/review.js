@@ -32,11 +32,61 @@
     if (item) { item.focus({ preventScroll: false }); }
   }
 
+  // A refused step marks the fields to fix: the first of them takes the focus, not the income.
+  function invalidField() {
+    return document.querySelector("#review-item [aria-invalid='true'], " +
+      "#review-item .has-error :is(input, select, textarea):not([type=hidden])");
+  }
+
+  // The key list is a dialog over the page where the user is; closing it gives back the focus
+  // and the scroll position it found (however it closes: ?, Esc, its button, another key).
+  var keysReturn = null;
+
+  function keyList() {
+    return document.getElementById("review-keys");
+  }
+
+  function openKeys() {
+    var keys = keyList();
+    if (!keys || keys.open) { return; }
+    keysReturn = { focus: document.activeElement, x: window.scrollX, y: window.scrollY };
+    keys.showModal();
+  }
+
+  function keysClosed() {
+    if (!keysReturn) { return; }
+    var back = keysReturn;
+    keysReturn = null;
+    if (back.focus && back.focus !== document.body && back.focus.isConnected) {
+      back.focus.focus({ preventScroll: true });
+    } else if (document.activeElement && document.activeElement !== document.body) {
+      document.activeElement.blur();
+    }
+    window.scrollTo(back.x, back.y);
+  }
+
+  function closeKeys() {
+    var keys = keyList();
+    if (keys && keys.open) { keys.close(); }
+    keysClosed();
+  }
+
   function toggleKeys() {
-    var keys = document.getElementById("review-keys");
-    if (!keys) { return; }
-    keys.open = !keys.open;
-    if (keys.open) { keys.querySelector("summary").focus(); }
+    var keys = keyList();
+    if (keys && keys.open) { closeKeys(); } else { openKeys(); }
+  }
+
+  document.addEventListener("click", function (event) {
+    if (event.target.closest("[data-keys-open]")) { openKeys(); }
+  });
+
+  if (keyList()) { keyList().addEventListener("close", keysClosed); }
+
+  // Enter on a button, link, select, summary or field is that control's own; the queue takes it
+  // only from the page itself, a row, or the table (a click on a row's text focuses the table).
+  function ownsEnter(el) {
+    return !el || el === document.body || el === document.documentElement ||
+      el.matches("#review-queue tr[data-row], #review-queue .table-wrap");
   }
 
   function firstRevenueType() {
@@ -93,10 +143,21 @@
 
   document.addEventListener("keydown", function (event) {
     // An open dialog (a confirmation) has the keys, not the queue behind it.
-    if (event.defaultPrevented || event.isComposing || document.querySelector("dialog[open]")) {
+    if (event.defaultPrevented || event.isComposing ||
+        document.querySelector("dialog[open]:not(#review-keys)")) {
       return;
     }
     var target = event.target;
+    var keys = keyList();
+    if (keys && keys.open) {
+      // Its own keys (Esc, Tab, Enter or Space on its button, modifiers) stay the dialog's; ?
+      // closes it; a key the list names closes it, then does what the list says it does.
+      if (event.key === "?") { event.preventDefault(); closeKeys(); return; }
+      var shortcut = /^(.|Arrow.*)$/.test(event.key) || (event.key === "Enter" && event.ctrlKey);
+      if (!shortcut || event.key === " ") { return; }
+      closeKeys();
+      target = document.activeElement || document.body;
+    }
     if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
       var save = byKey("ctrl+Enter");
       if (save && !busy) { event.preventDefault(); save.click(); }
@@ -109,6 +170,7 @@
     if (event.ctrlKey || event.metaKey || event.altKey) { return; }
     if (event.key === "?") { event.preventDefault(); toggleKeys(); return; }
     if (busy) { return; }
+    if (event.key === "Enter" && !ownsEnter(target)) { return; }
     var handled = document.getElementById("review-item") ? screenKey(event.key) :
       (queueKey(event.key) || screenKey(event.key));
     if (handled) { event.preventDefault(); }
@@ -129,8 +191,10 @@
     var target = event.detail && event.detail.target;
     var id = target ? target.id : "";
     if (id === "review-item") {
-      focusItem();
+      var field = invalidField();
+      if (!field) { focusItem(); }
       window.scrollTo({ top: 0 });
+      if (field) { field.focus(); }
     }
     if (id === "review-queue") { cursor = -1; lastChecked = null; }
   });
@@ -179,7 +243,8 @@
   });
 
   // A screen opened by a link or a reload starts on the income too, as it does after a step.
-  if (document.getElementById("review-item") && document.activeElement === document.body) {
-    document.getElementById("review-item").focus({ preventScroll: true });
+  var item = document.getElementById("review-item");
+  if (item && document.activeElement === document.body) {
+    (invalidField() || item).focus({ preventScroll: !invalidField() });
   }
 })();
