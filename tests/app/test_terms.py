@@ -86,3 +86,12 @@ def test_the_count_is_headed_records_on_the_vat_summary_partner_card_and_list_to
         assert term in columns and other not in columns, (path, columns)
     export = client.get(base + "vat/export").get_data(as_text=True)
     assert csv_rows(export)[0][-1] == term
+
+
+def test_the_review_screen_leads_back_to_the_review_queue_by_its_name(client, company, api):
+    made = waiting(api, invoice_number="BACK-1")
+    base = signed_in(client, company, "review/")
+    page = page_in(client, "hu", f"{base}{made['id']}")
+    back = re.search(r'<a [^>]*id="back-to-queue"[^>]*>(.*?)</a>', page, re.S).group(1)
+    # "Sor" alone also means a table row ("+ Új sor") on the same screen.
+    assert " ".join(TAG.sub("", back).split()) == "← Ellenőrzési sor b"
