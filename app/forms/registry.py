@@ -405,8 +405,11 @@ INCOME_ASSIGNMENT_FIELDS = (
 EXPENSE_FIELDS = (
     "invoice_number", "issued_at", "fulfilled_at", "due_at", "secondary_id", "vat_area",
     "partner", "currency", "exchange_rate", "net_amount", "vat_amount", "gross_amount",
-    "payment_method", "planned_payment_date", "account", "excluded_from_accounting", "tags",
-    "simple_tags", "note",
+    "payment_method", "planned_payment_date", "account", "excluded_from_accounting",
+    "accounting_id", "vat_period_type",
+    # The income update rounds the start to its period's first day (spec 4.2 rule 6); the
+    # expense update is not said to, so its field promises nothing about it.
+    variant("vat_period_started_at", help=None), "tags", "simple_tags", "note",
 )
 EXPENSE_ASSIGNMENT_FIELDS = (
     "expense_type", "net_amount", "vat_amount", "gross_amount",

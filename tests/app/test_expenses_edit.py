@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from app.forms import invalidate_settings
 from tests.app.conftest import signed_in
 from tests.app.expenses_helpers import (
     catalogue,
@@ -267,3 +268,31 @@ def test_an_unchanged_cell_locked_meanwhile_lets_the_rest_be_saved(client, compa
     response = client.post(path, data=form.set("secondary_id", "S-1").data())
     assert response.status_code == 303, response.get_data(as_text=True)[:2000]
     assert patches(sandbox_log, company.id) == [{"secondary_id": "S-1"}]
+
+
+def test_the_vat_period_is_offered_and_sent_as_a_pair_once_the_company_keeps_it(
+        client, company, api, sandbox_log):
+    created, path, form = _edit(client, company, api)
+    assert "vat_period_type" not in form.data(), "only once the company keeps VAT periods"
+    assert api.patch(f"/2/company-info/update/{company.id}/",
+                     json={"enable_vat_period": True}).status_code == 200
+    invalidate_settings(company.id)
+    form = page_form(client, path)
+    form.set("vat_period_type", "monthly").set("vat_period_started_at", "2026-03-17")
+    assert client.post(path, data=form.data()).status_code == 303
+    assert patches(sandbox_log, company.id) == [
+        {"vat_period_type": "monthly", "vat_period_started_at": "2026-03-17"}]
+    assert expense(api, created["id"])["vat_period_type"] == "monthly"
+    assert "saved as the period" not in client.get(path).get_data(as_text=True)
+
+
+def test_the_accounting_id_is_offered_once_the_company_keeps_it(client, company, api,
+                                                                 sandbox_log):
+    created, path, form = _edit(client, company, api)
+    assert "accounting_id" not in form.data()
+    assert api.patch(f"/2/company-info/update/{company.id}/",
+                     json={"enable_accounting_id": True}).status_code == 200
+    invalidate_settings(company.id)
+    response = client.post(path, data=page_form(client, path).set("accounting_id", "K-77").data())
+    assert response.status_code == 303
+    assert patches(sandbox_log, company.id) == [{"accounting_id": "K-77"}]
