@@ -12,14 +12,21 @@ from tests.conftest import Api, create_company
 from tests.e2e.screens_support import FOCUS_RING_JS
 
 
-def test_a_reviewer_clears_five_incomes_by_keyboard_and_undoes_the_last(signed_in_page,
-                                                                         company, api):
-    for number in range(7):
-        waiting(api, invoice_number=f"BILL-{number}")
+def queue_page(signed_in_page, company, api, prefix: str, count: int):
+    """(the review queue page, its income ids in order) with count incomes waiting, numbered
+    prefix-0, prefix-1…"""
+    for number in range(count):
+        waiting(api, invoice_number=f"{prefix}-{number}")
     order = queue_ids(api)
-    numbers = {i: income_now(api, i)["invoice_number"] for i in order}
     page = signed_in_page(company)
     page.goto(f"/c/{company.id}/review/")
+    return page, order
+
+
+def test_a_reviewer_clears_five_incomes_by_keyboard_and_undoes_the_last(signed_in_page,
+                                                                         company, api):
+    page, order = queue_page(signed_in_page, company, api, "BILL", 7)
+    numbers = {i: income_now(api, i)["invoice_number"] for i in order}
     page.keyboard.press("r")
     page.wait_for_url(re.compile(rf"/review/{order[0]}$"))
     title = page.locator("#review-item h1")
@@ -91,11 +98,7 @@ def test_keys_do_nothing_while_typing_and_the_key_list_opens_with_a_question_mar
 
 def test_shift_click_selects_a_range_and_bulk_done_says_how_many(signed_in_page, company,
                                                                  api):
-    for number in range(5):
-        waiting(api, invoice_number=f"SEL-{number}")
-    order = queue_ids(api)
-    page = signed_in_page(company)
-    page.goto(f"/c/{company.id}/review/")
+    page, order = queue_page(signed_in_page, company, api, "SEL", 5)
     boxes = page.locator("[data-select]")
     boxes.nth(0).click()
     boxes.nth(3).click(modifiers=["Shift"])
@@ -107,11 +110,7 @@ def test_shift_click_selects_a_range_and_bulk_done_says_how_many(signed_in_page,
 
 
 def test_the_queue_moves_selects_and_opens_rows_by_keyboard(signed_in_page, company, api):
-    for number in range(3):
-        waiting(api, invoice_number=f"ROW-{number}")
-    order = queue_ids(api)
-    page = signed_in_page(company)
-    page.goto(f"/c/{company.id}/review/")
+    page, order = queue_page(signed_in_page, company, api, "ROW", 3)
     page.keyboard.press("j")
     page.keyboard.press("j")
     page.keyboard.press("x")

@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 
 from tests.app.test_review_support import income_now, queue_ids, waiting
 from tests.conftest import Api
+from tests.e2e.test_review import queue_page
 
 UNTYPED = [{"revenue_type": None}]
 IN_VIEW_JS = """sel => { const box = document.querySelector(sel).getBoundingClientRect();
@@ -52,11 +53,7 @@ def test_a_filter_matching_nothing_hides_the_start_link_until_one_matches(signed
 
 
 def test_enter_on_the_bulk_button_marks_the_selected_rows_done(signed_in_page, company, api):
-    for number in range(4):
-        waiting(api, invoice_number=f"BULK-{number}")
-    order = queue_ids(api)
-    page = signed_in_page(company)
-    page.goto(f"/c/{company.id}/review/")
+    page, order = queue_page(signed_in_page, company, api, "BULK", 4)
     for key in "jxjxjx":
         page.keyboard.press(key)
     expect(page.locator("#bulk-done")).to_contain_text("3")
@@ -70,11 +67,7 @@ def test_enter_on_the_bulk_button_marks_the_selected_rows_done(signed_in_page, c
 
 def test_enter_on_a_focused_link_follows_it_and_on_the_page_opens_the_row(signed_in_page,
                                                                           company, api):
-    for number in range(2):
-        waiting(api, invoice_number=f"LINK-{number}")
-    order = queue_ids(api)
-    page = signed_in_page(company)
-    page.goto(f"/c/{company.id}/review/")
+    page, order = queue_page(signed_in_page, company, api, "LINK", 2)
     page.keyboard.press("j")
     page.focus("#review-queue thead a")  # the sort link of the first column
     page.keyboard.press("Enter")
